@@ -1,0 +1,103 @@
+import { inject, test, type TestContext } from 'vitest';
+import { loadCatalog, requirementOf, type Level } from './catalog.ts';
+import { withExchangeLog, type Exchange } from './exchanges.ts';
+import { redactor } from './redact.ts';
+
+export type Outcome = 'passed' | 'failed' | 'warning' | 'not-applicable' | 'skipped';
+
+/** What a check tells the reporters, on top of vitest's own result. */
+export interface CheckMeta {
+  checkId: string;
+  requirement: string;
+  level: Level;
+  clause: string;
+  title: string;
+  changesData: boolean;
+  outcome?: Outcome;
+  reason?: string;
+  exchanges: Exchange[];
+  notes: string[];
+}
+
+declare module 'vitest' {
+  interface TaskMeta {
+    conformance?: CheckMeta;
+  }
+}
+
+/** Thrown to report a check as not applicable to this target, with the reason. */
+export class NotApplicable extends Error {
+  override name = 'NotApplicable';
+}
+
+export interface CheckRun {
+  /** Ends the check as not applicable, with the reason. */
+  notApplicable(reason: string): never;
+  /** Adds a line of information to the report of this check. */
+  note(text: string): void;
+  context: TestContext;
+}
+
+export interface CheckDefinition {
+  /** Requirement id from spec/requirements.yaml, optionally ":" and a variant (e.g. BUS-UPDATE-APPLIES:name). */
+  id: string;
+  title: string;
+  /** Checks that change data on the target are left out of --read-only runs. */
+  changesData?: boolean;
+}
+
+/**
+ * Declares one conformance check: a vitest test named after its check id, which knows its
+ * requirement's level. A failing SHOULD check is a warning (the test passes, the report says
+ * "warning") unless the run is strict.
+ */
+export function check(def: CheckDefinition, body: (run: CheckRun) => Promise<void>): void {
+  const requirement = loadCatalog().byId.get(requirementOf(def.id));
+  if (!requirement) throw new Error(`check ${def.id}: no requirement ${requirementOf(def.id)} in spec/requirements.yaml`);
+
+  test(`${def.id} ${def.title}`, async (context) => {
+    const target = inject('target');
+    const meta: CheckMeta = {
+      checkId: def.id,
+      requirement: requirement.id,
+      level: requirement.level,
+      clause: requirement.clause,
+      title: def.title,
+      changesData: Boolean(def.changesData),
+      exchanges: [],
+      notes: [],
+    };
+    context.task.meta.conformance = meta;
+    const redact = redactor(target);
+
+    if (def.changesData && target.readOnly) {
+      meta.outcome = 'skipped';
+      meta.reason = 'left out of a --read-only run: this check changes data on the target';
+      context.skip(meta.reason);
+    }
+    const run: CheckRun = {
+      notApplicable(reason) {
+        throw new NotApplicable(reason);
+      },
+      note: (text) => meta.notes.push(redact(text)),
+      context,
+    };
+    try {
+      await withExchangeLog(meta.exchanges, () => body(run));
+      meta.outcome = 'passed';
+    } catch (error) {
+      if (error instanceof NotApplicable) {
+        meta.outcome = 'not-applicable';
+        meta.reason = redact(error.message);
+        context.skip(meta.reason);
+      }
+      meta.reason = redact(error instanceof Error ? error.message : String(error));
+      if (requirement.level === 'SHOULD' && !target.strict) {
+        meta.outcome = 'warning';
+        return;
+      }
+      meta.outcome = 'failed';
+      throw error;
+    }
+  });
+}

@@ -1,0 +1,59 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { commandEnvironment, HELP, parseOptions, type RunOptions } from './options.ts';
+import { EXIT, TargetError, UsageError } from './errors.ts';
+import { projectRoot } from './paths.ts';
+import { preflight } from './preflight.ts';
+import { redactor } from './redact.ts';
+import type { TargetConfig } from './target.ts';
+import { startReference, type RunningReference } from '../reference/server.ts';
+import { conform } from './conform.ts';
+
+export const suiteVersion: string = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')).version;
+
+/** The scheduling-conformance command. Returns the exit code; never throws. */
+export async function main(argv: string[], env = commandEnvironment()): Promise<number> {
+  let reference: RunningReference | undefined;
+  let redact = (text: string) => text;
+  try {
+    const options = parseOptions(argv, env);
+    redact = redactor(options);
+    if (options.help) return void process.stdout.write(HELP), EXIT.conformant;
+    if (options.version) return void process.stdout.write(`${suiteVersion}\n`), EXIT.conformant;
+    if (!options.baseUrl) {
+      reference = await startReference({ apiKey: options.apiKey, expiredKey: options.expiredKey });
+      process.stdout.write(`Target: embedded reference implementation at ${reference.url}\n`);
+    }
+    const target = targetConfig(options, reference);
+    redact = redactor(target);
+    await preflight(target);
+    return await conform(options, target, redact);
+  } catch (e) {
+    if (e instanceof UsageError || e instanceof TargetError) {
+      process.stderr.write(`scheduling-conformance: ${redact(e.message)}\n`);
+      return EXIT.usage;
+    }
+    process.stderr.write(`scheduling-conformance: internal error: ${redact(e instanceof Error ? e.message : String(e)).split('\n')[0]}\n`);
+    return EXIT.usage;
+  } finally {
+    await reference?.close();
+  }
+}
+
+function targetConfig(options: RunOptions, reference: RunningReference | undefined): TargetConfig {
+  const baseUrl = options.baseUrl ?? reference?.url;
+  const apiKey = options.apiKey ?? reference?.apiKey;
+  if (!baseUrl) throw new UsageError('no target: give --base-url or SCHEDULING_BASE_URL');
+  if (!apiKey) throw new UsageError('no API key: set SCHEDULING_API_KEY (or --api-key) for the target');
+  return {
+    baseUrl,
+    apiKey,
+    expiredKey: options.expiredKey ?? reference?.expiredKey,
+    vendor: options.vendor,
+    strict: options.strict,
+    readOnly: options.readOnly,
+    timeoutMs: options.timeoutMs,
+    runId: `scr-${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${randomBytes(4).toString('hex')}`,
+  };
+}

@@ -1,0 +1,31 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/** One request and what came back, already redacted: this is what reports and HAR files show. */
+export interface Exchange {
+  startedAt: string;
+  durationMs: number;
+  request: { method: string; url: string; headers: Record<string, string>; body?: string };
+  response?: {
+    status: number;
+    headers: Record<string, string>;
+    /** The body as text, cut to EXCERPT_BYTES. */
+    body: string;
+    bodyBytes: number;
+    truncated: boolean;
+  };
+  /** Set when no complete answer came back (timeout, refused, body too large). */
+  error?: string;
+  /** 1 for the first attempt; higher when the request was retried. */
+  attempt: number;
+}
+
+/** The exchanges of the check that is running: concurrent checks each get their own log. */
+const current = new AsyncLocalStorage<Exchange[]>();
+
+export function withExchangeLog<T>(log: Exchange[], fn: () => Promise<T>): Promise<T> {
+  return current.run(log, fn);
+}
+
+export function recordExchange(exchange: Exchange): void {
+  current.getStore()?.push(exchange);
+}

@@ -1,0 +1,33 @@
+import type { ApiClient } from './http.ts';
+import type { Operation } from './spec.ts';
+
+/**
+ * Records this suite file created, noted as soon as the target answers, so that clean-up
+ * can delete them whatever happened in between.
+ */
+export class Ledger {
+  private readonly created = new Map<string, { id: unknown; deleteOp: Operation }>();
+
+  record(deleteOp: Operation, id: unknown): void {
+    this.created.set(`${deleteOp.path} ${String(id)}`, { id, deleteOp });
+  }
+
+  forget(deleteOp: Operation, id: unknown): void {
+    this.created.delete(`${deleteOp.path} ${String(id)}`);
+  }
+
+  /** Deletes, newest first, everything still recorded; returns what could not be deleted. */
+  async cleanUp(client: ApiClient): Promise<string[]> {
+    const leftOver: string[] = [];
+    for (const [key, { id, deleteOp }] of [...this.created].reverse()) {
+      try {
+        const answer = await client.call(deleteOp, { id });
+        if (answer.status < 300 || answer.status === 404) this.created.delete(key);
+        else leftOver.push(`${key}: delete answered ${answer.status}`);
+      } catch (e) {
+        leftOver.push(`${key}: ${(e as Error).message}`);
+      }
+    }
+    return leftOver;
+  }
+}

@@ -1,0 +1,65 @@
+import { basename } from 'node:path';
+import type { Reporter, TestCase, TestModule } from 'vitest/node';
+import type { SerializedError } from 'vitest';
+import type { CheckResult } from '../results.ts';
+import type { CheckMeta } from '../check.ts';
+
+/** Turns vitest's test cases into the result model; every other reporter reads from here. */
+export class ResultCollector implements Reporter {
+  readonly checks: CheckResult[] = [];
+  /** Errors outside any check (a suite file that failed to load, a hook that threw). */
+  readonly suiteErrors: string[] = [];
+  private listeners: ((check: CheckResult) => void)[] = [];
+
+  constructor(private readonly redact: (text: string) => string) {}
+
+  onCheck(listener: (check: CheckResult) => void): void {
+    this.listeners.push(listener);
+  }
+
+  onTestCaseResult(testCase: TestCase): void {
+    const check = toCheckResult(testCase, this.redact);
+    if (!check) return;
+    this.checks.push(check);
+    for (const l of this.listeners) l(check);
+  }
+
+  onTestModuleEnd(module: TestModule): void {
+    for (const e of module.errors()) this.suiteErrors.push(this.redact(`${basename(module.moduleId)}: ${e.message}`));
+    for (const suite of module.children.allSuites()) {
+      for (const e of suite.errors()) this.suiteErrors.push(this.redact(`${basename(module.moduleId)} > ${suite.fullName}: ${e.message}`));
+    }
+  }
+
+  onTestRunEnd(_modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<SerializedError>): void {
+    for (const e of errors) this.suiteErrors.push(this.redact(`unhandled: ${e.message}`));
+  }
+}
+
+function toCheckResult(testCase: TestCase, redact: (t: string) => string): CheckResult | undefined {
+  const meta = (testCase.meta() as { conformance?: CheckMeta }).conformance;
+  const result = testCase.result();
+  const resource = basename(testCase.module.moduleId).replace(/\.test\.ts$/, '');
+  const durationMs = Math.round(testCase.diagnostic()?.duration ?? 0);
+  if (!meta) {
+    // A check that never started (its suite's hook failed, or it was filtered out).
+    const [checkId, ...title] = testCase.name.split(' ');
+    return {
+      checkId, requirement: checkId.split(':')[0], level: 'MUST', clause: '', title: title.join(' '), resource,
+      outcome: result.state === 'failed' ? 'failed' : 'skipped',
+      reason: result.state === 'failed' ? redact(result.errors[0]?.message ?? 'failed') : 'not run',
+      durationMs, exchanges: [], notes: [],
+    };
+  }
+  let outcome = meta.outcome ?? (result.state === 'failed' ? 'failed' : 'skipped');
+  let reason = meta.reason;
+  // A check whose body passed but whose test failed afterwards (e.g. in onTestFinished) failed.
+  if (result.state === 'failed' && outcome === 'passed') {
+    outcome = 'failed';
+    reason = result.errors[0]?.message;
+  }
+  return {
+    checkId: meta.checkId, requirement: meta.requirement, level: meta.level, clause: meta.clause, title: meta.title, resource,
+    outcome, reason: reason && redact(reason), durationMs, exchanges: meta.exchanges, notes: meta.notes,
+  };
+}

@@ -1,0 +1,42 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { State } from './state.ts';
+
+export interface RefRequest {
+  method: string;
+  path: string;
+  params: Record<string, string>;
+  headers: IncomingHttpHeaders;
+  /** Parsed JSON body; undefined when there is none. */
+  body: unknown;
+}
+
+export interface RefResponse {
+  status: number;
+  /** Serialised as JSON unless `raw` is given. */
+  body?: unknown;
+  raw?: string;
+  headers?: Record<string, string>;
+}
+
+export interface RefContext {
+  state: State;
+  apiKey: string;
+  expiredKey: string;
+  /** Whether the named fault is switched on (at most one is). */
+  fault(name: string): boolean;
+  /** Whether the named legitimate variation is switched on (any number may be). */
+  varies(name: string): boolean;
+}
+
+export type Handler = (req: RefRequest, ctx: RefContext) => RefResponse | Promise<RefResponse>;
+
+export interface Route {
+  method: string;
+  /** Path template with :params, e.g. /api/v1/customers/:id. */
+  path: string;
+  handler: Handler;
+}
+
+export const json = (status: number, body?: unknown, headers?: Record<string, string>): RefResponse => ({ status, body, headers });
+export const error = (status: number, code: string, message: string): RefResponse => json(status, { error: code, message });
+export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -1,0 +1,31 @@
+import { describe, expect, test } from 'vitest';
+import { loadCatalog } from '../helpers/catalog.ts';
+import { loadSpec } from '../helpers/spec.ts';
+
+describe('spec/requirements.yaml', () => {
+  const catalog = loadCatalog();
+
+  test('gives every requirement a unique id, a level, a clause, a text and known operations', async () => {
+    const spec = await loadSpec();
+    const operationIds = new Set(spec.operations.map((o) => o.operationId));
+    expect(new Set(catalog.requirements.map((r) => r.id)).size).toBe(catalog.requirements.length);
+    for (const r of catalog.requirements) {
+      expect(r.id, r.id).toMatch(/^[A-Z]+(-[A-Z0-9]+)+$/);
+      expect(['MUST', 'SHOULD'], r.id).toContain(r.level);
+      expect(r.clause, r.id).toMatch(/^\d/);
+      expect(r.text.length, r.id).toBeGreaterThan(20);
+      for (const op of r.operations) expect(operationIds.has(op), `${r.id} names unknown operation ${op}`).toBe(true);
+    }
+  });
+
+  test('names every operation of the spec in some requirement', async () => {
+    const spec = await loadSpec();
+    const named = new Set(catalog.requirements.flatMap((r) => r.operations));
+    for (const op of spec.operations) expect(named.has(op.operationId), op.operationId).toBe(true);
+  });
+
+  test('lists the statements left out, each with a reason', () => {
+    expect(catalog.notChecked.length).toBeGreaterThan(5);
+    for (const n of catalog.notChecked) expect(n.why.length, n.statement).toBeGreaterThan(10);
+  });
+});

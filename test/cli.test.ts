@@ -1,0 +1,84 @@
+import { readFileSync, readdirSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { describe, expect, test } from 'vitest';
+import { runCli } from './support/cli.ts';
+import { loadCatalog } from '../helpers/catalog.ts';
+
+const KEY = 'sk_test_do_not_print_4711';
+
+function oneLine(text: string) {
+  expect(text.trim().split('\n')).toHaveLength(1);
+  expect(text).not.toMatch(/\n\s+at /); // no stack trace
+}
+
+describe('scheduling-conformance: usage and configuration errors exit 2 with one line', () => {
+  test('an unreachable target', async () => {
+    const run = await runCli(['--base-url', 'http://127.0.0.1:1'], { SCHEDULING_API_KEY: KEY });
+    expect(run.code).toBe(2);
+    oneLine(run.stderr);
+    expect(run.stderr).toMatch(/unreachable.*connection refused/);
+  });
+
+  test('a base URL that is not a URL', async () => {
+    const run = await runCli(['--base-url', 'not-a-url'], { SCHEDULING_API_KEY: KEY });
+    expect(run.code).toBe(2);
+    oneLine(run.stderr);
+    expect(run.stderr).toMatch(/not a URL/);
+  });
+
+  test('a base URL without a key', async () => {
+    const run = await runCli(['--base-url', 'http://127.0.0.1:1']);
+    expect(run.code).toBe(2);
+    oneLine(run.stderr);
+    expect(run.stderr).toMatch(/no API key/);
+  });
+
+  test('an unknown flag', async () => {
+    const run = await runCli(['--frobnicate']);
+    expect(run.code).toBe(2);
+    oneLine(run.stderr);
+    expect(run.stderr).toMatch(/frobnicate/);
+  });
+
+  const dir = mkdtempSync(join(tmpdir(), 'scr-config-'));
+  const configs: [string, string, RegExp][] = [
+    ['not JSON', '{ nope', /not valid JSON/],
+    ['an unknown key', JSON.stringify({ businesEmailField: 'mail' }), /unknown key "businesEmailField"/],
+    ['a wrong type', JSON.stringify({ idField: 42 }), /\/idField must be string/],
+    ['a missing file', '', /cannot be read/],
+  ];
+  test.for(configs)('a config file with %s', async ([name, content, message]) => {
+    const file = join(dir, `${name.replace(/\W/g, '-')}.json`);
+    if (content) writeFileSync(file, content);
+    const run = await runCli(['--config', file]);
+    expect(run.code).toBe(2);
+    oneLine(run.stderr);
+    expect(run.stderr).toMatch(message);
+  });
+
+  test('--help and --version exit 0 and document the exit codes', async () => {
+    const help = await runCli(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/Exit codes:[\s\S]*0[\s\S]*1[\s\S]*2[\s\S]*130/);
+    const version = await runCli(['--version']);
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+});
+
+describe('scheduling-conformance against the embedded reference implementation', () => {
+  test('passes, exits 0, names only catalogued requirements and never prints the key', async () => {
+    const run = await runCli([], { SCHEDULING_API_KEY: KEY });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/verdict CONFORMANT/);
+    expect(run.stdout + run.stderr).not.toContain(KEY);
+    const [stamp] = readdirSync(run.reportDir);
+    const resultText = readFileSync(join(run.reportDir, ...(stamp === 'result.json' ? [] : [stamp]), 'result.json'), 'utf8');
+    expect(resultText).not.toContain(KEY);
+    const result = JSON.parse(resultText) as { checks: { requirement: string; outcome: string }[] };
+    expect(result.checks.length).toBeGreaterThanOrEqual(10);
+    const catalog = loadCatalog();
+    for (const c of result.checks) expect(catalog.byId.has(c.requirement), c.requirement).toBe(true);
+  });
+});

@@ -1,0 +1,35 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { projectRoot } from '../../helpers/paths.ts';
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  reportDir: string;
+}
+
+/**
+ * Runs the scheduling-conformance command as a user would, in a scratch working directory
+ * (so no .env of the checkout leaks in), with a clean environment plus `env`.
+ */
+export function runCli(args: string[], env: Record<string, string> = {}, options: { onSpawn?: (pid: number) => void } = {}): Promise<CliRun> {
+  const cwd = mkdtempSync(join(tmpdir(), 'scr-'));
+  const reportDir = join(cwd, 'reports');
+  const hasReportDir = args.includes('--report-dir');
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(projectRoot, 'bin/scheduling-conformance.js'), ...args, ...(hasReportDir ? [] : ['--report-dir', reportDir])], {
+      cwd,
+      env: { PATH: process.env.PATH ?? '', CI: 'true', ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    if (child.pid) options.onSpawn?.(child.pid);
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr, reportDir }));
+  });
+}
