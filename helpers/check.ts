@@ -19,9 +19,18 @@ export interface CheckMeta {
   notes: string[];
 }
 
+/** Something the suite reports about the target that the contract does not rule on: never fails. */
+export interface ObservationMeta {
+  id: string;
+  title: string;
+  text: string;
+  exchanges: Exchange[];
+}
+
 declare module 'vitest' {
   interface TaskMeta {
     conformance?: CheckMeta;
+    observation?: ObservationMeta;
   }
 }
 
@@ -98,6 +107,24 @@ export function check(def: CheckDefinition, body: (run: CheckRun) => Promise<voi
       }
       meta.outcome = 'failed';
       throw error;
+    }
+  });
+}
+
+/**
+ * Declares an observation: information about the target where the contract is silent (e.g.
+ * whether customers can be listed without a key). It is reported, never judged; if the target
+ * cannot be asked, the observation says so.
+ */
+export function observe(def: { id: string; title: string }, body: () => Promise<string>): void {
+  test(`${def.id} ${def.title}`, async (context) => {
+    const redact = redactor(inject('target'));
+    const meta: ObservationMeta = { id: def.id, title: def.title, text: '', exchanges: [] };
+    context.task.meta.observation = meta;
+    try {
+      meta.text = redact(await withExchangeLog(meta.exchanges, body));
+    } catch (error) {
+      meta.text = redact(`could not be observed: ${error instanceof Error ? error.message : String(error)}`);
     }
   });
 }

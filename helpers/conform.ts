@@ -18,8 +18,8 @@ export async function conform(options: RunOptions, target: TargetConfig, redact:
   await runSuites({ target, reporters: [collector] });
 
   const requests = collector.checks.reduce((n, c) => n + c.exchanges.length, 0);
-  terminal.summary(collector.checks, { requests, durationMs: Date.now() - started });
   for (const e of collector.suiteErrors) process.stderr.write(`suite error: ${e.split('\n')[0]}\n`);
+  terminal.summary(collector.checks, { requests, durationMs: Date.now() - started, incomplete: collector.suiteErrors.length > 0 });
 
   const dir = resolve(options.reportDir);
   mkdirSync(dir, { recursive: true });
@@ -32,6 +32,7 @@ export async function conform(options: RunOptions, target: TargetConfig, redact:
     strict: target.strict,
     readOnly: target.readOnly,
     checks: collector.checks,
+    observations: collector.observations,
     suiteErrors: collector.suiteErrors,
   };
   writeFileSync(join(dir, 'result.json'), redact(JSON.stringify(result, null, 2)));

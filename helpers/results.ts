@@ -18,6 +18,15 @@ export interface CheckResult {
   notes: string[];
 }
 
+/** What the suite reports where the contract does not rule (see observe() in helpers/check.ts). */
+export interface Observation {
+  id: string;
+  title: string;
+  resource: string;
+  text: string;
+  exchanges: Exchange[];
+}
+
 export interface Counts {
   must: { passed: number; failed: number };
   should: { passed: number; warned: number; failed: number };

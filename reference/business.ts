@@ -51,6 +51,6 @@ function update(req: RefRequest, ctx: RefContext) {
 }
 
 export const businessRoutes: Route[] = [
-  { method: 'GET', path: '/api/v1/business', handler: retrieve },
-  { method: 'PATCH', path: '/api/v1/business', handler: update },
+  { operationId: 'retrieveBusiness', method: 'GET', path: '/api/v1/business', handler: retrieve },
+  { operationId: 'updateBusiness', method: 'PATCH', path: '/api/v1/business', handler: update },
 ];

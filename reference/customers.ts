@@ -34,9 +34,9 @@ function remove(req: RefRequest, ctx: RefContext) {
 }
 
 export const customerRoutes: Route[] = [
-  { method: 'GET', path: '/api/v1/customers', handler: list },
-  { method: 'POST', path: '/api/v1/customers', handler: create },
-  { method: 'GET', path: '/api/v1/customers/:id', handler: find },
-  { method: 'PATCH', path: '/api/v1/customers/:id', handler: update },
-  { method: 'DELETE', path: '/api/v1/customers/:id', handler: remove },
+  { operationId: 'listCustomers', method: 'GET', path: '/api/v1/customers', handler: list },
+  { operationId: 'createCustomer', method: 'POST', path: '/api/v1/customers', handler: create },
+  { operationId: 'findCustomer', method: 'GET', path: '/api/v1/customers/:id', handler: find },
+  { operationId: 'updateCustomer', method: 'PATCH', path: '/api/v1/customers/:id', handler: update },
+  { operationId: 'deleteCustomer', method: 'DELETE', path: '/api/v1/customers/:id', handler: remove },
 ];

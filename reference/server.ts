@@ -44,9 +44,10 @@ function match(template: string, path: string): Record<string, string> | undefin
   return Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(m[i + 1])]));
 }
 
-function route(method: string, path: string): { route: Route; params: Record<string, string> } | 'method' | undefined {
+function route(method: string, path: string, fault: (name: string) => boolean): { route: Route; params: Record<string, string> } | 'method' | undefined {
   let pathKnown = false;
   for (const r of ROUTES) {
+    if (r.operationId && fault(`route-missing:${r.operationId}`)) continue;
     const params = match(r.path, path);
     if (!params) continue;
     pathKnown = true;
@@ -84,7 +85,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
 
   async function handle(req: IncomingMessage): Promise<RefResponse> {
     const url = new URL(req.url ?? '/', 'http://reference');
-    const found = route(req.method ?? 'GET', url.pathname);
+    const found = route(req.method ?? 'GET', url.pathname, ctx.fault);
     if (found === undefined) return error(404, 'not_found', 'No such path');
     if (found === 'method') return error(405, 'method_not_allowed', 'Method not allowed on this path');
     let text: string;

@@ -25,9 +25,9 @@ function notAllowed() {
 }
 
 export const teamMemberRoutes: Route[] = [
-  { method: 'GET', path: '/api/v1/team-members', handler: list },
+  { operationId: 'listTeamMembers', method: 'GET', path: '/api/v1/team-members', handler: list },
   { method: 'POST', path: '/api/v1/team-members', handler: notAllowed },
-  { method: 'GET', path: '/api/v1/team-members/:id', handler: find },
-  { method: 'PATCH', path: '/api/v1/team-members/:id', handler: update },
+  { operationId: 'findTeamMember', method: 'GET', path: '/api/v1/team-members/:id', handler: find },
+  { operationId: 'updateTeamMember', method: 'PATCH', path: '/api/v1/team-members/:id', handler: update },
   { method: 'DELETE', path: '/api/v1/team-members/:id', handler: notAllowed },
 ];

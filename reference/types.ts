@@ -31,6 +31,8 @@ export interface RefContext {
 export type Handler = (req: RefRequest, ctx: RefContext) => RefResponse | Promise<RefResponse>;
 
 export interface Route {
+  /** The contract's operation this route serves (undefined for routes the contract forbids). */
+  operationId?: string;
   method: string;
   /** Path template with :params, e.g. /api/v1/customers/:id. */
   path: string;

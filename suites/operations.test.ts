@@ -53,6 +53,7 @@ async function requestBody(op: Operation, id: unknown): Promise<unknown> {
   const read = opOf('GET', op.path);
   if (!read) throw new Error(`no GET for ${op.path} to read the record back from`);
   const answer = await client.call(read, { id });
+  if (answer.status >= 300) throw new Error(`reading the record to write back: GET ${op.path} answered ${answer.status}`);
   return writeBackBody(answer.json, spec, target, op);
 }
 

@@ -1,12 +1,13 @@
 import { basename } from 'node:path';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import type { SerializedError } from 'vitest';
-import type { CheckResult } from '../results.ts';
-import type { CheckMeta } from '../check.ts';
+import type { CheckResult, Observation } from '../results.ts';
+import type { CheckMeta, ObservationMeta } from '../check.ts';
 
 /** Turns vitest's test cases into the result model; every other reporter reads from here. */
 export class ResultCollector implements Reporter {
   readonly checks: CheckResult[] = [];
+  readonly observations: Observation[] = [];
   /** Errors outside any check (a suite file that failed to load, a hook that threw). */
   readonly suiteErrors: string[] = [];
   private listeners: ((check: CheckResult) => void)[] = [];
@@ -18,6 +19,12 @@ export class ResultCollector implements Reporter {
   }
 
   onTestCaseResult(testCase: TestCase): void {
+    const observation = (testCase.meta() as { observation?: ObservationMeta }).observation;
+    if (observation) {
+      const resource = basename(testCase.module.moduleId).replace(/\.test\.ts$/, '');
+      this.observations.push({ ...observation, resource, text: this.redact(observation.text) });
+      return;
+    }
     const check = toCheckResult(testCase, this.redact);
     if (!check) return;
     this.checks.push(check);

@@ -42,9 +42,11 @@ export class TerminalReporter {
     this.out.write(`${line}\n`);
   }
 
-  summary(checks: CheckResult[], extra: { requests: number; durationMs: number }): void {
+  summary(checks: CheckResult[], extra: { requests: number; durationMs: number; incomplete: boolean }): void {
     const n = countOutcomes(checks);
-    const verdict = isConformant(checks) ? this.paint('green', 'CONFORMANT') : this.paint('red', 'NOT CONFORMANT');
+    const verdict = extra.incomplete
+      ? this.paint('red', 'INCOMPLETE (the suite could not run; see the errors above)')
+      : isConformant(checks) ? this.paint('green', 'CONFORMANT') : this.paint('red', 'NOT CONFORMANT');
     this.out.write(
       [
         '',

@@ -1,3 +1,5 @@
+import { protocolFaults } from './protocol.ts';
+
 /**
  * The fault catalog: each fault breaks exactly one thing in the reference implementation, and
  * names the checks that must fail because of it (`kills`: check ids; a trailing "*" matches a
@@ -9,7 +11,7 @@ export interface Fault {
   kills: string[];
 }
 
-export const FAULTS: Fault[] = [];
+export const FAULTS: Fault[] = [...protocolFaults];
 
 export function faultNamed(name: string): Fault | undefined {
   return FAULTS.find((f) => f.name === name);

@@ -1,0 +1,57 @@
+/**
+ * Every check can fail: for each fault in the reference implementation's catalog, the suite run
+ * against the faulty reference fails exactly the checks the fault names, no more and no fewer.
+ * A fault that breaks only SHOULD checks gives warnings (exit 0), and failures under --strict.
+ */
+import { afterAll, describe, expect, test } from 'vitest';
+import { FAULTS, type Fault } from '../reference/faults/index.ts';
+import { startReference, type RunningReference } from '../reference/server.ts';
+import { runCli } from './support/cli.ts';
+import { idsWith, matches, readResult } from './support/verdicts.ts';
+import { loadCatalog, requirementOf } from '../helpers/catalog.ts';
+
+const running: RunningReference[] = [];
+afterAll(() => Promise.all(running.map((r) => r.close())));
+
+async function runAgainst(fault: Fault, strict: boolean) {
+  const ref = await startReference({ fault: fault.name });
+  running.push(ref);
+  const run = await runCli(['--base-url', ref.url, ...(strict ? ['--strict'] : [])], {
+    SCHEDULING_API_KEY: ref.apiKey,
+    SCHEDULING_EXPIRED_KEY: ref.expiredKey,
+  });
+  await ref.close();
+  return run;
+}
+
+function expectExactly(fault: Fault, flagged: string[]) {
+  const unexpected = flagged.filter((id) => !fault.kills.some((p) => matches(p, id)));
+  const missed = fault.kills.filter((p) => !flagged.some((id) => matches(p, id)));
+  expect({ unexpected, missed }, `fault ${fault.name}`).toEqual({ unexpected: [], missed: [] });
+}
+
+const catalog = loadCatalog();
+const onlyShould = (fault: Fault) =>
+  fault.kills.every((p) => catalog.byId.get(requirementOf(p.replace(/\*$/, '')))?.level === 'SHOULD');
+
+describe.concurrent('fault catalog', () => {
+  test('names at least one check to kill for every fault', () => {
+    for (const f of FAULTS) expect(f.kills.length, f.name).toBeGreaterThan(0);
+    expect(new Set(FAULTS.map((f) => f.name)).size).toBe(FAULTS.length);
+  });
+
+  test.for(FAULTS.map((f) => [f.name, f] as const))('%s is caught', async ([, fault]) => {
+    const run = await runAgainst(fault, false);
+    const { checks } = readResult(run);
+    if (onlyShould(fault)) {
+      expect(run.code, run.stderr).toBe(0);
+      expectExactly(fault, idsWith(checks, ['warning']));
+      const strict = await runAgainst(fault, true);
+      expect(strict.code, strict.stderr).toBe(1);
+      expectExactly(fault, idsWith(readResult(strict).checks, ['failed']));
+    } else {
+      expect(run.code, run.stderr).toBe(1);
+      expectExactly(fault, idsWith(checks, ['failed', 'warning']));
+    }
+  });
+});

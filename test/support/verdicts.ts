@@ -1,0 +1,21 @@
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CheckResult } from '../../helpers/results.ts';
+import type { CliRun } from './cli.ts';
+
+/** The result model a run wrote (result.json in its report directory). */
+export function readResult(run: CliRun): { checks: CheckResult[]; [k: string]: unknown } {
+  const direct = join(run.reportDir, 'result.json');
+  const file = existsSync(direct) ? direct : join(run.reportDir, readdirSync(run.reportDir)[0], 'result.json');
+  return JSON.parse(readFileSync(file, 'utf8'));
+}
+
+/** Whether a check id matches a pattern from a fault's `kills` (exact, or a prefix ending in "*"). */
+export function matches(pattern: string, checkId: string): boolean {
+  return pattern.endsWith('*') ? checkId.startsWith(pattern.slice(0, -1)) : checkId === pattern;
+}
+
+/** Check ids with the given outcomes. */
+export function idsWith(checks: CheckResult[], outcomes: CheckResult['outcome'][]): string[] {
+  return checks.filter((c) => outcomes.includes(c.outcome)).map((c) => c.checkId).sort();
+}
