@@ -45,8 +45,6 @@ function update(req: RefRequest, ctx: RefContext) {
     changes[field] = value;
   }
   ctx.state.business = { ...ctx.state.business, ...structuredClone(changes) };
-  if (ctx.varies('patch-answers-changes')) return json(200, changes);
-  if (ctx.varies('patch-answers-empty')) return json(200, {});
   return json(200, ctx.state.business);
 }
 

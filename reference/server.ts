@@ -80,7 +80,12 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   const varies = (name: string) => variations.has(name);
   const apiKey = options.apiKey ?? `ref_live_${randomBytes(12).toString('hex')}`;
   const expiredKey = options.expiredKey ?? `ref_expired_${randomBytes(12).toString('hex')}`;
-  const state = new State(idStyle(varies), varies('email-field-renamed') ? 'contactEmail' : 'email', options.seedCustomers ?? 3);
+  const state = new State(
+    idStyle(varies),
+    varies('email-field-renamed') ? 'contactEmail' : 'email',
+    options.seedCustomers ?? (varies('many-customers') ? 300 : 3),
+    varies('timestamps'),
+  );
   const ctx: RefContext = { state, apiKey, expiredKey, fault: (name) => options.fault === name, varies };
 
   async function handle(req: IncomingMessage): Promise<RefResponse> {
@@ -107,7 +112,15 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
       const denied = requireKey(request, ctx);
       if (denied) return denied;
     }
-    return found.route.handler(request, ctx);
+    return shapePatchAnswer(request, await found.route.handler(request, ctx));
+  }
+
+  /** Variations of what a successful PATCH answers: the full record (default), the changes, or {}. */
+  function shapePatchAnswer(request: RefRequest, answer: RefResponse): RefResponse {
+    if (request.method !== 'PATCH' || answer.status >= 300) return answer;
+    if (varies('patch-answers-changes')) return { ...answer, body: request.body };
+    if (varies('patch-answers-empty')) return { ...answer, body: {} };
+    return answer;
   }
 
   function write(res: ServerResponse, answer: RefResponse): void {

@@ -5,21 +5,55 @@ export type IdStyle = 'uuid' | 'integer' | 'prefixed';
 
 type Row = Record<string, unknown>;
 
+/**
+ * A table of records. With timestamps on, every write stamps createdAt / updatedAt, the way
+ * many real implementations add server-managed fields the contract does not show.
+ */
+class Table extends Map<string, Row> {
+  constructor(private readonly stamp: (row: Row, previous?: Row) => Row) {
+    super();
+  }
+  override set(id: string, row: Row): this {
+    return super.set(id, this.stamp(row, this.get(id)));
+  }
+}
+
 /** The reference implementation's data, in memory. Collections keep insertion order. */
 export class State {
-  business: Row;
-  readonly customers = new Map<string, Row>();
-  readonly teamMembers = new Map<string, Row>();
+  private record: Row = {};
+  readonly customers: Map<string, Row>;
+  readonly teamMembers: Map<string, Row>;
   private counter = 0;
+  private clock = Date.parse('2026-01-01T00:00:00Z');
 
   constructor(
     readonly idStyle: IdStyle,
     readonly emailField: string,
     seedCustomerCount: number,
+    private readonly timestamps = false,
   ) {
+    const stamp = (row: Row, previous?: Row) => this.stamp(row, previous);
+    this.customers = new Table(stamp);
+    this.teamMembers = new Table(stamp);
     this.business = seedBusiness(emailField);
     for (const c of seedCustomers(seedCustomerCount)) this.insert(this.customers, c, 'cus');
     for (const m of seedTeamMembers()) this.insert(this.teamMembers, m, 'tm');
+  }
+
+  get business(): Row {
+    return this.record;
+  }
+
+  set business(row: Row) {
+    this.record = this.stamp(row, this.record);
+  }
+
+  private stamp(row: Row, previous?: Row): Row {
+    if (!this.timestamps) return row;
+    // A monotonic fake clock: each write is a distinct, later instant.
+    this.clock += 1000;
+    const now = new Date(this.clock).toISOString();
+    return { ...row, createdAt: previous?.createdAt ?? now, updatedAt: now };
   }
 
   insert(table: Map<string, Row>, fields: Row, prefix: string): Row {

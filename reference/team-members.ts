@@ -20,7 +20,9 @@ function update(req: RefRequest, ctx: RefContext) {
 }
 
 /** Section 1: team members cannot be created or deleted through the interface. */
-function notAllowed() {
+function notAllowed(_req: RefRequest, ctx: RefContext) {
+  if (ctx.varies('tm-forbidden-403')) return error(403, 'forbidden', 'Team members cannot be created or deleted');
+  if (ctx.varies('tm-unknown-404')) return error(404, 'not_found', 'No such route');
   return error(405, 'method_not_allowed', 'Team members cannot be created or deleted');
 }
 

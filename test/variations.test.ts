@@ -1,0 +1,42 @@
+/**
+ * The suite passes every implementation that keeps the contract, however it fills in what the
+ * contract leaves open: for each legitimate variation of the reference implementation, the run
+ * exits 0, no check fails, and the target's data is as it was before the run.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { VARIATIONS, type Variation } from '../reference/variations.ts';
+import { startReference, type RunningReference } from '../reference/server.ts';
+import { runCli } from './support/cli.ts';
+import { idsWith, readResult } from './support/verdicts.ts';
+
+const running: RunningReference[] = [];
+afterAll(() => Promise.all(running.map((r) => r.close())));
+
+/** The data with server-managed fields left out: they change legitimately when a record is restored. */
+function comparable(value: unknown, volatile: string[]): unknown {
+  return JSON.parse(JSON.stringify(value), (key, v) => (volatile.includes(key) ? undefined : v));
+}
+
+describe.concurrent('variation catalog', () => {
+  test.for(VARIATIONS.map((v) => [v.name, v] as const))('%s passes and leaves no trace', async ([, variation]: readonly [string, Variation]) => {
+    const ref = await startReference({ variations: [variation.name] });
+    running.push(ref);
+    const before = ref.state.snapshot();
+    const args = ['--base-url', ref.url];
+    if (variation.vendorConfig) {
+      const file = join(mkdtempSync(join(tmpdir(), 'scr-variation-')), 'vendor.json');
+      writeFileSync(file, JSON.stringify(variation.vendorConfig));
+      args.push('--config', file);
+    }
+    const run = await runCli(args, { SCHEDULING_API_KEY: ref.apiKey, SCHEDULING_EXPIRED_KEY: ref.expiredKey });
+    const { checks } = readResult(run);
+    expect(idsWith(checks, ['failed', 'warning']), run.stderr).toEqual([]);
+    expect(run.code, run.stderr).toBe(0);
+    const volatile = variation.volatileFields ?? [];
+    expect(comparable(ref.state.snapshot(), volatile)).toEqual(comparable(before, volatile));
+    await ref.close();
+  });
+});
