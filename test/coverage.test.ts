@@ -1,0 +1,30 @@
+/**
+ * Coverage is visible and complete: spec/coverage.md is up to date, every MUST requirement has
+ * a check, and every check has a fault in the reference implementation that kills it.
+ */
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { loadCatalog } from '../helpers/catalog.ts';
+import { coveragePath, faultsKilling, listChecks, renderCoverage, type ListedCheck } from '../scripts/coverage-matrix.ts';
+
+let checks: ListedCheck[];
+beforeAll(async () => {
+  checks = await listChecks();
+});
+
+describe('coverage matrix', () => {
+  test('spec/coverage.md is up to date (run `npm run coverage`)', () => {
+    expect(readFileSync(coveragePath, 'utf8')).toBe(renderCoverage(checks));
+  });
+
+  test('every MUST requirement has at least one check', () => {
+    const checked = new Set(checks.map((c) => c.requirement));
+    const unchecked = loadCatalog().requirements.filter((r) => r.level === 'MUST' && !checked.has(r.id)).map((r) => r.id);
+    expect(unchecked).toEqual([]);
+  });
+
+  test('every check has a fault that kills it', () => {
+    const unkilled = checks.filter((c) => faultsKilling(c.checkId).length === 0).map((c) => c.checkId);
+    expect(unkilled).toEqual([]);
+  });
+});
