@@ -1,4 +1,4 @@
-import { protocolFaults } from './protocol.ts';
+import { encodingFaults, protocolFaults } from './protocol.ts';
 
 /**
  * The fault catalog: each fault breaks exactly one thing in the reference implementation, and
@@ -11,7 +11,7 @@ export interface Fault {
   kills: string[];
 }
 
-export const FAULTS: Fault[] = [...protocolFaults];
+export const FAULTS: Fault[] = [...protocolFaults, ...encodingFaults];
 
 export function faultNamed(name: string): Fault | undefined {
   return FAULTS.find((f) => f.name === name);

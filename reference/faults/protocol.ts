@@ -20,3 +20,27 @@ export const protocolFaults: Fault[] = OPERATIONS.map((op) => ({
   description: `${op} is not served (404 at its documented path).`,
   kills: [`OP-DOCUMENTED:${op}`, ...(ALSO_KILLS[op] ?? [])],
 }));
+
+/** Faults in the encoding of answers and in the version prefix. */
+export const encodingFaults: Fault[] = [
+  {
+    name: 'wrong-prefix',
+    description: 'The interface is served under /api/v2 instead of the documented /api/v1.',
+    kills: ['*'],
+  },
+  {
+    name: 'html-answer:listTeamMembers',
+    description: 'List Team Members answers an HTML page instead of JSON.',
+    kills: ['OP-DOCUMENTED:listTeamMembers', 'OP-DOCUMENTED:findTeamMember', 'OP-DOCUMENTED:updateTeamMember'],
+  },
+  {
+    name: 'truncated-json:findCustomer',
+    description: 'Find Customer answers a truncated JSON body.',
+    kills: ['OP-DOCUMENTED:findCustomer', 'OP-DOCUMENTED:updateCustomer'],
+  },
+  {
+    name: 'mislabelled:retrieveBusiness',
+    description: 'The business retrieval labels its JSON answer text/plain.',
+    kills: ['BUS-GET-CONTENT-TYPE'],
+  },
+];
