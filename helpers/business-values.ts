@@ -38,17 +38,19 @@ function candidates({ field, name }: NamedField): unknown[] {
 /**
  * A valid value for the field that differs from `current`. Strings and booleans come from the
  * documented type; arrays whose element structure is not shown are learned from the target:
- * a subset of the elements it returned (a subset keeps any order the target imposes).
+ * a subset of the elements it returned in `original` (a subset keeps any order the target
+ * imposes), or all of them when the target has since lost some.
  */
-export function newValue(nf: NamedField, current: unknown): Derived {
+export function newValue(nf: NamedField, current: unknown, original: unknown = current): Derived {
   const { field, name } = nf;
   if (field.types.includes('boolean')) {
     return typeof current === 'boolean' ? { value: !current } : { unavailable: `${name} does not read as a boolean` };
   }
   if (field.types.includes('array')) {
-    if (!Array.isArray(current)) return { unavailable: `${name} does not read as an array, so no element can be learned from it` };
-    if (current.length === 0) return { unavailable: `${name} reads as an empty array: its element structure is not shown, so no other value can be derived` };
-    return { value: current.slice(0, -1) };
+    if (!Array.isArray(original)) return { unavailable: `${name} does not read as an array, so no element can be learned from it` };
+    if (original.length === 0) return { unavailable: `${name} reads as an empty array: its element structure is not shown, so no other value can be derived` };
+    const value = [original.slice(0, -1), original].find((c) => !isDeepStrictEqual(c, current));
+    return value ? { value } : { unavailable: `${name}: no subset of the elements read differs from the current value` };
   }
   if (field.types.includes('string')) {
     const value = candidates(nf).find((c) => !isDeepStrictEqual(c, current));

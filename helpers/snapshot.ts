@@ -84,10 +84,16 @@ export class BusinessRecord {
     return undefined;
   }
 
-  /** The snapshot as an update: every exposed field that carries its documented type. */
-  writeBack(from: Row): Row {
+  /**
+   * A read record as an update: every exposed field that carries its documented type, and null
+   * values only when `withNulls` (a target that mishandles null could not be undone).
+   */
+  writeBack(from: Row, withNulls = true): Row {
     const body: Row = {};
-    for (const nf of this.fields) if (nf.name in from && hasDocumentedType(nf.field, from[nf.name])) body[nf.name] = from[nf.name];
+    for (const nf of this.fields) {
+      const value = from[nf.name];
+      if (nf.name in from && hasDocumentedType(nf.field, value) && (withNulls || value !== null)) body[nf.name] = value;
+    }
     return body;
   }
 
@@ -97,16 +103,16 @@ export class BusinessRecord {
   }
 
   /**
-   * Puts the snapshot back and verifies it with a read. Writes only when the record differs;
-   * first the whole snapshot (undoes an update that replaced the record), then only the fields
-   * still differing (an implementation may refuse some value of the whole). Returns the fields
-   * that could not be restored (empty when the record is as before).
+   * Puts the snapshot back and verifies it with a read. Writes only when the record differs:
+   * first only the differing fields (nothing else is touched), then, if that was not enough,
+   * the whole snapshot (undoes an update that dropped fields it was not sent). Returns the
+   * fields that could not be restored (empty when the record is as before).
    */
   async restore(): Promise<string[]> {
     if (!this.snapshot || !this.sentUpdate) return [];
     const snapshot = this.snapshot;
     let differing = this.differences(await this.read());
-    for (const body of [() => this.writeBack(snapshot), () => pick(this.writeBack(snapshot), differing)]) {
+    for (const body of [() => pick(this.writeBack(snapshot), differing), () => this.writeBack(snapshot)]) {
       if (differing.length === 0) break;
       await this.update(body());
       differing = this.differences(await this.read());

@@ -107,18 +107,6 @@ function stepOf(name: string, run: CheckRun): { before: Row; value: unknown; aft
 const currentValue = (row: Row, name: string) => (name in row ? row[name] : record.before()[name]);
 
 describe('update', () => {
-  check({ id: 'BUS-UPDATE-WRITEBACK', title: 'the record as read is a valid update and changes nothing', changesData: true }, async (run) => {
-    record.before();
-    const before = await record.current();
-    const body = record.writeBack(before);
-    const left = record.exposed().filter((f) => !(f.name in body));
-    if (left.length) run.note(`not written back (not of their documented type): ${left.map((f) => f.name).join(', ')}`);
-    const answer = await record.update(body);
-    expect(answer.status, `writing back the record as read answered ${answer.status}`).toBe(200);
-    const changed = differingFields(before, await record.read(), record.exposed().map((f) => f.name));
-    expect(changed, `writing back the record as read changed ${changed.join(', ')}`).toEqual([]);
-  });
-
   for (const nf of fields) {
     const { name } = nf;
     describe(name, () => {
@@ -130,7 +118,7 @@ describe('update', () => {
             run.notApplicable(why);
           }
           const before = await record.current();
-          const derived = newValue(nf, currentValue(before, name));
+          const derived = newValue(nf, currentValue(before, name), record.before()[name]);
           if ('unavailable' in derived) {
             steps.set(name, { notApplicable: derived.unavailable });
             return run.notApplicable(derived.unavailable);
@@ -193,6 +181,20 @@ describe('update', () => {
     });
   }
 
+  // After the fields, when it is known whether null round-trips: writing null back to a target
+  // that stores it as something else could not be undone.
+  check({ id: 'BUS-UPDATE-WRITEBACK', title: 'the record as read is a valid update and changes nothing', changesData: true }, async (run) => {
+    record.before();
+    const before = await record.current();
+    const body = record.writeBack(before, nullProven);
+    const left = record.exposed().filter((f) => !(f.name in body));
+    if (left.length) run.note(`not written back (not of their documented type, or null before null was shown to round-trip): ${left.map((f) => f.name).join(', ')}`);
+    const answer = await record.update(body);
+    expect(answer.status, `writing back the record as read answered ${answer.status}`).toBe(200);
+    const changed = differingFields(before, await record.read(), record.exposed().map((f) => f.name));
+    expect(changed, `writing back the record as read changed ${changed.join(', ')}`).toEqual([]);
+  });
+
   // Section 2 says so in words, so it is a check of its own.
   const currency = fields.find((f) => f.field.specName === 'currencyIso');
   check({ id: 'BUS-UPDATE-CURRENCY-ONLY', title: 'a body with only currencyIso is a valid update', changesData: true }, async (run) => {
@@ -216,7 +218,7 @@ interface AuthCase {
   auth?: Auth;
   /** Why the case cannot be tried on this target. */
   unavailable?: string;
-  /** Keys the request carries, which a 401 answer must not echo. */
+  /** Keys the request carries, which a 401 answer must not echo (none for the missing and empty cases). */
   keys: string[];
 }
 
@@ -231,7 +233,7 @@ const AUTH_CASES: AuthCase[] = [
   {
     name: 'expired-key', requirement: 'BUS-AUTH-EXPIRED', description: 'with an expired key', auth: 'expired',
     unavailable: target.expiredKey ? undefined : 'no expired key was given (--expired-key or SCHEDULING_EXPIRED_KEY)',
-    keys: target.expiredKey ? [target.expiredKey] : [],
+    keys: [target.expiredKey ?? ''],
   },
 ];
 /** The case name is part of the check id only where a requirement has several cases. */
@@ -285,7 +287,7 @@ describe('authentication', () => {
           check({ id: `BUS-AUTH-NO-ECHO:${op.operationId}:${c.name}`, title: `the 401 ${c.description} does not echo the key`, changesData: writes }, async (run) => {
             const { answer } = refusalOf(key, run);
             if (answer.status !== 401) run.notApplicable(`the answer was ${answer.status}, not 401`);
-            const echoed = c.keys.some((k) => answer.text.includes(k) || Object.values(answer.headers).some((v) => v.includes(k)));
+            const echoed = c.keys.filter(Boolean).some((k) => answer.text.includes(k) || Object.values(answer.headers).some((v) => v.includes(k)));
             expect(echoed, `the 401 answer ${c.description} contains the key that was sent`).toBe(false);
           });
         }
