@@ -67,7 +67,8 @@ export const businessFaults: Fault[] = [
   {
     name: 'business-fields-crossed',
     description: 'tikTokUrl and youTubeUrl are written into each other.',
-    kills: ['BUS-UPDATE-APPLIES:tikTokUrl', 'BUS-UPDATE-APPLIES:youTubeUrl', 'BUS-UPDATE-PARTIAL:tikTokUrl', 'BUS-UPDATE-PARTIAL:youTubeUrl', 'BUS-UPDATE-NULLABLE:tikTokUrl', 'BUS-UPDATE-NULLABLE:youTubeUrl'],
+    // The write-back comes after the lane has given the two fields different values.
+    kills: [...ids('BUS-UPDATE-APPLIES', ['tikTokUrl', 'youTubeUrl']), ...ids('BUS-UPDATE-PARTIAL', ['tikTokUrl', 'youTubeUrl']), ...ids('BUS-UPDATE-NULLABLE', ['tikTokUrl', 'youTubeUrl']), 'BUS-UPDATE-WRITEBACK'],
   },
   {
     name: 'business-false-ignored',
