@@ -1,4 +1,5 @@
 import { encodingFaults, protocolFaults } from './protocol.ts';
+import { businessFaults } from './business.ts';
 
 /**
  * The fault catalog: each fault breaks exactly one thing in the reference implementation, and
@@ -11,7 +12,7 @@ export interface Fault {
   kills: string[];
 }
 
-export const FAULTS: Fault[] = [...protocolFaults, ...encodingFaults];
+export const FAULTS: Fault[] = [...protocolFaults, ...encodingFaults, ...businessFaults];
 
 export function faultNamed(name: string): Fault | undefined {
   return FAULTS.find((f) => f.name === name);

@@ -12,7 +12,12 @@ const ALSO_KILLS: Record<string, string[]> = {
   findCustomer: ['OP-DOCUMENTED:updateCustomer'],
   listTeamMembers: ['OP-DOCUMENTED:findTeamMember', 'OP-DOCUMENTED:updateTeamMember'],
   findTeamMember: ['OP-DOCUMENTED:updateTeamMember'],
-  retrieveBusiness: ['OP-DOCUMENTED:updateBusiness'],
+  // Without a retrieval there is no snapshot to restore, so the business lane changes nothing.
+  retrieveBusiness: [
+    'OP-DOCUMENTED:updateBusiness', 'BUS-GET-*', 'BUS-UPDATE-*', 'BUS-AUTH-MISSING:*', 'BUS-AUTH-INVALID:*',
+    'BUS-AUTH-EXPIRED:*', 'BUS-AUTH-REJECTED-NO-CHANGE:*', 'BUS-AUTH-NO-ECHO:updateBusiness:*',
+  ],
+  updateBusiness: ['BUS-UPDATE-*', 'BUS-AUTH-MISSING:updateBusiness', 'BUS-AUTH-INVALID:updateBusiness:*', 'BUS-AUTH-EXPIRED:updateBusiness'],
 };
 
 export const protocolFaults: Fault[] = OPERATIONS.map((op) => ({
