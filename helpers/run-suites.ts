@@ -1,4 +1,6 @@
-import { startVitest, type Reporter } from 'vitest/node';
+import { createVitest, type Reporter } from 'vitest/node';
+
+type CancelReason = Parameters<Awaited<ReturnType<typeof createVitest>>['cancelCurrentRun']>[0];
 import { join } from 'node:path';
 import { projectRoot } from './paths.ts';
 import type { TargetConfig } from './target.ts';
@@ -10,15 +12,26 @@ export interface SuiteRunOptions {
   testNamePattern?: string;
 }
 
+export interface SuiteRun {
+  /** Settles when the suites have ended, completed or cancelled. */
+  done: Promise<void>;
+  /** Starts no further checks; running ones finish (each bounded by the request timeout). */
+  cancel(reason: CancelReason): Promise<void>;
+}
+
+const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
 /**
- * Runs the suites through vitest's Node API. Suite files run one after another (the business
+ * Starts the suites through vitest's Node API. Suite files run one after another (the business
  * record is a singleton, and staging should not see a burst); checks inside a file may be concurrent.
  */
-export async function runSuites(options: SuiteRunOptions): Promise<void> {
+export async function startSuites(options: SuiteRunOptions): Promise<SuiteRun> {
   const perCheck = Math.max(60_000, options.target.timeoutMs * 8);
-  const vitest = await startVitest(
+  const before = new Map(SIGNALS.map((s) => [s, process.listeners(s)]));
+  process.env.VITEST = 'true';
+  process.env.TEST = 'true';
+  const vitest = await createVitest(
     'test',
-    [],
     {
       config: false,
       root: projectRoot,
@@ -38,5 +51,13 @@ export async function runSuites(options: SuiteRunOptions): Promise<void> {
     },
     { logLevel: 'silent', cacheDir: join(projectRoot, 'node_modules', '.vite-conformance') },
   );
-  await vitest.close();
+  // Vitest's logger exits the process on the first signal; the command handles signals itself
+  // (restore and clean up first: helpers/conform.ts), so take vitest's handlers off again.
+  for (const s of SIGNALS) for (const l of process.listeners(s)) if (!before.get(s)?.includes(l)) process.off(s, l);
+  const done = vitest.start().then(() => undefined).finally(() => vitest.close());
+  return { done, cancel: (reason) => vitest.cancelCurrentRun(reason) };
+}
+
+export async function runSuites(options: SuiteRunOptions): Promise<void> {
+  await (await startSuites(options)).done;
 }
