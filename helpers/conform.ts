@@ -43,7 +43,7 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
       void suites?.cancel('keyboard-input');
     },
     (signal) => {
-      say(`\n${signal} again: exiting at once.\n${formatLeftOnTarget(leftAccordingToJournal(journal))}`);
+      say(`\n${signal} again: exiting at once.\n${formatLeftOnTarget(leftAccordingToJournal(journal, target.runId))}`);
       process.exit(EXIT.interrupted);
     },
   );
@@ -65,9 +65,11 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
     const recovery = await recover(client, journal, target);
     removeHandlers();
 
+    const why = { interrupted: 'interrupted', 'run-timeout': 'stopped by the run timeout' } as const;
+    if (stopped) for (const c of collector.checks) if (c.outcome === 'skipped' && c.reason === 'not run') c.reason = `not run: ${why[stopped]}`;
     const requests = collector.checks.reduce((n, c) => n + c.exchanges.length, 0);
     if (!stopped) for (const e of collector.suiteErrors) process.stderr.write(`suite error: ${e.split('\n')[0]}\n`);
-    terminal.summary(collector.checks, { requests, durationMs: Date.now() - started, incomplete: !stopped && collector.suiteErrors.length > 0 });
+    terminal.summary(collector.checks, { requests, durationMs: Date.now() - started, incomplete: stopped ? why[stopped] : collector.suiteErrors.length > 0 });
     const leftOut = target.readOnly ? collector.checks.filter((c) => c.outcome === 'skipped').map((c) => c.checkId) : [];
     if (leftOut.length) process.stdout.write(`read-only: ${leftOut.length} checks that change data were left out: ${leftOut.join(', ')}\n`);
     if (recovery.deleted.length) process.stdout.write(redact(`Deleted after the suites: ${recovery.deleted.join(', ')}\n`));

@@ -98,8 +98,10 @@ describe.concurrent('a misbehaving target', () => {
     const run = await runCli(['--base-url', ref.url], env(ref));
     expect(run.code, run.stderr).toBe(1);
     expect(check(run, 'OP-DOCUMENTED:findTeamMember')).toMatchObject({ outcome: 'failed', reason: expect.stringMatching(/larger than 5 MiB/) });
+    // The whole command (vitest, its worker, the transpiler) peaks near 380 MiB on any run; a body
+    // read whole would add its size several times over. test/http-safety.test.ts measures the cap itself.
     const { resources } = result(run) as unknown as { resources: { maxRssMiB: number } };
-    expect(resources.maxRssMiB).toBeLessThan(400);
+    expect(resources.maxRssMiB).toBeLessThan(480);
     expectSafe(run, ref, before);
   });
 
@@ -148,12 +150,17 @@ describe('interruption', () => {
     expectSafe(run, ref, before);
   });
 
-  test('a second SIGINT exits at once and says what was left behind', async () => {
-    const { ref, run } = await interrupted(2);
+  test('a second SIGINT exits at once and says what was left behind; --sweep then removes it', async () => {
+    const { ref, before, run } = await interrupted(2);
     expect(run.code).toBe(130);
     expect(run.stderr).toMatch(/SIGINT again: exiting at once/);
-    expect(run.stderr).toMatch(/Left on the target/);
+    expect(run.stderr).toMatch(/Left on the target \(\d+\):\n {2}\/api\/v1\/customers/);
     expectNoKeys(run, [ref.apiKey, ref.expiredKey]);
+    // What the interrupted run created carries its marker: the sweep finds and deletes it.
+    await new Promise((resolve) => setTimeout(resolve, 500)); // the slow reference finishes what was in flight
+    const swept = await runCli(['--base-url', ref.url, '--sweep'], env(ref));
+    expect(swept.code, swept.stderr).toBe(0);
+    expect(ref.state.snapshot().customers).toEqual(before.customers);
   });
 });
 
