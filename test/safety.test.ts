@@ -65,7 +65,8 @@ describe.concurrent('a misbehaving target', () => {
     const run = await runCli(['--base-url', ref.url, '--run-timeout', '3'], env(ref));
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/run timeout/);
-    expect(result(run).checks.some((c) => c.outcome === 'skipped')).toBe(true);
+    // Under load the timeout may strike before the first check: then no check ran at all.
+    expect(result(run)).toMatchObject({ stopped: 'run-timeout' });
     expectSafe(run, ref, before);
   });
 
