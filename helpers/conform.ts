@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { EXIT } from './errors.ts';
 import type { RunOptions } from './options.ts';
@@ -6,16 +6,25 @@ import type { TargetConfig } from './target.ts';
 import { ResultCollector } from './reporters/collector.ts';
 import { TerminalReporter, useColour } from './reporters/terminal.ts';
 import { startSuites, type SuiteRun } from './run-suites.ts';
-import { isConformant } from './results.ts';
 import { loadSpec } from './spec.ts';
+import { loadCatalog } from './catalog.ts';
+import { projectRoot } from './paths.ts';
 import { ApiClient } from './http.ts';
 import { Journal } from './journal.ts';
 import { formatLeftOnTarget, leftAccordingToJournal, recover, takeBaseline } from './recovery.ts';
 import { onInterrupt } from './signals.ts';
 import { scanForSecrets } from './secret-scan.ts';
+import { buildRunResult, type Stopped } from './run-result.ts';
+import { writeReports } from './reports.ts';
+import type { CheckResult } from './results.ts';
+
+const suiteVersion: string = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')).version;
 
 /** The run journal, in the report directory: what the run changed, for clean-up and for the record. */
 export const JOURNAL_FILE = 'run-journal.jsonl';
+
+/** With --only, the checks vitest filtered out never started: they are not part of the run. */
+const filteredOut = (options: RunOptions) => (c: CheckResult) => options.only !== undefined && c.outcome === 'skipped' && c.reason === 'not run';
 
 /**
  * Runs the suites against a reachable target, undoes what they left changed, writes the reports,
@@ -23,18 +32,20 @@ export const JOURNAL_FILE = 'run-journal.jsonl';
  * starting and goes on to the clean-up; a second signal exits at once.
  */
 export async function conform(options: RunOptions, baseTarget: TargetConfig, redact: (t: string) => string): Promise<number> {
-  const started = Date.now();
+  const started = new Date();
   const dir = resolve(options.reportDir);
   mkdirSync(dir, { recursive: true });
+  if (options.certify && options.expectFile) process.stderr.write(`note: --expect ${options.expectFile} is ignored: a certification holds every check to the contract\n`);
   const journal = new Journal(join(dir, JOURNAL_FILE));
   const target: TargetConfig = { ...baseTarget, journalFile: journal.file };
   const client = new ApiClient(target);
   const collector = new ResultCollector(redact);
-  const terminal = new TerminalReporter(process.stdout, useColour(process.stdout));
-  collector.onCheck((c) => terminal.check(c));
+  const terminal = new TerminalReporter(process.stdout, useColour(process.stdout), options.expectations);
+  const skip = filteredOut(options);
+  collector.onCheck((c) => skip(c) || terminal.check(c));
   const say = (text: string) => process.stderr.write(redact(text));
 
-  let stopped: 'interrupted' | 'run-timeout' | undefined;
+  let stopped: Stopped | undefined;
   let suites: SuiteRun | undefined;
   const removeHandlers = onInterrupt(
     (signal) => {
@@ -57,7 +68,7 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
     const spec = await loadSpec();
     if (!target.readOnly) for (const p of await takeBaseline(client, spec, target, journal)) say(`warning: ${p}\n`);
     if (!stopped) {
-      suites = await startSuites({ target, reporters: [collector] });
+      suites = await startSuites({ target, reporters: [collector], testNamePattern: options.only });
       if (stopped) void suites.cancel('keyboard-input');
       await suites.done.catch((e: Error) => void collector.suiteErrors.push(redact(`suites: ${e.message.split('\n')[0]}`)));
     }
@@ -65,35 +76,40 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
     const recovery = await recover(client, journal, target);
     removeHandlers();
 
-    const why = { interrupted: 'interrupted', 'run-timeout': 'stopped by the run timeout' } as const;
-    if (stopped) for (const c of collector.checks) if (c.outcome === 'skipped' && c.reason === 'not run') c.reason = `not run: ${why[stopped]}`;
-    const requests = collector.checks.reduce((n, c) => n + c.exchanges.length, 0);
-    if (!stopped) for (const e of collector.suiteErrors) process.stderr.write(`suite error: ${e.split('\n')[0]}\n`);
-    terminal.summary(collector.checks, { requests, durationMs: Date.now() - started, incomplete: stopped ? why[stopped] : collector.suiteErrors.length > 0 });
-    const leftOut = target.readOnly ? collector.checks.filter((c) => c.outcome === 'skipped').map((c) => c.checkId) : [];
-    if (leftOut.length) process.stdout.write(`read-only: ${leftOut.length} checks that change data were left out: ${leftOut.join(', ')}\n`);
+    if (stopped) {
+      for (const c of collector.checks) if (c.outcome === 'skipped' && c.reason === 'not run') c.reason = `not run: ${stopped}`;
+    } else {
+      for (const e of collector.suiteErrors) process.stderr.write(`suite error: ${e.split('\n')[0]}\n`);
+    }
     if (recovery.deleted.length) process.stdout.write(redact(`Deleted after the suites: ${recovery.deleted.join(', ')}\n`));
     if (recovery.restored.length) process.stdout.write(redact(`Restored after the suites: ${recovery.restored.join(', ')}\n`));
-    process.stdout.write(redact(formatLeftOnTarget(recovery.leftOnTarget)));
 
-    const result = {
+    const catalog = loadCatalog();
+    const run = buildRunResult({
+      suiteVersion,
       specSha256: spec.sha256,
-      target: new URL(target.baseUrl).origin,
-      startedAt: new Date(started).toISOString(),
-      endedAt: new Date().toISOString(),
+      baseUrl: target.baseUrl,
+      embeddedReference: !options.baseUrl,
+      startedAt: started,
+      endedAt: new Date(),
       strict: target.strict,
       readOnly: target.readOnly,
-      stopped: stopped ?? null,
-      leftOut,
-      checks: collector.checks,
+      only: options.only,
+      certify: Boolean(options.certify),
+      expectFile: options.certify ? undefined : options.expectFile,
+      expectations: options.expectations,
+      checks: collector.checks.filter((c) => !skip(c)),
       observations: collector.observations,
       suiteErrors: collector.suiteErrors,
+      requirementText: (id) => catalog.byId.get(id)?.text ?? '',
+      notChecked: catalog.notChecked,
+      stopped,
       cleanUp: { deleted: recovery.deleted, restored: recovery.restored },
       leftOnTarget: recovery.leftOnTarget,
-      resources: { maxRssMiB: Math.round(process.resourceUsage().maxRSS / 1024) },
-    };
-    writeFileSync(join(dir, 'result.json'), redact(JSON.stringify(result, null, 2)));
-    process.stdout.write(`Reports: ${dir}\n`);
+    });
+    if (run.leftOut.length) process.stdout.write(`read-only: ${run.leftOut.length} checks that change data were left out: ${run.leftOut.join(', ')}\n`);
+    const written = writeReports(dir, run, { redact, certify: options.certify });
+    terminal.summary(run, written);
 
     const leaks = scanForSecrets(dir, target);
     if (leaks.length) {
@@ -101,13 +117,10 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
       say(`scheduling-conformance: SECRET LEAK: ${leaks.map((l) => `${l.key} in ${l.file}`).join('; ')}; the files were deleted\n`);
       return EXIT.usage;
     }
-    if (stopped === 'interrupted') return EXIT.interrupted;
     if (stopped === 'run-timeout') {
       say(`scheduling-conformance: run timeout: the run was stopped after ${options.runTimeoutMs / 1000} s; checks not run are reported as skipped\n`);
-      return EXIT.usage;
     }
-    if (collector.suiteErrors.length) return EXIT.usage;
-    return isConformant(collector.checks) ? EXIT.conformant : EXIT.nonConformant;
+    return run.exitCode;
   } finally {
     clearTimeout(timer);
     removeHandlers();

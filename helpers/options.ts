@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import { UsageError } from './errors.ts';
 import { loadVendorConfig, type VendorConfig } from './vendor-config.ts';
+import { loadExpectations, type Expectations } from './expectations.ts';
+import type { Product } from './reporters/certification.ts';
 
 /** Everything a run needs to know, resolved from flags, then environment, then `.env`. */
 export interface RunOptions {
@@ -25,6 +27,13 @@ export interface RunOptions {
   allowHttp: boolean;
   /** Only delete what earlier, crashed runs left behind (by the run marker), then exit. */
   sweep: boolean;
+  /** Only checks whose name matches this pattern (a regular expression). */
+  only?: string;
+  expectFile?: string;
+  /** Known deviations from --expect; undefined in a certification run, which ignores them. */
+  expectations?: Expectations;
+  /** Set for a certification run (--certify): who and what is certified. */
+  certify?: Product;
   help: boolean;
   version: boolean;
 }
@@ -47,6 +56,12 @@ Options:
   --rate N            at most N requests per second (for rate-limited staging)
   --allow-http        no warning for a plain-HTTP base URL that is not loopback
   --sweep             only delete customers left by earlier, crashed runs (by their run marker)
+  --only PATTERN      run only checks whose id or title matches PATTERN (a regular expression)
+  --expect FILE       known deviations: check id -> expected outcome (see spec/expectations.schema.json);
+                      a pinned failure does not fail the run
+  --certify           write the certification bundle too; refuses --only and --read-only, ignores --expect
+  --vendor NAME, --product NAME, --product-version V, --contact C
+                      who and what is certified (default: the config file's "product")
   -h, --help          this help
   -v, --version       the suite's version
 
@@ -72,6 +87,13 @@ const FLAGS = {
   rate: { type: 'string' },
   'allow-http': { type: 'boolean' },
   sweep: { type: 'boolean' },
+  only: { type: 'string' },
+  expect: { type: 'string' },
+  certify: { type: 'boolean' },
+  vendor: { type: 'string' },
+  product: { type: 'string' },
+  'product-version': { type: 'string' },
+  contact: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -118,11 +140,16 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
   const configFile = values.config as string | undefined;
   const help = Boolean(values.help);
   const version = Boolean(values.version);
+  const vendor = help || version ? loadVendorConfig(undefined) : loadVendorConfig(configFile);
+  const only = values.only as string | undefined;
+  if (only !== undefined) checkPattern(only);
+  const expectFile = values.expect as string | undefined;
+  const certify = values.certify ? certification(values, vendor, only !== undefined || Boolean(values['read-only'])) : undefined;
   return {
     baseUrl: baseUrl?.replace(/\/+$/, ''),
     apiKey: str('api-key', 'SCHEDULING_API_KEY'),
     expiredKey: str('expired-key', 'SCHEDULING_EXPIRED_KEY'),
-    vendor: help || version ? loadVendorConfig(undefined) : loadVendorConfig(configFile),
+    vendor,
     configFile,
     reportDir: (values['report-dir'] as string | undefined) ?? join('reports', timestamp()),
     strict: Boolean(values.strict),
@@ -132,6 +159,10 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
     rate,
     allowHttp: Boolean(values['allow-http']),
     sweep: Boolean(values.sweep),
+    only,
+    expectFile,
+    expectations: expectFile && !certify && !help && !version ? loadExpectations(expectFile) : undefined,
+    certify,
     help,
     version,
   };
@@ -147,6 +178,26 @@ export function plainHttpWarning(baseUrl: string, allowHttp: boolean): string | 
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (host === 'localhost' || host === '::1' || /^127\./.test(host)) return undefined;
   return `warning: ${url.origin} is plain HTTP: the API key would travel in clear text (use https, or --allow-http to silence this)`;
+}
+
+function checkPattern(pattern: string): void {
+  try {
+    new RegExp(pattern);
+  } catch (e) {
+    throw new UsageError(`--only "${pattern}" is not a regular expression (${(e as Error).message})`);
+  }
+}
+
+/** Every MUST check runs in a certification, and the bundle names who is certified. */
+function certification(values: Record<string, string | boolean | undefined>, vendor: VendorConfig, filtered: boolean): Product {
+  if (filtered) throw new UsageError('--certify runs every check: it cannot be combined with --only or --read-only');
+  const from = (flag: string, key: keyof Product) => (values[flag] as string | undefined) ?? vendor.product?.[key];
+  const product = { vendor: from('vendor', 'vendor'), product: from('product', 'product'), version: from('product-version', 'version'), contact: from('contact', 'contact') };
+  const missing = (['vendor', 'product', 'version'] as const).filter((k) => !product[k]);
+  if (missing.length) {
+    throw new UsageError(`--certify needs ${missing.join(', ')} of the product: give --vendor, --product, --product-version or "product" in the config file`);
+  }
+  return Object.fromEntries(Object.entries(product).filter(([, v]) => v)) as unknown as Product;
 }
 
 function checkBaseUrl(text: string): void {

@@ -3,11 +3,15 @@ import { join } from 'node:path';
 import type { CheckResult } from '../../helpers/results.ts';
 import type { CliRun } from './cli.ts';
 
-/** The result model a run wrote (result.json in its report directory). */
+/**
+ * The result a run wrote (result.json in its report directory), its checks as CheckResults:
+ * result.json names a check's id `id`, the model `checkId`.
+ */
 export function readResult(run: CliRun): { checks: CheckResult[]; [k: string]: unknown } {
   const direct = join(run.reportDir, 'result.json');
   const file = existsSync(direct) ? direct : join(run.reportDir, readdirSync(run.reportDir)[0], 'result.json');
-  return JSON.parse(readFileSync(file, 'utf8'));
+  const result = JSON.parse(readFileSync(file, 'utf8'));
+  return { ...result, checks: result.checks.map((c: { id: string }) => ({ ...c, checkId: c.id })) };
 }
 
 /** Whether a check id matches a pattern from a fault's `kills` (exact, or a prefix ending in "*"). */

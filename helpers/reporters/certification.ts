@@ -1,0 +1,54 @@
+import { createHash } from 'node:crypto';
+import { VERDICT_TEXT, type RunResult } from '../run-result.ts';
+
+/** Who and what a certification run certifies (PRODUCT.json). */
+export interface Product {
+  vendor: string;
+  product: string;
+  version: string;
+  contact?: string;
+}
+
+export const sha256 = (content: string | Buffer) => createHash('sha256').update(content).digest('hex');
+
+/**
+ * SUMMARY.md of a certification bundle. The manifest is in `sha256sum` format, so a recipient
+ * can check the bundle with `sha256sum -c` on the lines of the block.
+ */
+export function summaryMarkdown(run: RunResult, product: Product, manifest: [file: string, sha: string][]): string {
+  const c = run.counts;
+  const mustFailures = run.checks.filter((x) => x.outcome === 'failed');
+  return `# Certification: Scheduling API v1
+
+**Verdict: ${VERDICT_TEXT[run.verdict]}**
+
+| | |
+|---|---|
+| Vendor | ${product.vendor} |
+| Product | ${product.product} ${product.version} |
+| Contact | ${product.contact ?? '—'} |
+| Target | ${run.target.origin}${run.target.embeddedReference ? ' (embedded reference)' : ''} |
+| Run | ${run.startedAt} to ${run.endedAt} |
+| Suite version | ${run.suite.version} |
+| Spec SHA-256 | \`${run.spec.sha256}\` |
+
+## Checks by level
+
+| Level | Passed | Failed | Warned | Not applicable | Skipped |
+|---|---|---|---|---|---|
+| MUST | ${c.must.passed} | ${c.must.failed} | — | ${run.checks.filter((x) => x.level === 'MUST' && x.outcome === 'not-applicable').length} | ${run.checks.filter((x) => x.level === 'MUST' && x.outcome === 'skipped').length} |
+| SHOULD | ${c.should.passed} | ${c.should.failed} | ${c.should.warned} | ${run.checks.filter((x) => x.level === 'SHOULD' && x.outcome === 'not-applicable').length} | ${run.checks.filter((x) => x.level === 'SHOULD' && x.outcome === 'skipped').length} |
+
+${c.checks} checks, ${c.requests} requests. ${mustFailures.length ? `Failed: ${mustFailures.map((x) => `\`${x.id}\``).join(', ')}.` : 'No check failed.'}
+${run.suiteErrors.length ? `\nThe suite could not run completely: ${run.suiteErrors.length} suite error(s), see result.json.\n` : ''}
+## Left on the target
+
+${run.leftOnTarget.length ? run.leftOnTarget.map((l) => `- \`${l.record}\`: ${l.problem}`).join('\n') : 'Nothing.'}
+
+## Manifest (SHA-256)
+
+\`\`\`
+${manifest.map(([file, hash]) => `${hash}  ${file}`).join('\n')}
+\`\`\`
+`;
+}
