@@ -133,9 +133,6 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
       const text = JSON.stringify(answer.body);
       return { ...answer, raw: text.slice(0, Math.floor(text.length / 2)) };
     }
-    if (ctx.fault(`mislabelled:${operationId}`) && answer.body !== undefined) {
-      return { ...answer, headers: { ...answer.headers, 'content-type': 'text/plain' } };
-    }
     return answer;
   }
 

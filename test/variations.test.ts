@@ -34,6 +34,8 @@ describe.concurrent('variation catalog', () => {
     const run = await runCli(args, { SCHEDULING_API_KEY: ref.apiKey, SCHEDULING_EXPIRED_KEY: ref.expiredKey });
     const { checks } = readResult(run);
     expect(idsWith(checks, ['failed', 'warning']), run.stderr).toEqual([]);
+    // A legitimate variation never makes a business check impossible: the record is documented.
+    expect(idsWith(checks.filter((c) => c.resource === 'business'), ['not-applicable'])).toEqual([]);
     expect(run.code, run.stderr).toBe(0);
     const volatile = variation.volatileFields ?? [];
     expect(comparable(ref.state.snapshot(), volatile)).toEqual(comparable(before, volatile));

@@ -43,9 +43,4 @@ export const encodingFaults: Fault[] = [
     description: 'Find Customer answers a truncated JSON body.',
     kills: ['OP-DOCUMENTED:findCustomer', 'OP-DOCUMENTED:updateCustomer'],
   },
-  {
-    name: 'mislabelled:retrieveBusiness',
-    description: 'The business retrieval labels its JSON answer text/plain.',
-    kills: ['BUS-GET-CONTENT-TYPE'],
-  },
 ];
