@@ -147,7 +147,7 @@ describe('interruption', () => {
     const { ref, before, run } = await interrupted(1);
     expect(run.code, run.stderr).toBe(130);
     expect(run.stderr).toMatch(/SIGINT: no new checks start/);
-    expect(run.stdout).toMatch(/Left on the target: nothing/);
+    expect(run.stdout).toMatch(/Left on the target\n {2}nothing/);
     expectSafe(run, ref, before);
   });
 
