@@ -38,6 +38,8 @@ export async function conform(options: RunOptions, target: TargetConfig, redact:
   writeFileSync(join(dir, 'result.json'), redact(JSON.stringify(result, null, 2)));
   process.stdout.write(`Reports: ${dir}\n`);
 
-  if (collector.suiteErrors.length) return EXIT.usage;
-  return isConformant(collector.checks) ? EXIT.conformant : EXIT.nonConformant;
+  // A failed check proves non-conformance even when something else went wrong (say, what a
+  // broken delete left on the target): only a run that proves nothing either way exits 2.
+  if (!isConformant(collector.checks)) return EXIT.nonConformant;
+  return collector.suiteErrors.length ? EXIT.usage : EXIT.conformant;
 }

@@ -97,6 +97,13 @@ export class TeamLane {
     if (failure) throw failure;
   }
 
+  /** After a request that should have changed nothing: puts the member back if it did change; says what could not be. */
+  async putBack(original: Row, sent: string[]): Promise<string | undefined> {
+    const now = await this.find(original[this.idField]);
+    if (is2xx(now) && isRecord(now.json) && changedFields(original, now.json).length === 0) return undefined;
+    return this.restore(original, sent);
+  }
+
   /** Writes back the fields sent; if the member still differs (a PATCH that replaced it), every field. Undefined when restored. */
   private async restore(original: Row, sent: string[]): Promise<string | undefined> {
     const id = original[this.idField];

@@ -87,18 +87,27 @@ describe('team members: authentication (not documented, observed only)', () => {
     const [member] = await lane.initial();
     return member ? { id: member[idField] } : { cannot: 'the target lists no team member' };
   };
+  const originals = new Map<string, Record<string, unknown>>();
   const probes: Record<string, () => Promise<Probe>> = {
     [ops.list.operationId]: async () => ({}),
     [ops.find.operationId]: first,
-    // Writing back what the member holds: the request changes nothing even if it is served.
+    // Writing back what the member holds changes nothing on a sound target, even if served.
     [ops.update.operationId]: async () => {
       const probe = await first();
       if ('cannot' in probe) return probe;
-      return { id: probe.id, body: writeBackBody(await lane.read(probe.id, 'reading the member'), spec, target, ops.update) };
+      const original = await lane.read(probe.id, 'reading the member');
+      originals.set(String(probe.id), original);
+      return { id: probe.id, body: writeBackBody(original, spec, target, ops.update) };
     },
   };
   for (const op of spec.operations.filter((o) => o.resource === 'team-members')) {
-    observeAuth(client, target, op, probes[op.operationId] ?? (async () => ({ cannot: 'no way to prepare this operation' })));
+    observeAuth(client, target, op, probes[op.operationId] ?? (async () => ({ cannot: 'no way to prepare this operation' })), async (answer, probe) => {
+      const original = originals.get(String(probe.id));
+      if (op !== ops.update || !is2xx(answer) || !original) return;
+      // A target that serves it may still mangle the member (a PATCH that replaces): put it back.
+      const problem = await lane.putBack(original, Object.keys(original));
+      if (problem) throw new Error(`the PATCH without a key was served and changed the member, which was NOT restored: ${problem}`);
+    });
   }
 });
 
@@ -108,8 +117,7 @@ describe('team members: what the interface does not offer (section 1)', () => {
   check({ id: 'TM-NO-CREATE', title: `POST ${ops.list.path} with a copy of a member does not answer 2xx and the list is unchanged`, changesData: true }, async (run) => {
     const before = await lane.readList('listing team members before');
     if (!before.length) run.notApplicable('the target lists no team member to copy');
-    const template = await lane.read(before[0][idField], 'reading a member to copy');
-    const answer = await client.call(lane.createProbe, { body: lane.copyOf(template) });
+    const answer = await client.call(lane.createProbe, { body: lane.copyOf(before[0]) });
     const listed = await lane.list();
     const known = new Set(before.map((r) => String(r[idField])));
     const rows = is2xx(listed) && Array.isArray(listed.json) ? (listed.json as unknown[]).filter(isRecord) : undefined;

@@ -1,4 +1,6 @@
 import { protocolFaults } from './protocol.ts';
+import { customerFaults } from './customers.ts';
+import { teamMemberFaults } from './team-members.ts';
 
 /**
  * The fault catalog: each fault breaks exactly one thing in the reference implementation, and
@@ -11,7 +13,7 @@ export interface Fault {
   kills: string[];
 }
 
-export const FAULTS: Fault[] = [...protocolFaults];
+export const FAULTS: Fault[] = [...protocolFaults, ...customerFaults, ...teamMemberFaults];
 
 export function faultNamed(name: string): Fault | undefined {
   return FAULTS.find((f) => f.name === name);

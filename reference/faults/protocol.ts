@@ -1,4 +1,6 @@
 import type { Fault } from './index.ts';
+import { CUSTOMER_CHECKS_NEEDING } from './customers.ts';
+import { TEAM_MEMBER_CHECKS_NEEDING } from './team-members.ts';
 
 /** Operations the reference serves; a "route-missing" fault takes one of them away (404). */
 const OPERATIONS = [
@@ -18,5 +20,5 @@ const ALSO_KILLS: Record<string, string[]> = {
 export const protocolFaults: Fault[] = OPERATIONS.map((op) => ({
   name: `route-missing:${op}`,
   description: `${op} is not served (404 at its documented path).`,
-  kills: [`OP-DOCUMENTED:${op}`, ...(ALSO_KILLS[op] ?? [])],
+  kills: [`OP-DOCUMENTED:${op}`, ...(ALSO_KILLS[op] ?? []), ...(CUSTOMER_CHECKS_NEEDING[op] ?? []), ...(TEAM_MEMBER_CHECKS_NEEDING[op] ?? [])],
 }));
