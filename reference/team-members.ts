@@ -27,13 +27,13 @@ function notAllowed(_req: RefRequest, ctx: RefContext) {
 }
 
 function create(req: RefRequest, ctx: RefContext) {
-  if (!ctx.fault('team-member-create-allowed') || !isObject(req.body)) return notAllowed(req, ctx);
+  if (!(ctx.fault('team-member-create-allowed') || ctx.fault('team-members-writable')) || !isObject(req.body)) return notAllowed(req, ctx);
   const { id: _ignored, ...fields } = req.body;
   return json(201, ctx.state.insert(ctx.state.teamMembers, structuredClone(fields), 'tm'));
 }
 
 function remove(req: RefRequest, ctx: RefContext) {
-  if (!ctx.fault('team-member-delete-allowed') || !ctx.state.teamMembers.delete(req.params.id)) return notAllowed(req, ctx);
+  if (!(ctx.fault('team-member-delete-allowed') || ctx.fault('team-members-writable')) || !ctx.state.teamMembers.delete(req.params.id)) return notAllowed(req, ctx);
   return json(204);
 }
 

@@ -20,6 +20,11 @@ export const teamMemberFaults: Fault[] = [
     kills: ['TM-NO-DELETE'],
   },
   {
+    name: 'team-members-writable',
+    description: 'POST /team-members creates and DELETE /team-members/{id} deletes (so the suite can undo either).',
+    kills: ['TM-NO-CREATE', 'TM-NO-DELETE'],
+  },
+  {
     name: 'team-member-update-not-persisted',
     description: 'Update Team Member answers the changed member but does not store the change.',
     kills: ['TM-UPDATE:change'],
