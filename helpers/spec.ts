@@ -23,6 +23,8 @@ export interface Operation {
   /** The collection the record belongs to (the path without its {id}). */
   collectionPath: string;
   hasRequestBody: boolean;
+  /** JSON Schema of the documented success body, when the spec documents a JSON one. */
+  successSchema?: Record<string, unknown>;
   clause: string;
 }
 
@@ -81,6 +83,7 @@ export async function readSpec(file: string): Promise<Spec> {
         itemPath: /\{[^}]+\}$/.test(path),
         collectionPath: path.replace(/\/\{[^}]+\}$/, ''),
         hasRequestBody: Boolean(op.requestBody),
+        successSchema: op.responses[success]?.content?.['application/json']?.schema,
         clause: String(op['x-clause'] ?? ''),
       });
     }

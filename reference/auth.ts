@@ -6,10 +6,19 @@ import { error, type RefContext, type RefRequest, type RefResponse } from './typ
  */
 export function requireKey(req: RefRequest, ctx: RefContext): RefResponse | undefined {
   const header = req.headers.authorization;
-  if (header === undefined) return error(401, 'unauthorized', 'Authorization header is missing');
-  const match = /^Bearer (\S+)$/.exec(header);
-  if (!match) return error(401, 'unauthorized', 'Authorization must be: Bearer <API_KEY>');
-  if (match[1] === ctx.expiredKey) return error(401, 'unauthorized', 'The API key has expired');
-  if (match[1] !== ctx.apiKey) return error(401, 'unauthorized', 'The API key is not valid');
+  const deny = (message: string): RefResponse => {
+    const shown = ctx.fault('auth-401-echoes-key') ? `${message} (got "${header}")` : message;
+    return error(ctx.fault('auth-403-instead-of-401') ? 403 : 401, 'unauthorized', shown);
+  };
+  if (header === undefined) return deny('Authorization header is missing');
+  if (ctx.fault('auth-empty-token-accepted') && /^Bearer ?$/.test(header)) return undefined;
+  const scheme = ctx.fault('auth-any-scheme-accepted') ? /^\S+ (\S+)$/ : /^Bearer (\S+)$/;
+  const match = scheme.exec(header);
+  if (!match) return deny('Authorization must be: Bearer <API_KEY>');
+  const token = match[1];
+  if (token === ctx.expiredKey) return ctx.fault('auth-expired-key-accepted') ? undefined : deny('The API key has expired');
+  if (ctx.fault('auth-any-token-accepted')) return undefined;
+  const known = ctx.fault('auth-key-prefix-match') ? token.startsWith(ctx.apiKey) : token === ctx.apiKey;
+  if (!known) return deny('The API key is not valid');
   return undefined;
 }

@@ -1,7 +1,7 @@
 import { requireKey } from './auth.ts';
 import { error, isObject, json, type RefContext, type RefRequest, type Route } from './types.ts';
 
-const NULLABLE_STRINGS = [
+export const NULLABLE_STRINGS = [
   'phoneNumber', 'address', 'websiteUrl', 'termsAndConditionsUrl', 'privacyPolicyUrl',
   'instagramUrl', 'tikTokUrl', 'youTubeUrl', 'twitterUrl', 'linkedInUrl', 'facebookUrl',
 ];
@@ -25,14 +25,45 @@ function fieldRules(ctx: RefContext): Record<string, (v: unknown) => boolean> {
   return rules;
 }
 
+/** What a stale cache serves (fault business-get-stale): the record as first read, per reference. */
+const staleCopies = new WeakMap<object, Record<string, unknown>>();
+
 function retrieve(req: RefRequest, ctx: RefContext) {
-  return requireKey(req, ctx) ?? json(200, ctx.state.business);
+  const keyless = ctx.fault('business-get-without-key') && req.headers.authorization === undefined;
+  const denied = keyless ? undefined : requireKey(req, ctx);
+  if (denied) return denied;
+  let business = ctx.state.business;
+  if (ctx.fault('business-get-stale')) {
+    if (!staleCopies.has(ctx.state)) staleCopies.set(ctx.state, structuredClone(business));
+    business = staleCopies.get(ctx.state)!;
+  }
+  if (ctx.fault('business-get-wrong-type')) business = { ...business, useGdprCompliance: String(business.useGdprCompliance) };
+  if (ctx.fault('business-get-text-plain')) return { status: 200, raw: JSON.stringify(business), headers: { 'content-type': 'text/plain; charset=utf-8' } };
+  return json(200, business);
+}
+
+/** Fault business-fields-crossed: these two fields are stored under each other's name. */
+const CROSSED: Record<string, string> = { tikTokUrl: 'youTubeUrl', youTubeUrl: 'tikTokUrl' };
+
+/** How a faulty implementation mangles one incoming value; undefined drops it. */
+function mangle(field: string, value: unknown, ctx: RefContext): { field: string; value: unknown } | undefined {
+  if (ctx.fault('business-field-ignored') && field === 'address') return undefined;
+  if (ctx.fault('business-false-ignored') && value === false) return undefined;
+  if (ctx.fault('business-null-ignored') && value === null) return undefined;
+  if (ctx.fault('business-null-as-empty-string') && value === null) return { field, value: '' };
+  // The retrieval of business-get-wrong-type serves the boolean as a string; its update takes it back.
+  if (ctx.fault('business-get-wrong-type') && field === 'useGdprCompliance' && (value === 'true' || value === 'false')) return { field, value: value === 'true' };
+  if (ctx.fault('business-fields-crossed') && CROSSED[field]) return { field: CROSSED[field], value };
+  return { field, value };
 }
 
 function update(req: RefRequest, ctx: RefContext) {
-  const denied = requireKey(req, ctx);
-  if (denied) return denied;
+  if (ctx.fault('business-patch-405')) return error(405, 'method_not_allowed', 'Method not allowed on this path');
+  const keyless = ctx.fault('business-patch-without-key') && req.headers.authorization === undefined;
+  const denied = keyless ? undefined : requireKey(req, ctx);
+  if (denied && !ctx.fault('business-rejected-patch-applied')) return denied;
   if (!isObject(req.body)) return error(400, 'invalid_body', 'The body must be a JSON object');
+  if (ctx.fault('business-name-required') && !('name' in req.body)) return error(422, 'invalid_value', 'name is required');
   const rules = fieldRules(ctx);
   const changes: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(req.body)) {
@@ -41,10 +72,16 @@ function update(req: RefRequest, ctx: RefContext) {
       if (ctx.varies('strict-validation')) return error(422, 'unknown_field', `Unknown field ${field}`);
       continue;
     }
-    if (!valid(value)) return error(422, 'invalid_value', `Invalid value for ${field}`);
-    changes[field] = value;
+    if (ctx.fault('business-null-rejected') && value === null) return error(422, 'invalid_value', `${field} must not be null`);
+    const mangled = mangle(field, value, ctx);
+    if (!mangled) continue;
+    if (!valid(mangled.value)) return error(422, 'invalid_value', `Invalid value for ${field}`);
+    changes[mangled.field] = mangled.value;
   }
-  ctx.state.business = { ...ctx.state.business, ...structuredClone(changes) };
+  const base = ctx.fault('business-patch-replaces') ? {} : ctx.state.business;
+  ctx.state.business = { ...base, ...structuredClone(changes) };
+  if (ctx.fault('business-hours-reset') && !('businessHours' in changes)) ctx.state.business.businessHours = [];
+  if (denied) return denied;
   return json(200, ctx.state.business);
 }
 

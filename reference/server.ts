@@ -90,7 +90,9 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
 
   async function handle(req: IncomingMessage): Promise<RefResponse> {
     const url = new URL(req.url ?? '/', 'http://reference');
-    const found = route(req.method ?? 'GET', url.pathname, ctx.fault);
+    // Fault: the interface is served under another version prefix than the documented /api/v1.
+    const path = ctx.fault('wrong-prefix') ? url.pathname.replace(/^\/api\/v2\//, '/api/v1/').replace(/^\/api\/v1(?=\/)/, (m) => (url.pathname.startsWith('/api/v2/') ? m : '/api/v1-not-served')) : url.pathname;
+    const found = route(req.method ?? 'GET', path, ctx.fault);
     if (found === undefined) return error(404, 'not_found', 'No such path');
     if (found === 'method') return error(405, 'method_not_allowed', 'Method not allowed on this path');
     let text: string;
@@ -112,7 +114,22 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
       const denied = requireKey(request, ctx);
       if (denied) return denied;
     }
-    return shapePatchAnswer(request, await found.route.handler(request, ctx));
+    return protocolFaults(found.route.operationId, shapePatchAnswer(request, await found.route.handler(request, ctx)));
+  }
+
+  /** Faults in how an answer is encoded, whatever the operation computed. */
+  function protocolFaults(operationId: string | undefined, answer: RefResponse): RefResponse {
+    if (ctx.fault(`html-answer:${operationId}`)) {
+      return { status: answer.status, raw: '<!doctype html><html><body><h1>OK</h1></body></html>', headers: { 'content-type': 'text/html' } };
+    }
+    if (ctx.fault(`truncated-json:${operationId}`) && answer.body !== undefined) {
+      const text = JSON.stringify(answer.body);
+      return { ...answer, raw: text.slice(0, Math.floor(text.length / 2)) };
+    }
+    if (ctx.fault(`mislabelled:${operationId}`) && answer.body !== undefined) {
+      return { ...answer, headers: { ...answer.headers, 'content-type': 'text/plain' } };
+    }
+    return answer;
   }
 
   /** Variations of what a successful PATCH answers: the full record (default), the changes, or {}. */

@@ -9,6 +9,7 @@ import { Ledger } from '../helpers/ledger.ts';
 import { customerFixture } from '../helpers/fixtures.ts';
 import { loadSpec, statusMatches, type Operation } from '../helpers/spec.ts';
 import { writeBackBody } from '../helpers/records.ts';
+import { schemaProblems } from '../helpers/schema.ts';
 
 const spec = await loadSpec();
 const target = inject('target');
@@ -85,6 +86,11 @@ for (const resource of resources) {
             statusMatches(op.success, answer.status),
             `${op.method} ${op.path} answered ${answer.status}, documented success is ${op.success}`,
           ).toBe(true);
+          // Where the spec documents a JSON body for the success, the body is JSON of that shape.
+          if (op.successSchema) {
+            expect(answer.jsonError, `${op.method} ${op.path}: body ${answer.jsonError}`).toBeUndefined();
+            expect(schemaProblems(op.successSchema, answer.json), `${op.method} ${op.path}: body does not match the spec`).toEqual([]);
+          }
         },
       );
     }

@@ -1,4 +1,5 @@
-import { protocolFaults } from './protocol.ts';
+import { encodingFaults, protocolFaults } from './protocol.ts';
+import { businessFaults } from './business.ts';
 import { customerFaults } from './customers.ts';
 import { teamMemberFaults } from './team-members.ts';
 
@@ -13,7 +14,7 @@ export interface Fault {
   kills: string[];
 }
 
-export const FAULTS: Fault[] = [...protocolFaults, ...customerFaults, ...teamMemberFaults];
+export const FAULTS: Fault[] = [...protocolFaults, ...encodingFaults, ...businessFaults, ...customerFaults, ...teamMemberFaults];
 
 export function faultNamed(name: string): Fault | undefined {
   return FAULTS.find((f) => f.name === name);

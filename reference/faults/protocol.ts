@@ -14,7 +14,12 @@ const ALSO_KILLS: Record<string, string[]> = {
   findCustomer: ['OP-DOCUMENTED:updateCustomer'],
   listTeamMembers: ['OP-DOCUMENTED:findTeamMember', 'OP-DOCUMENTED:updateTeamMember'],
   findTeamMember: ['OP-DOCUMENTED:updateTeamMember'],
-  retrieveBusiness: ['OP-DOCUMENTED:updateBusiness'],
+  // Without a retrieval there is no snapshot to restore, so the business lane changes nothing.
+  retrieveBusiness: [
+    'OP-DOCUMENTED:updateBusiness', 'BUS-GET-*', 'BUS-UPDATE-*', 'BUS-AUTH-MISSING:*', 'BUS-AUTH-INVALID:*',
+    'BUS-AUTH-EXPIRED:*', 'BUS-AUTH-REJECTED-NO-CHANGE:*', 'BUS-AUTH-NO-ECHO:updateBusiness:*',
+  ],
+  updateBusiness: ['BUS-UPDATE-*', 'BUS-AUTH-MISSING:updateBusiness', 'BUS-AUTH-INVALID:updateBusiness:*', 'BUS-AUTH-EXPIRED:updateBusiness'],
 };
 
 export const protocolFaults: Fault[] = OPERATIONS.map((op) => ({
@@ -22,3 +27,28 @@ export const protocolFaults: Fault[] = OPERATIONS.map((op) => ({
   description: `${op} is not served (404 at its documented path).`,
   kills: [`OP-DOCUMENTED:${op}`, ...(ALSO_KILLS[op] ?? []), ...(CUSTOMER_CHECKS_NEEDING[op] ?? []), ...(TEAM_MEMBER_CHECKS_NEEDING[op] ?? [])],
 }));
+
+/** Faults in the encoding of answers and in the version prefix. */
+export const encodingFaults: Fault[] = [
+  {
+    name: 'wrong-prefix',
+    description: 'The interface is served under /api/v2 instead of the documented /api/v1.',
+    kills: ['*'],
+  },
+  {
+    name: 'html-answer:listTeamMembers',
+    description: 'List Team Members answers an HTML page instead of JSON.',
+    kills: ['OP-DOCUMENTED:listTeamMembers', 'OP-DOCUMENTED:findTeamMember', 'OP-DOCUMENTED:updateTeamMember', ...TEAM_MEMBER_CHECKS_NEEDING.listTeamMembers],
+  },
+  {
+    name: 'truncated-json:findCustomer',
+    description: 'Find Customer answers a truncated JSON body.',
+    // Every customer check that reads a customer back; a deleted one is still answered 404.
+    kills: ['OP-DOCUMENTED:findCustomer', 'OP-DOCUMENTED:updateCustomer', 'CUS-FIND', 'CUS-UPDATE', 'CUS-ISOLATION:update', 'CUS-ISOLATION:delete'],
+  },
+  {
+    name: 'mislabelled:retrieveBusiness',
+    description: 'The business retrieval labels its JSON answer text/plain.',
+    kills: ['BUS-GET-CONTENT-TYPE'],
+  },
+];

@@ -1,0 +1,154 @@
+import type { Fault } from './index.ts';
+import { seedBusiness } from '../seed.ts';
+import { NULLABLE_STRINGS } from '../business.ts';
+
+// Which field-level checks a fault reaches follows from the seed record: a field that is null
+// there is only changed once some field has shown that null round-trips (else not applicable).
+const SEED = seedBusiness('email');
+const FIELDS = Object.keys(SEED);
+const SET = FIELDS.filter((f) => SEED[f] !== null);
+const CLEARABLE = SET.filter((f) => NULLABLE_STRINGS.includes(f));
+const ids = (requirement: string, fields: string[]) => fields.map((f) => `${requirement}:${f}`);
+const without = (fields: string[], field: string) => fields.filter((f) => f !== field);
+/** The 401 checks of the update, one per case of the matrix. */
+const UPDATE_401 = [
+  'BUS-AUTH-MISSING:updateBusiness', 'BUS-AUTH-EXPIRED:updateBusiness',
+  ...ids('BUS-AUTH-INVALID:updateBusiness', ['empty-token', 'unknown-key', 'key-with-extra-characters', 'basic-scheme', 'token-scheme']),
+];
+/** Everything the update lane flags when no update is applied (null stays unproven). */
+const NO_UPDATE = [
+  ...ids('BUS-UPDATE-APPLIES', SET), ...ids('BUS-UPDATE-NULLABLE', CLEARABLE), 'BUS-UPDATE-BOOLEAN:useGdprCompliance:true-to-false',
+];
+
+/**
+ * Faults of the business record and its authentication (sections 2, 4, 5, 7). Each `kills` list
+ * names the checks that must flag the fault, including those that honestly depend on it; a
+ * field-level check whose precondition the fault takes away is not applicable, not killed.
+ */
+export const businessFaults: Fault[] = [
+  // --- Retrieval ------------------------------------------------------------------------
+  {
+    name: 'business-get-stale',
+    description: 'GET /api/v1/business serves the record as first read, never refreshed after an update.',
+    kills: NO_UPDATE,
+  },
+  {
+    name: 'business-get-text-plain',
+    description: 'The retrieval labels its JSON answer text/plain.',
+    kills: ['BUS-GET-CONTENT-TYPE'],
+  },
+  {
+    name: 'business-get-wrong-type',
+    description: 'The retrieval serves useGdprCompliance as the string "true"/"false" (its update takes those strings back).',
+    kills: ['BUS-GET-TYPES:useGdprCompliance'],
+  },
+
+  // --- Partial update ---------------------------------------------------------------------
+  {
+    name: 'business-patch-405',
+    description: 'PATCH /api/v1/business is not supported: 405 before any authentication.',
+    kills: [...ids('BUS-UPDATE-200', SET), ...NO_UPDATE, 'BUS-UPDATE-WRITEBACK', 'BUS-UPDATE-CURRENCY-ONLY', ...UPDATE_401, 'OP-DOCUMENTED:updateBusiness'],
+  },
+  {
+    name: 'business-patch-replaces',
+    description: 'An update replaces the whole record with the body: fields not sent are dropped.',
+    kills: ids('BUS-UPDATE-PARTIAL', FIELDS),
+  },
+  {
+    name: 'business-field-ignored',
+    description: 'An update of address answers 200 but is not applied.',
+    kills: ['BUS-UPDATE-APPLIES:address', 'BUS-UPDATE-NULLABLE:address'],
+  },
+  {
+    name: 'business-name-required',
+    description: 'An update without name is refused (422): no partial update of any other field.',
+    kills: [...ids('BUS-UPDATE-200', without(SET, 'name')), ...without(NO_UPDATE, 'BUS-UPDATE-APPLIES:name'), 'BUS-UPDATE-CURRENCY-ONLY'],
+  },
+  {
+    name: 'business-fields-crossed',
+    description: 'tikTokUrl and youTubeUrl are written into each other.',
+    // The write-back comes after the lane has given the two fields different values.
+    kills: [...ids('BUS-UPDATE-APPLIES', ['tikTokUrl', 'youTubeUrl']), ...ids('BUS-UPDATE-PARTIAL', ['tikTokUrl', 'youTubeUrl']), ...ids('BUS-UPDATE-NULLABLE', ['tikTokUrl', 'youTubeUrl']), 'BUS-UPDATE-WRITEBACK'],
+  },
+  {
+    name: 'business-false-ignored',
+    description: 'A boolean sent as false is ignored (a truthiness test on the value).',
+    kills: ['BUS-UPDATE-APPLIES:useGdprCompliance', 'BUS-UPDATE-BOOLEAN:useGdprCompliance:true-to-false'],
+  },
+  {
+    name: 'business-null-ignored',
+    description: 'A field sent as null is ignored: a nullable field cannot be cleared.',
+    kills: ids('BUS-UPDATE-NULLABLE', CLEARABLE),
+  },
+  {
+    name: 'business-null-rejected',
+    description: 'A field sent as null is refused (422), although the contract documents "string or null".',
+    // The operations suite writes the record back as read, nulls included.
+    kills: [...ids('BUS-UPDATE-NULLABLE', CLEARABLE), 'OP-DOCUMENTED:updateBusiness'],
+  },
+  {
+    name: 'business-null-as-empty-string',
+    description: 'A field sent as null is stored as the empty string: the empty string and null are confused.',
+    // A prefix: when the operations suite runs first, its write-back turns the seed's nulls into
+    // empty strings, and then every nullable field is changeable and flagged.
+    kills: ['BUS-UPDATE-NULLABLE:*'],
+  },
+  {
+    name: 'business-hours-reset',
+    description: 'An update that does not send businessHours empties them.',
+    // Seen by the first update, and by the first one after the lane has set businessHours again.
+    kills: ids('BUS-UPDATE-PARTIAL', [FIELDS[0], FIELDS[FIELDS.indexOf('businessHours') + 1]]),
+  },
+
+  // --- Authentication ---------------------------------------------------------------------
+  {
+    name: 'business-get-without-key',
+    description: 'GET /api/v1/business without an Authorization header answers 200.',
+    kills: ['BUS-AUTH-MISSING:retrieveBusiness'],
+  },
+  {
+    name: 'business-patch-without-key',
+    description: 'PATCH /api/v1/business without an Authorization header is applied.',
+    kills: ['BUS-AUTH-MISSING:updateBusiness'],
+  },
+  {
+    name: 'auth-empty-token-accepted',
+    description: '"Bearer " with an empty token is accepted.',
+    kills: ['BUS-AUTH-INVALID:retrieveBusiness:empty-token', 'BUS-AUTH-INVALID:updateBusiness:empty-token'],
+  },
+  {
+    name: 'auth-any-token-accepted',
+    description: 'Any bearer token is accepted (only the expired key is refused).',
+    kills: ['retrieveBusiness', 'updateBusiness'].flatMap((op) => ids(`BUS-AUTH-INVALID:${op}`, ['unknown-key', 'key-with-extra-characters'])),
+  },
+  {
+    name: 'auth-key-prefix-match',
+    description: 'A token is accepted when it starts with the key: the key with extra characters passes.',
+    kills: ['BUS-AUTH-INVALID:retrieveBusiness:key-with-extra-characters', 'BUS-AUTH-INVALID:updateBusiness:key-with-extra-characters'],
+  },
+  {
+    name: 'auth-any-scheme-accepted',
+    description: 'The key is accepted under any scheme, not only Bearer.',
+    kills: ['retrieveBusiness', 'updateBusiness'].flatMap((op) => ids(`BUS-AUTH-INVALID:${op}`, ['basic-scheme', 'token-scheme'])),
+  },
+  {
+    name: 'auth-expired-key-accepted',
+    description: 'The expired key is accepted.',
+    kills: ['BUS-AUTH-EXPIRED:retrieveBusiness', 'BUS-AUTH-EXPIRED:updateBusiness'],
+  },
+  {
+    name: 'auth-403-instead-of-401',
+    description: 'A missing, expired or invalid key gives 403 instead of 401.',
+    kills: ['BUS-AUTH-MISSING:*', 'BUS-AUTH-INVALID:*', 'BUS-AUTH-EXPIRED:*'],
+  },
+  {
+    name: 'business-rejected-patch-applied',
+    description: 'An update refused with 401 is applied all the same.',
+    kills: ['BUS-AUTH-REJECTED-NO-CHANGE:*'],
+  },
+  {
+    name: 'auth-401-echoes-key',
+    description: 'The 401 body quotes the Authorization header it refused, key included.',
+    kills: ['BUS-AUTH-NO-ECHO:*'],
+  },
+];
