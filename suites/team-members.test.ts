@@ -34,6 +34,9 @@ afterAll(async () => {
   }
 });
 
+/** The member with the most fields (the first of them): a PATCH that loses fields shows best on it. */
+const richest = (rows: Record<string, unknown>[]) => rows.reduce<Record<string, unknown> | undefined>((best, r) => (!best || Object.keys(r).length > Object.keys(best).length ? r : best), undefined);
+
 async function someMember(run: CheckRun, pick: (rows: Record<string, unknown>[]) => Record<string, unknown> | undefined) {
   const member = pick(await lane.initial());
   if (!member) run.notApplicable('the target lists no team member');
@@ -65,7 +68,7 @@ describe('team members', () => {
   ];
   for (const [variant, what, bodyFor] of updates) {
     check({ id: `TM-UPDATE:${variant}`, title: `PATCH ${ops.update.path} with ${what}: a later find shows it, fields not sent are unchanged; then restored`, changesData: true }, async (run) => {
-      const listed = await someMember(run, (rows) => rows[0]);
+      const listed = await someMember(run, richest);
       const id = listed[idField];
       const original = await lane.read(id, 'reading the member before the update');
       const body = bodyFor(original) ?? run.notApplicable('the member has no name-like string field to change: configure teamMemberPatch');
