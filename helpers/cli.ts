@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { commandEnvironment, HELP, parseOptions, type RunOptions } from './options.ts';
+import { commandEnvironment, HELP, parseOptions, plainHttpWarning, type RunOptions } from './options.ts';
 import { EXIT, TargetError, UsageError } from './errors.ts';
 import { projectRoot } from './paths.ts';
 import { preflight } from './preflight.ts';
@@ -9,6 +9,9 @@ import { redactor } from './redact.ts';
 import type { TargetConfig } from './target.ts';
 import { startReference, type RunningReference } from '../reference/server.ts';
 import { conform } from './conform.ts';
+import { sweep } from './sweep.ts';
+import { loadSpec } from './spec.ts';
+import { formatLeftOnTarget } from './recovery.ts';
 
 export const suiteVersion: string = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')).version;
 
@@ -27,7 +30,10 @@ export async function main(argv: string[], env = commandEnvironment()): Promise<
     }
     const target = targetConfig(options, reference);
     redact = redactor(target);
+    const warning = plainHttpWarning(target.baseUrl, options.allowHttp);
+    if (warning) process.stderr.write(`scheduling-conformance: ${warning}\n`);
     await preflight(target);
+    if (options.sweep) return await sweepCommand(target, redact);
     return await conform(options, target, redact);
   } catch (e) {
     if (e instanceof UsageError || e instanceof TargetError) {
@@ -54,6 +60,16 @@ function targetConfig(options: RunOptions, reference: RunningReference | undefin
     strict: options.strict,
     readOnly: options.readOnly,
     timeoutMs: options.timeoutMs,
+    rate: options.rate,
+    // The run marker: helpers/sweep.ts recognises this format.
     runId: `scr-${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${randomBytes(4).toString('hex')}`,
   };
+}
+
+/** `--sweep`: deletes what earlier, crashed runs left (by the run marker); exit 2 if some of it stays. */
+async function sweepCommand(target: TargetConfig, redact: (t: string) => string): Promise<number> {
+  const result = await sweep(target, await loadSpec());
+  process.stdout.write(redact(`Sweep: deleted ${result.deleted.length} record(s) left by earlier runs${result.deleted.length ? `: ${result.deleted.join(', ')}` : ''}\n`));
+  process.stdout.write(redact(formatLeftOnTarget(result.leftOnTarget)));
+  return result.leftOnTarget.length ? EXIT.usage : EXIT.conformant;
 }

@@ -3,11 +3,27 @@ import type { TargetConfig } from './target.ts';
 import type { Operation } from './spec.ts';
 import { recordExchange, type Exchange } from './exchanges.ts';
 import { redactor } from './redact.ts';
+import { Journal } from './journal.ts';
+import { rateLimiter } from './rate-limit.ts';
 
 /** Bodies beyond this fail the check instead of filling memory. */
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
 /** How much of a body an exchange keeps for reports. */
 export const EXCERPT_BYTES = 16 * 1024;
+
+/** Answers worth asking again: the target is busy, or a gateway in front of it failed. */
+export const TRANSIENT_STATUSES = [429, 502, 503, 504];
+/**
+ * Methods retried after a transient answer: repeating them has the same effect. POST is never
+ * retried: its answer may have been lost after the record was created; the journal and the
+ * run marker find such records instead.
+ */
+export const RETRIED_METHODS = ['GET', 'DELETE', 'PATCH'];
+export const MAX_RETRIES = 3;
+/** A Retry-After longer than this is cut to it: the run must end in bounded time. */
+export const RETRY_AFTER_CAP_MS = 10_000;
+/** Wait before retry n when the target names no Retry-After: 250 ms, 500 ms, 1 s. */
+const BACKOFF_MS = 250;
 
 /** Which Authorization header a request carries. */
 export type Auth = 'valid' | 'none' | 'expired' | { authorization: string };
@@ -42,8 +58,13 @@ export class ApiClient {
   private readonly redact: (text: string) => string;
   private readonly dispatcher: Dispatcher;
 
+  private readonly journal?: Journal;
+  private readonly limiter?: ReturnType<typeof rateLimiter>;
+
   constructor(private readonly target: TargetConfig, dispatcher?: Dispatcher) {
     this.redact = redactor(target);
+    this.journal = target.journalFile ? new Journal(target.journalFile) : undefined;
+    this.limiter = rateLimiter(target.rate);
     this.dispatcher =
       dispatcher ?? new Agent({ connect: { timeout: target.timeoutMs }, headersTimeout: target.timeoutMs, bodyTimeout: target.timeoutMs });
   }
@@ -54,6 +75,11 @@ export class ApiClient {
     return this.send({ method: op.method, path, body: options.body, auth: options.auth });
   }
 
+  /**
+   * Sends a request; transient answers to requests that are safe to repeat are retried (see
+   * retryDelay), each attempt recorded as its own exchange. Creations, deletions and writes are
+   * journalled (helpers/journal.ts) so that the run can undo them whatever happens next.
+   */
   async send(options: SendOptions): Promise<Answer> {
     const url = this.target.baseUrl + options.path;
     const headers: Record<string, string> = { accept: options.accept ?? 'application/json' };
@@ -64,12 +90,37 @@ export class ApiClient {
       body = JSON.stringify(options.body);
       headers['content-type'] = 'application/json';
     }
+    if (options.method === 'PATCH') {
+      const fields = options.body && typeof options.body === 'object' && !Array.isArray(options.body) ? Object.keys(options.body) : [];
+      this.journal?.append({ kind: 'wrote', path: options.path, fields });
+    }
+    if (options.method === 'POST') this.journal?.append({ kind: 'creating', listPath: options.path });
+    for (let attempt = 1; ; attempt++) {
+      await this.limiter?.wait();
+      const outcome = await this.attempt(options, url, headers, body, attempt);
+      const delay = attempt <= MAX_RETRIES && RETRIED_METHODS.includes(options.method) ? retryDelay(outcome, attempt) : undefined;
+      if (delay === undefined) {
+        if ('failure' in outcome) throw new NoAnswerError(`${options.method} ${options.path}: ${outcome.failure}`);
+        this.journalAnswer(options, outcome);
+        return outcome;
+      }
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+
+  private async attempt(
+    options: SendOptions,
+    url: string,
+    headers: Record<string, string>,
+    body: string | undefined,
+    attempt: number,
+  ): Promise<Answer | { failure: string; transient: boolean }> {
     const started = Date.now();
     const exchange: Exchange = {
       startedAt: new Date(started).toISOString(),
       durationMs: 0,
       request: { method: options.method, url, headers: this.redactHeaders(headers), body: body && this.redact(body) },
-      attempt: 1,
+      attempt,
     };
     try {
       // undici's request() never follows redirects: a 3xx is reported as the answer it is,
@@ -97,8 +148,21 @@ export class ApiClient {
       exchange.durationMs = Date.now() - started;
       exchange.error = this.redact(describeFailure(e, this.target.timeoutMs));
       recordExchange(exchange);
-      throw new NoAnswerError(`${options.method} ${options.path}: ${exchange.error}`);
+      return { failure: exchange.error, transient: isConnectionReset(e) };
     }
+  }
+
+  private journalAnswer(options: SendOptions, answer: Answer): void {
+    if (!this.journal) return;
+    const ok = answer.status >= 200 && answer.status < 300;
+    if (options.method === 'POST' && ok && answer.json && typeof answer.json === 'object' && !Array.isArray(answer.json)) {
+      const id = (answer.json as Record<string, unknown>)[this.target.vendor.idField];
+      if (id !== undefined && id !== null) {
+        const path = `${options.path}/${encodeURIComponent(String(id))}`;
+        this.journal.append({ kind: 'created', path, listPath: options.path, id });
+      }
+    }
+    if (options.method === 'DELETE' && (ok || answer.status === 404)) this.journal.append({ kind: 'deleted', path: options.path });
   }
 
   private authorization(auth: Auth): string | undefined {
@@ -115,6 +179,24 @@ export class ApiClient {
   close(): Promise<void> {
     return this.dispatcher.close();
   }
+}
+
+/** How long to wait before repeating an attempt, or undefined when it is not worth repeating. */
+export function retryDelay(outcome: { status: number; headers: Record<string, string> } | { transient: boolean }, attempt: number): number | undefined {
+  const backoff = BACKOFF_MS * 2 ** (attempt - 1);
+  if ('transient' in outcome) return outcome.transient ? backoff : undefined;
+  if (!TRANSIENT_STATUSES.includes(outcome.status)) return undefined;
+  const retryAfter = outcome.headers['retry-after'];
+  if (retryAfter === undefined) return backoff;
+  const seconds = Number(retryAfter);
+  const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(retryAfter) - Date.now();
+  return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), RETRY_AFTER_CAP_MS) : backoff;
+}
+
+function isConnectionReset(e: unknown): boolean {
+  const err = e as { code?: string; cause?: { code?: string } };
+  const code = err.code ?? err.cause?.code;
+  return code === 'ECONNRESET' || code === 'UND_ERR_SOCKET';
 }
 
 class BodyTooLarge extends Error {}
@@ -164,6 +246,6 @@ export function describeFailure(e: unknown, timeoutMs: number): string {
   if (code === 'ECONNREFUSED') return 'connection refused';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host name not found (DNS)';
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection reset by the target';
-  if (code && /CERT|SSL|TLS/i.test(code)) return `TLS error (${code})`;
+  if (code && (/CERT|SSL|TLS/i.test(code) || code === 'EPROTO')) return `TLS error (${code})`;
   return (err.message ?? String(e)).split('\n')[0];
 }

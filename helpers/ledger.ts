@@ -1,15 +1,22 @@
 import type { ApiClient } from './http.ts';
 import type { Operation } from './spec.ts';
+import { currentJournal } from './run-context.ts';
+import type { Journal } from './journal.ts';
 
 /**
  * Records this suite file created, noted as soon as the target answers, so that clean-up
- * can delete them whatever happened in between.
+ * can delete them whatever happened in between. Each record also goes to the run journal, so
+ * that the main process deletes it should this worker never get to its clean-up.
  */
 export class Ledger {
   private readonly created = new Map<string, { id: unknown; deleteOp: Operation }>();
 
+  constructor(private readonly journal: Journal | undefined = currentJournal()) {}
+
   record(deleteOp: Operation, id: unknown): void {
     this.created.set(`${deleteOp.path} ${String(id)}`, { id, deleteOp });
+    const path = deleteOp.path.replace(/\{[^}]+\}/, () => encodeURIComponent(String(id)));
+    this.journal?.append({ kind: 'created', path, listPath: deleteOp.collectionPath, id });
   }
 
   forget(deleteOp: Operation, id: unknown): void {

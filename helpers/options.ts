@@ -17,6 +17,14 @@ export interface RunOptions {
   strict: boolean;
   readOnly: boolean;
   timeoutMs: number;
+  /** The whole run stops starting checks after this, cleans up and exits 2. */
+  runTimeoutMs: number;
+  /** Requests per second at most; undefined: no cap. */
+  rate?: number;
+  /** No warning for a plain-HTTP base URL that is not loopback. */
+  allowHttp: boolean;
+  /** Only delete what earlier, crashed runs left behind (by the run marker), then exit. */
+  sweep: boolean;
   help: boolean;
   version: boolean;
 }
@@ -35,6 +43,10 @@ Options:
   --strict            SHOULD failures fail the run
   --read-only         run only checks that change nothing on the target
   --timeout MS        per-request timeout in milliseconds (default 10000)
+  --run-timeout S     stop the whole run after S seconds, clean up, exit 2 (default 1800)
+  --rate N            at most N requests per second (for rate-limited staging)
+  --allow-http        no warning for a plain-HTTP base URL that is not loopback
+  --sweep             only delete customers left by earlier, crashed runs (by their run marker)
   -h, --help          this help
   -v, --version       the suite's version
 
@@ -56,6 +68,10 @@ const FLAGS = {
   strict: { type: 'boolean' },
   'read-only': { type: 'boolean' },
   timeout: { type: 'string' },
+  'run-timeout': { type: 'string' },
+  rate: { type: 'string' },
+  'allow-http': { type: 'boolean' },
+  sweep: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -89,6 +105,16 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
     throw new UsageError(`--timeout must be a positive number of milliseconds, got "${timeoutText}"`);
   }
+  const runTimeoutText = (values['run-timeout'] as string | undefined) ?? '1800';
+  const runTimeoutS = Number(runTimeoutText);
+  if (!Number.isFinite(runTimeoutS) || runTimeoutS <= 0) {
+    throw new UsageError(`--run-timeout must be a positive number of seconds, got "${runTimeoutText}"`);
+  }
+  const rateText = values.rate as string | undefined;
+  const rate = rateText === undefined ? undefined : Number(rateText);
+  if (rate !== undefined && (!Number.isFinite(rate) || rate <= 0)) {
+    throw new UsageError(`--rate must be a positive number of requests per second, got "${rateText}"`);
+  }
   const configFile = values.config as string | undefined;
   const help = Boolean(values.help);
   const version = Boolean(values.version);
@@ -102,9 +128,25 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
     strict: Boolean(values.strict),
     readOnly: Boolean(values['read-only']),
     timeoutMs,
+    runTimeoutMs: runTimeoutS * 1000,
+    rate,
+    allowHttp: Boolean(values['allow-http']),
+    sweep: Boolean(values.sweep),
     help,
     version,
   };
+}
+
+/**
+ * A warning for a base URL that would carry the key in clear text over a network, or undefined:
+ * https, or http to this machine, is fine.
+ */
+export function plainHttpWarning(baseUrl: string, allowHttp: boolean): string | undefined {
+  const url = new URL(baseUrl);
+  if (allowHttp || url.protocol !== 'http:') return undefined;
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (host === 'localhost' || host === '::1' || /^127\./.test(host)) return undefined;
+  return `warning: ${url.origin} is plain HTTP: the API key would travel in clear text (use https, or --allow-http to silence this)`;
 }
 
 function checkBaseUrl(text: string): void {

@@ -1,5 +1,8 @@
-import { BaseSequencer, startVitest, type Reporter, type TestSpecification } from 'vitest/node';
+import { BaseSequencer, createVitest, type Reporter, type TestSpecification } from 'vitest/node';
 import { basename } from 'node:path';
+
+
+type CancelReason = Parameters<Awaited<ReturnType<typeof createVitest>>['cancelCurrentRun']>[0];
 import { join } from 'node:path';
 import { projectRoot } from './paths.ts';
 import type { TargetConfig } from './target.ts';
@@ -10,6 +13,15 @@ export interface SuiteRunOptions {
   /** Only checks whose name matches (vitest's test name pattern). */
   testNamePattern?: string;
 }
+
+export interface SuiteRun {
+  /** Settles when the suites have ended, completed or cancelled. */
+  done: Promise<void>;
+  /** Starts no further checks; running ones finish (each bounded by the request timeout). */
+  cancel(reason: CancelReason): Promise<void>;
+}
+
+const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
 /**
  * Suite files run in the contract's order, always the same: a smoke pass over every operation,
@@ -28,14 +40,16 @@ class ContractOrder extends BaseSequencer {
 }
 
 /**
- * Runs the suites through vitest's Node API. Suite files run one after another (the business
+ * Starts the suites through vitest's Node API. Suite files run one after another (the business
  * record is a singleton, and staging should not see a burst); checks inside a file may be concurrent.
  */
-export async function runSuites(options: SuiteRunOptions): Promise<void> {
+export async function startSuites(options: SuiteRunOptions): Promise<SuiteRun> {
   const perCheck = Math.max(60_000, options.target.timeoutMs * 8);
-  const vitest = await startVitest(
+  const before = new Map(SIGNALS.map((s) => [s, process.listeners(s)]));
+  process.env.VITEST = 'true';
+  process.env.TEST = 'true';
+  const vitest = await createVitest(
     'test',
-    [],
     {
       config: false,
       root: projectRoot,
@@ -56,5 +70,13 @@ export async function runSuites(options: SuiteRunOptions): Promise<void> {
     },
     { logLevel: 'silent', cacheDir: join(projectRoot, 'node_modules', '.vite-conformance') },
   );
-  await vitest.close();
+  // Vitest's logger exits the process on the first signal; the command handles signals itself
+  // (restore and clean up first: helpers/conform.ts), so take vitest's handlers off again.
+  for (const s of SIGNALS) for (const l of process.listeners(s)) if (!before.get(s)?.includes(l)) process.off(s, l);
+  const done = vitest.start().then(() => undefined).finally(() => vitest.close());
+  return { done, cancel: (reason) => vitest.cancelCurrentRun(reason) };
+}
+
+export async function runSuites(options: SuiteRunOptions): Promise<void> {
+  await (await startSuites(options)).done;
 }

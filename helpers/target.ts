@@ -11,6 +11,10 @@ export interface TargetConfig {
   timeoutMs: number;
   /** Unique per run: marks what this run creates so that it, and only it, is cleaned up. */
   runId: string;
+  /** The run journal (JSON lines) every worker appends to: see helpers/journal.ts. */
+  journalFile?: string;
+  /** At most this many requests per second (--rate); undefined: no cap. */
+  rate?: number;
 }
 
 declare module 'vitest' {

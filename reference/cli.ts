@@ -2,8 +2,9 @@ import { parseArgs } from 'node:util';
 import { startReference } from './server.ts';
 import { FAULTS } from './faults/index.ts';
 import { VARIATIONS } from './variations.ts';
+import { ROBUSTNESS_FAULTS } from './faults/robustness.ts';
 
-const HELP = `Usage: npm run reference -- [--port N] [--api-key KEY] [--expired-key KEY] [--fault NAME] [--variation NAME ...] [--seed-customers N] [--list]
+const HELP = `Usage: npm run reference -- [--port N] [--api-key KEY] [--expired-key KEY] [--fault NAME] [--variation NAME ...] [--robustness NAME ...] [--redirect-to URL] [--seed-customers N] [--list]
 
 Starts the reference implementation of the Scheduling API v1 on 127.0.0.1 and prints its URL and keys.`;
 
@@ -15,6 +16,8 @@ async function main(): Promise<void> {
       'expired-key': { type: 'string' },
       fault: { type: 'string' },
       variation: { type: 'string', multiple: true },
+      robustness: { type: 'string', multiple: true },
+      'redirect-to': { type: 'string' },
       'seed-customers': { type: 'string' },
       list: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -26,6 +29,8 @@ async function main(): Promise<void> {
     for (const f of FAULTS) console.log(`  ${f.name.padEnd(36)} ${f.description}`);
     console.log('Variations:');
     for (const v of VARIATIONS) console.log(`  ${v.name.padEnd(36)} ${v.description}`);
+    console.log('Robustness faults (misbehaviour the suite must survive, not contract breaches):');
+    for (const r of ROBUSTNESS_FAULTS) console.log(`  ${r.name.padEnd(36)} ${r.description}`);
     return;
   }
   const ref = await startReference({
@@ -34,6 +39,8 @@ async function main(): Promise<void> {
     expiredKey: values['expired-key'],
     fault: values.fault,
     variations: values.variation,
+    robustness: values.robustness,
+    redirectTo: values['redirect-to'],
     seedCustomers: values['seed-customers'] ? Number(values['seed-customers']) : undefined,
   });
   console.log(`Reference implementation listening on ${ref.url}`);

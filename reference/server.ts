@@ -8,6 +8,7 @@ import { customerRoutes } from './customers.ts';
 import { teamMemberRoutes } from './team-members.ts';
 import { faultNamed } from './faults/index.ts';
 import { variationNamed } from './variations.ts';
+import { robustness as robustnessFaults, robustnessNamed } from './faults/robustness.ts';
 import { error, type RefContext, type RefRequest, type RefResponse, type Route } from './types.ts';
 
 export interface ReferenceOptions {
@@ -20,6 +21,10 @@ export interface ReferenceOptions {
   /** Any number of legitimate variations from reference/variations.ts. */
   variations?: string[];
   seedCustomers?: number;
+  /** Any number of misbehaviours from reference/faults/robustness.ts (not contract faults). */
+  robustness?: string[];
+  /** Where the "redirect:<operationId>" misbehaviour sends the client. */
+  redirectTo?: string;
 }
 
 export interface RunningReference {
@@ -76,6 +81,8 @@ function idStyle(has: (v: string) => boolean): IdStyle {
 export async function startReference(options: ReferenceOptions = {}): Promise<RunningReference> {
   if (options.fault && !faultNamed(options.fault)) throw new Error(`unknown fault "${options.fault}"`);
   for (const v of options.variations ?? []) if (!variationNamed(v)) throw new Error(`unknown variation "${v}"`);
+  for (const r of options.robustness ?? []) if (!robustnessNamed(r)) throw new Error(`unknown robustness fault "${r}"`);
+  const misbehave = robustnessFaults(options.robustness ?? [], { redirectTo: options.redirectTo });
   const variations = new Set(options.variations ?? []);
   const varies = (name: string) => variations.has(name);
   const apiKey = options.apiKey ?? `ref_live_${randomBytes(12).toString('hex')}`;
@@ -152,10 +159,21 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   }
 
   const server = createServer((req, res) => {
-    handle(req).then(
-      (answer) => write(res, answer),
-      () => write(res, error(500, 'internal', 'Internal error')),
-    );
+    const found = route(req.method ?? 'GET', new URL(req.url ?? '/', 'http://reference').pathname, ctx.fault);
+    const operationId = typeof found === 'object' ? found.route.operationId : undefined;
+    const early = misbehave.before(operationId, req.url ?? '/');
+    if (early === 'hang') return;
+    if (early) return void misbehave.delay().then(() => write(res, early));
+    handle(req)
+      .then((answer) => misbehave.after(operationId, answer))
+      .then(
+        async (answer) => {
+          if (answer === 'hang') return;
+          await misbehave.delay();
+          write(res, answer);
+        },
+        () => write(res, error(500, 'internal', 'Internal error')),
+      );
   });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -11,6 +11,8 @@ export class ResultCollector implements Reporter {
   /** Errors outside any check (a suite file that failed to load, a hook that threw). */
   readonly suiteErrors: string[] = [];
   private listeners: ((check: CheckResult) => void)[] = [];
+  /** Vitest reports a test again when a run is cancelled; each is kept once, the last word wins. */
+  private readonly seen = new Map<string, number>();
 
   constructor(private readonly redact: (text: string) => string) {}
 
@@ -27,7 +29,12 @@ export class ResultCollector implements Reporter {
     }
     const check = toCheckResult(testCase, this.redact);
     if (!check) return;
-    this.checks.push(check);
+    const index = this.seen.get(testCase.id);
+    if (index !== undefined) {
+      this.checks[index] = check;
+      return;
+    }
+    this.seen.set(testCase.id, this.checks.push(check) - 1);
     for (const l of this.listeners) l(check);
   }
 

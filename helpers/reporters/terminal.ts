@@ -42,10 +42,11 @@ export class TerminalReporter {
     this.out.write(`${line}\n`);
   }
 
-  summary(checks: CheckResult[], extra: { requests: number; durationMs: number; incomplete: boolean }): void {
+  /** `incomplete`: true when the suite could not run, or why the run was cut short. */
+  summary(checks: CheckResult[], extra: { requests: number; durationMs: number; incomplete: boolean | string }): void {
     const n = countOutcomes(checks);
     const verdict = extra.incomplete
-      ? this.paint('red', 'INCOMPLETE (the suite could not run; see the errors above)')
+      ? this.paint('red', `INCOMPLETE (${typeof extra.incomplete === 'string' ? extra.incomplete : 'the suite could not run; see the errors above'})`)
       : isConformant(checks) ? this.paint('green', 'CONFORMANT') : this.paint('red', 'NOT CONFORMANT');
     this.out.write(
       [

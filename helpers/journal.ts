@@ -1,0 +1,89 @@
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+
+type Row = Record<string, unknown>;
+
+/**
+ * One line of the run journal. Paths are concrete (ids filled in), relative to the base URL.
+ * - creating: a create is about to be sent to `listPath` (its answer may be lost: the run marker finds it).
+ * - created:  the target answered a create; `path` deletes it, `listPath` lists its collection.
+ * - deleted:  the target answered a delete of `path` with 2xx or 404: it is gone.
+ * - snapshot: the record at `path` as it was before the run changed it (first one per path wins).
+ * - wrote:    a PATCH of `fields` is about to be sent to `path` (written before sending).
+ * - restored: a suite restored `path` itself.
+ */
+export type JournalEntry =
+  | { kind: 'creating'; listPath: string }
+  | { kind: 'created'; path: string; listPath: string; id: unknown }
+  | { kind: 'deleted'; path: string }
+  | { kind: 'snapshot'; path: string; record: Row }
+  | { kind: 'wrote'; path: string; fields: string[] }
+  | { kind: 'restored'; path: string };
+
+/**
+ * The durable record of what a run changed on the target: JSON lines appended synchronously as
+ * soon as the target answers, by the suite workers and the main process alike, so that the main
+ * process can undo whatever is still recorded after the suites end, crash or are cancelled.
+ */
+export class Journal {
+  constructor(readonly file: string) {}
+
+  append(entry: JournalEntry): void {
+    appendFileSync(this.file, `${JSON.stringify(entry)}\n`);
+  }
+
+  /** Every entry in the order written; a line torn by a crash is skipped. */
+  read(): JournalEntry[] {
+    if (!existsSync(this.file)) return [];
+    const entries: JournalEntry[] = [];
+    for (const line of readFileSync(this.file, 'utf8').split('\n')) {
+      if (!line.trim()) continue;
+      try {
+        entries.push(JSON.parse(line) as JournalEntry);
+      } catch {
+        // torn last line of a crashed writer
+      }
+    }
+    return entries;
+  }
+}
+
+/** What the journal says is still on the target, without asking it. */
+export interface Outstanding {
+  /** Created and not known to be deleted, newest first. */
+  created: Extract<JournalEntry, { kind: 'created' }>[];
+  /** Collections the run created records in (or tried to): listed to find them by the run marker. */
+  listPaths: Set<string>;
+  /** Every record path the run ever created, deleted since or not. */
+  everCreated: Set<string>;
+  /** Records the run wrote to (other than its own creations), with the fields written. */
+  written: Map<string, Set<string>>;
+  /** The earliest value of each field of each snapshotted record. */
+  snapshots: Map<string, Row>;
+}
+
+export function outstanding(entries: JournalEntry[]): Outstanding {
+  const created = new Map<string, Extract<JournalEntry, { kind: 'created' }>>();
+  const everCreated = new Set<string>();
+  const written = new Map<string, Set<string>>();
+  const snapshots = new Map<string, Row>();
+  const listPaths = new Set<string>();
+  for (const e of entries) {
+    if (e.kind === 'creating') listPaths.add(e.listPath);
+    else if (e.kind === 'created') {
+      listPaths.add(e.listPath);
+      created.delete(e.path); // re-recorded: newest position wins
+      created.set(e.path, e);
+      everCreated.add(e.path);
+    } else if (e.kind === 'deleted') created.delete(e.path);
+    else if (e.kind === 'wrote') {
+      const fields = written.get(e.path) ?? new Set<string>();
+      for (const f of e.fields) fields.add(f);
+      written.set(e.path, fields);
+    } else if (e.kind === 'snapshot') {
+      // A later snapshot may add fields an earlier one lacked, never overwrite what came first.
+      snapshots.set(e.path, { ...e.record, ...snapshots.get(e.path) });
+    }
+  }
+  for (const path of everCreated) written.delete(path);
+  return { created: [...created.values()].reverse(), listPaths, everCreated, written, snapshots };
+}

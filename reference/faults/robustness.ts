@@ -1,0 +1,74 @@
+import type { RefResponse } from '../types.ts';
+
+/**
+ * Misbehaviour that is not a breach of the contract (which says nothing of rate limits, sizes or
+ * outages) but that the suite must survive: it must still end in bounded time, clean up, and
+ * never leak the key. Kept apart from FAULTS, which are held to the checks they kill.
+ * Names with ":<operationId>" apply to that operation only.
+ */
+export interface RobustnessFault {
+  name: string;
+  description: string;
+}
+
+export const ROBUSTNESS_FAULTS: RobustnessFault[] = [
+  { name: 'unavailable-every-5th', description: 'Every 5th request answers 503 with Retry-After: 1, without being handled.' },
+  { name: 'slow', description: 'Every answer is delayed by 300 ms.' },
+  { name: 'hang:<operationId>', description: 'The operation is handled, but its answer never comes.' },
+  { name: 'redirect:<operationId>', description: 'The operation answers 307 to the same path on another origin (redirectTo).' },
+  { name: 'huge-body:<operationId>', description: 'The operation is handled and answers 200 with a 20 MiB JSON body.' },
+  { name: 'html:<operationId>', description: 'The operation is handled and answers 200 with an HTML error page.' },
+  { name: 'truncated-json:<operationId>', description: 'The operation is handled and answers its JSON cut in half.' },
+  { name: 'not-json:<operationId>', description: 'The operation is handled and answers 200 "OK" labelled application/json.' },
+];
+
+export const HUGE_BODY_BYTES = 20 * 1024 * 1024;
+
+export function robustnessNamed(name: string): boolean {
+  const [kind, op] = name.split(':');
+  return ROBUSTNESS_FAULTS.some((f) => f.name === (op === undefined ? kind : `${kind}:<operationId>`));
+}
+
+export interface Robustness {
+  /** An answer instead of the reference's, 'hang' for none ever, or undefined to handle the request. */
+  before(operationId: string | undefined, path: string): RefResponse | 'hang' | undefined;
+  /** The answer to send in place of the reference's own. */
+  after(operationId: string | undefined, answer: RefResponse): RefResponse | 'hang';
+  /** Resolves when the answer may go out. */
+  delay(): Promise<void>;
+}
+
+export function robustness(names: string[], options: { redirectTo?: string } = {}): Robustness {
+  const on = new Set(names);
+  const forOp = (kind: string, op: string | undefined) => op !== undefined && on.has(`${kind}:${op}`);
+  let requests = 0;
+  let huge: string | undefined;
+  return {
+    before(op, path): RefResponse | 'hang' | undefined {
+      requests += 1;
+      if (on.has('unavailable-every-5th') && requests % 5 === 0) {
+        return { status: 503, headers: { 'retry-after': '1' }, body: { error: 'unavailable', message: 'Try again later' } };
+      }
+      if (forOp('redirect', op)) {
+        if (!options.redirectTo) throw new Error('redirect fault without redirectTo');
+        return { status: 307, headers: { location: new URL(path, options.redirectTo).href } };
+      }
+      return undefined;
+    },
+    after(op, answer) {
+      if (forOp('hang', op)) return 'hang';
+      const body = answer.raw ?? (answer.body === undefined ? '' : JSON.stringify(answer.body));
+      if (forOp('huge-body', op)) {
+        huge ??= `{"pad":"${'x'.repeat(HUGE_BODY_BYTES)}"}`;
+        return { status: 200, raw: huge };
+      }
+      if (forOp('html', op)) {
+        return { status: 200, headers: { 'content-type': 'text/html' }, raw: '<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1><p>upstream error</p></body></html>' };
+      }
+      if (forOp('truncated-json', op)) return { ...answer, raw: body.slice(0, Math.max(1, Math.floor(body.length / 2))) };
+      if (forOp('not-json', op)) return { status: 200, raw: 'OK' };
+      return answer;
+    },
+    delay: () => (on.has('slow') ? new Promise((resolve) => setTimeout(resolve, 300)) : Promise.resolve()),
+  };
+}

@@ -1,0 +1,211 @@
+/**
+ * Issue 6, "Done when": against the reference implementation with a misbehaviour switched on,
+ * the run ends in bounded time, leaves the target exactly as it found it, and never shows the key.
+ * "Leaves nothing behind" = the reference's state before and after the run is the same.
+ */
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, describe, expect, test } from 'vitest';
+import { startReference, type ReferenceOptions, type RunningReference } from '../reference/server.ts';
+import { runCli, type CliRun } from './support/cli.ts';
+import { readResult } from './support/verdicts.ts';
+import { expectNoKeys } from './support/safety.ts';
+
+const running: RunningReference[] = [];
+afterAll(() => Promise.all(running.map((r) => r.close())));
+
+async function reference(options: ReferenceOptions): Promise<RunningReference> {
+  const ref = await startReference(options);
+  running.push(ref);
+  return ref;
+}
+
+function env(ref: RunningReference): Record<string, string> {
+  return { SCHEDULING_API_KEY: ref.apiKey, SCHEDULING_EXPIRED_KEY: ref.expiredKey };
+}
+
+function expectSafe(run: CliRun, ref: RunningReference, before: ReturnType<RunningReference['state']['snapshot']>): void {
+  expect(run.stderr).not.toMatch(/internal error|\n\s+at /);
+  expect(ref.state.snapshot()).toEqual(before);
+  expectNoKeys(run, [ref.apiKey, ref.expiredKey]);
+}
+
+type Result = ReturnType<typeof readResult> & { leftOnTarget: { record: string; problem: string }[] };
+const result = (run: CliRun) => readResult(run) as Result;
+const check = (run: CliRun, id: string) => result(run).checks.find((c) => c.checkId === id);
+
+describe.concurrent('a misbehaving target', () => {
+  test('503 with Retry-After on every 5th request: the run completes, retries show, nothing is left behind', async () => {
+    const ref = await reference({ robustness: ['unavailable-every-5th'] });
+    const before = ref.state.snapshot();
+    const run = await runCli(['--base-url', ref.url], env(ref));
+    expect([0, 1], run.stderr).toContain(run.code);
+    expectSafe(run, ref, before);
+    const exchanges = result(run).checks.flatMap((c) => c.exchanges);
+    const retried = exchanges.filter((e) => e.attempt > 1);
+    expect(retried.length).toBeGreaterThan(0);
+    expect(retried.every((e) => e.request.method !== 'POST')).toBe(true);
+    expect(result(run).leftOnTarget).toEqual([]);
+  });
+
+  test('one endpoint hanging: its checks fail with "no answer in N s", the run ends in bounded time and cleans up', async () => {
+    const ref = await reference({ robustness: ['hang:findCustomer'] });
+    const before = ref.state.snapshot();
+    const started = Date.now();
+    const run = await runCli(['--base-url', ref.url, '--timeout', '1000'], env(ref));
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(run.code, run.stderr).toBe(1);
+    expect(check(run, 'OP-DOCUMENTED:findCustomer')).toMatchObject({ outcome: 'failed', reason: expect.stringMatching(/no answer in 1 s/) });
+    expectSafe(run, ref, before);
+  });
+
+  test('the run timeout: no new checks start, the run cleans up and exits 2', async () => {
+    const ref = await reference({ robustness: ['slow'] });
+    const before = ref.state.snapshot();
+    const run = await runCli(['--base-url', ref.url, '--run-timeout', '3'], env(ref));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/run timeout/);
+    // Under load the timeout may strike before the first check: then no check ran at all.
+    expect(result(run)).toMatchObject({ stopped: 'run-timeout' });
+    expectSafe(run, ref, before);
+  });
+
+  test('a 307 to another origin: the other origin never sees the key (nor any request)', async () => {
+    const seen: IncomingHttpHeaders[] = [];
+    const other = createServer((req, res) => {
+      seen.push(req.headers);
+      res.end('{}');
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    try {
+      const ref = await reference({
+        robustness: ['redirect:retrieveBusiness', 'redirect:findTeamMember'],
+        redirectTo: `http://127.0.0.1:${(other.address() as AddressInfo).port}`,
+      });
+      const before = ref.state.snapshot();
+      const run = await runCli(['--base-url', ref.url], env(ref));
+      expect(run.code, run.stderr).toBe(1);
+      expect(seen).toEqual([]);
+      expect(check(run, 'OP-DOCUMENTED:retrieveBusiness')?.reason).toMatch(/answered 307/);
+      expectSafe(run, ref, before);
+    } finally {
+      other.close();
+    }
+  });
+
+  test('a 20 MiB body: the check fails, memory stays bounded', async () => {
+    const ref = await reference({ robustness: ['huge-body:findTeamMember'] });
+    const before = ref.state.snapshot();
+    const run = await runCli(['--base-url', ref.url], env(ref));
+    expect(run.code, run.stderr).toBe(1);
+    expect(check(run, 'OP-DOCUMENTED:findTeamMember')).toMatchObject({ outcome: 'failed', reason: expect.stringMatching(/larger than 5 MiB/) });
+    // The whole command (vitest, its worker, the transpiler) peaks near 380 MiB on any run; a body
+    // read whole would add its size several times over. test/http-safety.test.ts measures the cap itself.
+    const { resources } = result(run) as unknown as { resources: { maxRssMiB: number } };
+    expect(resources.maxRssMiB).toBeLessThan(480);
+    expectSafe(run, ref, before);
+  });
+
+  test('garbage answers (HTML error page, truncated JSON): checks fail with an excerpt, no crash', async () => {
+    const ref = await reference({ robustness: ['html:retrieveBusiness', 'truncated-json:findTeamMember'] });
+    const before = ref.state.snapshot();
+    const run = await runCli(['--base-url', ref.url], env(ref));
+    expect(run.code, run.stderr).toBe(1);
+    expect(check(run, 'OP-DOCUMENTED:updateBusiness')?.reason).toMatch(/not JSON.*Bad Gateway/);
+    expect(check(run, 'OP-DOCUMENTED:updateTeamMember')?.reason).toMatch(/not JSON/);
+    expectSafe(run, ref, before);
+  });
+
+  test('a created record whose answer is lost is found by the run marker and deleted', async () => {
+    const ref = await reference({ robustness: ['not-json:createCustomer'] });
+    const before = ref.state.snapshot();
+    const run = await runCli(['--base-url', ref.url], env(ref));
+    expect(run.code, run.stderr).toBe(1);
+    expect(result(run).leftOnTarget).toEqual([]);
+    expectSafe(run, ref, before);
+  });
+});
+
+describe('interruption', () => {
+  async function interrupted(signals: number) {
+    const ref = await reference({ robustness: ['slow'] });
+    const before = ref.state.snapshot();
+    // Interrupt as soon as the run has changed something on the target, whichever suite it was.
+    const run = await runCli(['--base-url', ref.url], env(ref), {
+      onSpawn: (pid) => {
+        const poll = setInterval(() => {
+          if (JSON.stringify(ref.state.snapshot()) === JSON.stringify(before)) return;
+          clearInterval(poll);
+          for (let i = 0; i < signals; i++) setTimeout(() => process.kill(pid, 'SIGINT'), i * 100);
+        }, 20);
+      },
+    });
+    return { ref, before, run };
+  }
+
+  test('SIGINT mid-run: exit 130, what was changed is restored, nothing is left behind', async () => {
+    const { ref, before, run } = await interrupted(1);
+    expect(run.code, run.stderr).toBe(130);
+    expect(run.stderr).toMatch(/SIGINT: no new checks start/);
+    expect(run.stdout).toMatch(/Left on the target: nothing/);
+    expectSafe(run, ref, before);
+  });
+
+  test('a second SIGINT exits at once and says what was left behind; --sweep then removes it', async () => {
+    const { ref, before, run } = await interrupted(2);
+    expect(run.code).toBe(130);
+    expect(run.stderr).toMatch(/SIGINT again: exiting at once/);
+    expect(run.stderr).toMatch(/Left on the target \(\d+\):\n {2}\/api\/v1\//);
+    expectNoKeys(run, [ref.apiKey, ref.expiredKey]);
+    // What the interrupted run created carries its marker: the sweep finds and deletes it.
+    await new Promise((resolve) => setTimeout(resolve, 500)); // the slow reference finishes what was in flight
+    const swept = await runCli(['--base-url', ref.url, '--sweep'], env(ref));
+    expect(swept.code, swept.stderr).toBe(0);
+    expect(ref.state.snapshot().customers).toEqual(before.customers);
+  });
+});
+
+describe('clean-up of earlier runs and read-only runs', () => {
+  test('--sweep deletes customers carrying an earlier run marker, and only those', async () => {
+    const ref = await reference({});
+    const before = ref.state.snapshot();
+    ref.state.insert(ref.state.customers, { firstName: 'Conformance', lastName: 'Customer scr-20250101-deadbeef operations' }, 'cus');
+    ref.state.insert(ref.state.customers, { firstName: 'Real', lastName: 'Person scr-like but not a marker' }, 'cus');
+    const kept = ref.state.snapshot();
+    const run = await runCli(['--base-url', ref.url, '--sweep'], env(ref));
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/deleted 1 record/);
+    expect(ref.state.snapshot().customers).toEqual(kept.customers.filter((c) => !String(c.lastName).includes('deadbeef')));
+    expect(ref.state.snapshot().customers).toHaveLength(before.customers.length + 1);
+  });
+
+  test('--read-only says which checks it left out and changes nothing', async () => {
+    const ref = await reference({});
+    const before = ref.state.snapshot();
+    const run = await runCli(['--base-url', ref.url, '--read-only'], env(ref));
+    expect(run.code, run.stderr).toBe(0);
+    const { leftOut } = result(run) as unknown as { leftOut: string[] };
+    expect(leftOut).toContain('OP-DOCUMENTED:createCustomer');
+    expect(leftOut).not.toContain('OP-DOCUMENTED:listCustomers');
+    expect(run.stdout).toMatch(/read-only: \d+ checks that change data were left out/);
+    expectSafe(run, ref, before);
+  });
+});
+
+describe('preflight: a target that cannot be tested ends the run with one line and exit 2', () => {
+  test('a host name that does not resolve', async () => {
+    const run = await runCli(['--base-url', 'https://scheduling.invalid'], { SCHEDULING_API_KEY: 'sk_never_shown_1234' });
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(/host name not found \(DNS\)/);
+  });
+
+  test('a TLS failure', async () => {
+    const ref = await reference({});
+    const run = await runCli(['--base-url', ref.url.replace('http:', 'https:')], env(ref));
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(/TLS error/);
+    expectNoKeys(run, [ref.apiKey]);
+  });
+});
