@@ -3,6 +3,7 @@ import { ensure, is2xx, said } from './ensure.ts';
 import type { Answer, ApiClient } from './http.ts';
 import { isRecord } from './records.ts';
 import { undocumented, type ResourceOps } from './resource-ops.ts';
+import { currentJournal } from './run-context.ts';
 import { once } from './shared.ts';
 import type { Operation } from './spec.ts';
 import type { TargetConfig } from './target.ts';
@@ -149,6 +150,8 @@ export class TeamLane {
     if (!is2xx(answer)) {
       return `Undo: member ${String(id)} was NOT restored: re-creating it with POST ${this.ops.list.path} ${said(answer)}. It was: ${JSON.stringify(original)}`;
     }
+    // The client journals every create for deletion after the run: this one must stay.
+    if (newId !== undefined && newId !== null) currentJournal()?.append({ kind: 'kept', path: this.ops.find.path.replace(/\{[^}]+\}/, () => encodeURIComponent(String(newId))) });
     return `Undo: member ${String(id)} was re-created as a new member${newId === undefined ? '' : ` ${String(newId)}`} with the same fields (POST ${said(answer)}); its original id ${String(id)} could not be restored.`;
   }
 
