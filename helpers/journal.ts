@@ -10,6 +10,8 @@ type Row = Record<string, unknown>;
  * - snapshot: the record at `path` as it was before the run changed it (first one per path wins).
  * - wrote:    a PATCH of `fields` is about to be sent to `path` (written before sending).
  * - restored: a suite restored `path` itself.
+ * - kept:     a record the run created on purpose to stay: it stands in for one a broken target
+ *             let the run delete (a team member re-created), so clean-up must not delete it.
  */
 export type JournalEntry =
   | { kind: 'creating'; listPath: string }
@@ -17,7 +19,8 @@ export type JournalEntry =
   | { kind: 'deleted'; path: string }
   | { kind: 'snapshot'; path: string; record: Row }
   | { kind: 'wrote'; path: string; fields: string[] }
-  | { kind: 'restored'; path: string };
+  | { kind: 'restored'; path: string }
+  | { kind: 'kept'; path: string };
 
 /**
  * The durable record of what a run changed on the target: JSON lines appended synchronously as
@@ -75,6 +78,10 @@ export function outstanding(entries: JournalEntry[]): Outstanding {
       created.set(e.path, e);
       everCreated.add(e.path);
     } else if (e.kind === 'deleted') created.delete(e.path);
+    else if (e.kind === 'kept') {
+      created.delete(e.path);
+      everCreated.delete(e.path);
+    }
     else if (e.kind === 'wrote') {
       const fields = written.get(e.path) ?? new Set<string>();
       for (const f of e.fields) fields.add(f);

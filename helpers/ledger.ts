@@ -23,10 +23,14 @@ export class Ledger {
     this.created.delete(`${deleteOp.path} ${String(id)}`);
   }
 
-  /** Deletes, newest first, everything still recorded; returns what could not be deleted. */
-  async cleanUp(client: ApiClient): Promise<string[]> {
+  /**
+   * Deletes, newest first, everything still recorded (or only the records with the given ids:
+   * one check's own, while other checks still work on theirs); returns what could not be deleted.
+   */
+  async cleanUp(client: ApiClient, only?: unknown[]): Promise<string[]> {
     const leftOver: string[] = [];
     for (const [key, { id, deleteOp }] of [...this.created].reverse()) {
+      if (only && !only.some((o) => String(o) === String(id))) continue;
       try {
         const answer = await client.call(deleteOp, { id });
         if (answer.status < 300 || answer.status === 404) this.created.delete(key);

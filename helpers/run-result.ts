@@ -110,7 +110,9 @@ export function buildRunResult(f: RunFacts): RunResult {
     };
   });
   const failed = checks.filter((c) => c.outcome === 'failed');
-  const verdict: Verdict = f.suiteErrors.length || f.stopped ? 'incomplete' : failed.length ? 'not-conformant' : 'conformant';
+  // A failed check proves non-conformance even when something else went wrong (say, what a broken
+  // delete left on the target): only a run that proves nothing either way is incomplete.
+  const verdict: Verdict = f.stopped ? 'incomplete' : failed.length ? 'not-conformant' : f.suiteErrors.length ? 'incomplete' : 'conformant';
   const unpinnedFailures = failed.filter((c) => !isKnownDeviation(c));
   const exitCode =
     f.stopped === 'interrupted' ? EXIT.interrupted

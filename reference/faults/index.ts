@@ -1,5 +1,7 @@
 import { encodingFaults, protocolFaults } from './protocol.ts';
 import { businessFaults } from './business.ts';
+import { customerFaults } from './customers.ts';
+import { teamMemberFaults } from './team-members.ts';
 
 /**
  * The fault catalog: each fault breaks exactly one thing in the reference implementation, and
@@ -12,7 +14,7 @@ export interface Fault {
   kills: string[];
 }
 
-export const FAULTS: Fault[] = [...protocolFaults, ...encodingFaults, ...businessFaults];
+export const FAULTS: Fault[] = [...protocolFaults, ...encodingFaults, ...businessFaults, ...customerFaults, ...teamMemberFaults];
 
 export function faultNamed(name: string): Fault | undefined {
   return FAULTS.find((f) => f.name === name);

@@ -1,4 +1,6 @@
 import type { Fault } from './index.ts';
+import { CUSTOMER_CHECKS_NEEDING } from './customers.ts';
+import { TEAM_MEMBER_CHECKS_NEEDING } from './team-members.ts';
 
 /** Operations the reference serves; a "route-missing" fault takes one of them away (404). */
 const OPERATIONS = [
@@ -23,7 +25,7 @@ const ALSO_KILLS: Record<string, string[]> = {
 export const protocolFaults: Fault[] = OPERATIONS.map((op) => ({
   name: `route-missing:${op}`,
   description: `${op} is not served (404 at its documented path).`,
-  kills: [`OP-DOCUMENTED:${op}`, ...(ALSO_KILLS[op] ?? [])],
+  kills: [`OP-DOCUMENTED:${op}`, ...(ALSO_KILLS[op] ?? []), ...(CUSTOMER_CHECKS_NEEDING[op] ?? []), ...(TEAM_MEMBER_CHECKS_NEEDING[op] ?? [])],
 }));
 
 /** Faults in the encoding of answers and in the version prefix. */
@@ -36,11 +38,12 @@ export const encodingFaults: Fault[] = [
   {
     name: 'html-answer:listTeamMembers',
     description: 'List Team Members answers an HTML page instead of JSON.',
-    kills: ['OP-DOCUMENTED:listTeamMembers', 'OP-DOCUMENTED:findTeamMember', 'OP-DOCUMENTED:updateTeamMember'],
+    kills: ['OP-DOCUMENTED:listTeamMembers', 'OP-DOCUMENTED:findTeamMember', 'OP-DOCUMENTED:updateTeamMember', ...TEAM_MEMBER_CHECKS_NEEDING.listTeamMembers],
   },
   {
     name: 'truncated-json:findCustomer',
     description: 'Find Customer answers a truncated JSON body.',
-    kills: ['OP-DOCUMENTED:findCustomer', 'OP-DOCUMENTED:updateCustomer'],
+    // Every customer check that reads a customer back; a deleted one is still answered 404.
+    kills: ['OP-DOCUMENTED:findCustomer', 'OP-DOCUMENTED:updateCustomer', 'CUS-FIND', 'CUS-UPDATE', 'CUS-ISOLATION:update', 'CUS-ISOLATION:delete'],
   },
 ];

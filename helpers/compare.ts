@@ -1,0 +1,34 @@
+import { isDeepStrictEqual } from 'node:util';
+
+type Row = Record<string, unknown>;
+
+/**
+ * Fields a server stamps on every write (updatedAt, modified_at, lastModified…). The contract
+ * shows no fields, so a change of these is not held against "fields not sent are unchanged".
+ */
+export const SERVER_MAINTAINED = /^(updated|modified|last_?modified)/i;
+
+/** Ids compare as text: 42 and "42" name the same record in a path. */
+export const sameId = (a: unknown, b: unknown): boolean => a !== undefined && a !== null && String(a) === String(b);
+
+const show = (v: unknown) => (v === undefined ? 'nothing' : JSON.stringify(v));
+
+/** The fields of `expected` that `actual` does not carry with the same value, described for a message. */
+export function mismatches(expected: Row, actual: Row): string[] {
+  return Object.keys(expected)
+    .filter((k) => !isDeepStrictEqual(expected[k], actual[k]))
+    .map((k) => `${k}: expected ${show(expected[k])}, got ${show(actual[k])}`);
+}
+
+/** The fields (either side) that differ between two readings of a record, besides `except` and server-stamped ones. */
+export function changedFields(before: Row, after: Row, except: string[] = []): string[] {
+  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+  return [...keys]
+    .filter((k) => !except.includes(k) && !SERVER_MAINTAINED.test(k) && !isDeepStrictEqual(before[k], after[k]))
+    .map((k) => `${k}: was ${show(before[k])}, now ${show(after[k])}`);
+}
+
+/** A record without the given fields (a copy to send back without its id, say). */
+export function without(row: Row, fields: (k: string) => boolean): Row {
+  return Object.fromEntries(Object.entries(row).filter(([k]) => !fields(k)));
+}

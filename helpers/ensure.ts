@@ -1,0 +1,15 @@
+import { excerpt, type Answer } from './http.ts';
+
+/** Fails the running check with a message that says what the target did. */
+export function ensure(condition: unknown, message: string | (() => string)): asserts condition {
+  if (!condition) throw new Error(typeof message === 'string' ? message : message());
+}
+
+/** Success of the customer and team member operations: the contract shows no status, so any 2xx. */
+export const is2xx = (answer: Answer): boolean => answer.status >= 200 && answer.status < 300;
+
+/** "answered 404 {"error":…}", for messages. */
+export function said(answer: Answer): string {
+  const body = answer.text.trim() === '' ? 'with an empty body' : excerpt(answer.text);
+  return `answered ${answer.status} ${body}`;
+}

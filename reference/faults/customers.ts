@@ -1,0 +1,93 @@
+import type { Fault } from './index.ts';
+
+/** Every customer check that works on a customer it created (all but CUS-LIST:array). */
+const NEEDS_A_CREATED_CUSTOMER = [
+  'CUS-CREATE', 'CUS-FIND', 'CUS-LIST:new-and-existing', 'CUS-UPDATE', 'CUS-ISOLATION:update', 'CUS-ISOLATION:delete',
+  'CUS-DELETE', 'CUS-DELETE-404',
+  'CUS-UNKNOWN-NOT-2XX:find', 'CUS-UNKNOWN-NOT-2XX:update', 'CUS-UNKNOWN-NOT-2XX:delete',
+  'CUS-UNKNOWN-404:find', 'CUS-UNKNOWN-404:update', 'CUS-UNKNOWN-404:delete',
+];
+const UNKNOWN_ID = ['find', 'update', 'delete'].flatMap((v) => [`CUS-UNKNOWN-NOT-2XX:${v}`, `CUS-UNKNOWN-404:${v}`]);
+
+/** Customer checks that lose their footing when an operation is not served (see protocol.ts). */
+export const CUSTOMER_CHECKS_NEEDING: Record<string, string[]> = {
+  listCustomers: ['CUS-LIST:array', 'CUS-LIST:new-and-existing', 'CUS-DELETE', 'CUS-ISOLATION:update', 'CUS-ISOLATION:delete'],
+  createCustomer: NEEDS_A_CREATED_CUSTOMER,
+  findCustomer: ['CUS-FIND', 'CUS-UPDATE', 'CUS-ISOLATION:update', 'CUS-ISOLATION:delete', 'CUS-DELETE-404', 'CUS-UNKNOWN-404:find'],
+  updateCustomer: ['CUS-UPDATE', 'CUS-ISOLATION:update', 'CUS-UNKNOWN-404:update'],
+  // Without a delete there is no deleted customer, so no unknown id in the target's format either.
+  deleteCustomer: ['CUS-DELETE', 'CUS-DELETE-404', 'CUS-ISOLATION:delete', ...UNKNOWN_ID],
+};
+
+/**
+ * Faults of the customer operations. Those that touch other customers pick them by content
+ * (the last name), never by timing, so that concurrent checks see them deterministically.
+ */
+export const customerFaults: Fault[] = [
+  {
+    name: 'customer-create-no-id',
+    description: 'Create Customer answers the created customer without its id.',
+    // Nothing can be addressed without an id: every check that works on a new customer fails.
+    kills: [...NEEDS_A_CREATED_CUSTOMER, 'OP-DOCUMENTED:findCustomer', 'OP-DOCUMENTED:updateCustomer', 'OP-DOCUMENTED:deleteCustomer'],
+  },
+  {
+    name: 'customer-create-drops-field',
+    description: 'Create Customer silently drops the last field sent (it is neither stored nor answered).',
+    kills: ['CUS-CREATE'],
+  },
+  {
+    name: 'customer-delete-leaves-findable',
+    description: 'Delete Customer answers 204 and unlists the customer, but Find still answers it with 200.',
+    kills: ['CUS-DELETE', 'CUS-DELETE-404', 'CUS-UNKNOWN-NOT-2XX:find', 'CUS-UNKNOWN-404:find'],
+  },
+  {
+    name: 'customer-delete-noop',
+    description: 'Delete Customer answers 204 and deletes nothing.',
+    kills: ['CUS-DELETE', 'CUS-DELETE-404', ...UNKNOWN_ID],
+  },
+  {
+    name: 'customer-delete-removes-others',
+    description: 'Delete Customer deletes every customer with the same last name as the one addressed.',
+    kills: ['CUS-ISOLATION:delete'],
+  },
+  {
+    name: 'customer-list-stale',
+    description: 'List Customers answers the list as it was at the first customer request: new customers are missing.',
+    kills: ['CUS-LIST:new-and-existing'],
+  },
+  {
+    name: 'customer-list-keeps-deleted',
+    description: 'List Customers still shows deleted customers (Find answers 404 for them).',
+    kills: ['CUS-DELETE'],
+  },
+  {
+    name: 'customer-find-ignores-id',
+    description: 'Find Customer answers the first customer whatever the id, even an unknown one.',
+    kills: ['CUS-FIND', 'CUS-UPDATE', 'CUS-ISOLATION:update', 'CUS-ISOLATION:delete', 'CUS-DELETE', 'CUS-DELETE-404', 'CUS-UNKNOWN-NOT-2XX:find', 'CUS-UNKNOWN-404:find'],
+  },
+  {
+    name: 'customer-find-unknown-200',
+    description: 'Find Customer answers 200 with {} for an id that names no customer.',
+    kills: ['CUS-DELETE', 'CUS-DELETE-404', 'CUS-UNKNOWN-NOT-2XX:find', 'CUS-UNKNOWN-404:find'],
+  },
+  {
+    name: 'customer-update-other',
+    description: 'Update Customer applies the change to the first customer with the same last name, not the one addressed.',
+    kills: ['CUS-ISOLATION:update'],
+  },
+  {
+    name: 'customer-patch-replaces',
+    description: 'Update Customer replaces the whole customer with the fields sent: fields not sent are lost.',
+    kills: ['CUS-UPDATE'],
+  },
+  {
+    name: 'customer-update-not-persisted',
+    description: 'Update Customer answers the changed customer but does not store the change.',
+    kills: ['CUS-UPDATE'],
+  },
+  {
+    name: 'customer-deleted-410',
+    description: 'Find, Update and Delete of a deleted customer answer 410 Gone instead of 404.',
+    kills: ['CUS-DELETE-404', 'CUS-UNKNOWN-404:find', 'CUS-UNKNOWN-404:update', 'CUS-UNKNOWN-404:delete'],
+  },
+];

@@ -1,0 +1,42 @@
+import type { Fault } from './index.ts';
+
+/** Team member checks that lose their footing when an operation is not served (see protocol.ts). */
+export const TEAM_MEMBER_CHECKS_NEEDING: Record<string, string[]> = {
+  listTeamMembers: ['TM-LIST', 'TM-FIND', 'TM-UPDATE:write-back', 'TM-UPDATE:change', 'TM-NO-CREATE', 'TM-NO-DELETE'],
+  findTeamMember: ['TM-FIND', 'TM-UPDATE:write-back', 'TM-UPDATE:change', 'TM-NO-DELETE'],
+  updateTeamMember: ['TM-UPDATE:write-back', 'TM-UPDATE:change'],
+};
+
+/** Faults of the team member operations, and of what section 1 rules out. */
+export const teamMemberFaults: Fault[] = [
+  {
+    name: 'team-member-create-allowed',
+    description: 'POST /team-members creates a team member (201).',
+    kills: ['TM-NO-CREATE'],
+  },
+  {
+    name: 'team-member-delete-allowed',
+    description: 'DELETE /team-members/{id} deletes the team member (204).',
+    kills: ['TM-NO-DELETE'],
+  },
+  {
+    name: 'team-members-writable',
+    description: 'POST /team-members creates and DELETE /team-members/{id} deletes (so the suite can undo either).',
+    kills: ['TM-NO-CREATE', 'TM-NO-DELETE'],
+  },
+  {
+    name: 'team-member-update-not-persisted',
+    description: 'Update Team Member answers the changed member but does not store the change.',
+    kills: ['TM-UPDATE:change'],
+  },
+  {
+    name: 'team-member-patch-replaces',
+    description: 'Update Team Member replaces the whole member with the fields sent: fields not sent are lost.',
+    kills: ['TM-UPDATE:write-back', 'TM-UPDATE:change'],
+  },
+  {
+    name: 'team-member-find-ignores-id',
+    description: 'Find Team Member answers the first member whatever the id.',
+    kills: ['TM-FIND', 'TM-NO-DELETE'],
+  },
+];

@@ -1,0 +1,192 @@
+/**
+ * Sections 1 and 4: customers can be listed, created, found, updated and deleted. The contract
+ * shows neither their fields nor status codes: success is any 2xx, a customer is the vendor's
+ * fixture (marked with the run id), and each check works only on customers it created itself,
+ * so the checks run concurrently and never change a customer that was there before.
+ */
+import { afterAll, describe, inject } from 'vitest';
+import { observeAuth, type Probe } from '../helpers/auth-observation.ts';
+import { changedFields, mismatches, sameId } from '../helpers/compare.ts';
+import { CustomerLab, customerCheck, type Scope } from '../helpers/customer-lab.ts';
+import { ensure, is2xx, said } from '../helpers/ensure.ts';
+import { ApiClient, type Answer } from '../helpers/http.ts';
+import { Ledger } from '../helpers/ledger.ts';
+import { check } from '../helpers/check.ts';
+import { isRecord, writeBackBody } from '../helpers/records.ts';
+import { requireOps, resourceOps } from '../helpers/resource-ops.ts';
+import { once } from '../helpers/shared.ts';
+import { loadSpec, type Operation } from '../helpers/spec.ts';
+
+const spec = await loadSpec();
+const target = inject('target');
+const client = new ApiClient(target);
+const ops = requireOps(resourceOps(spec, 'customers'), 'customers', ['list', 'create', 'find', 'update', 'remove']);
+const lab = new CustomerLab(client, ops, target, new Ledger());
+const { idField } = lab;
+const patch = target.vendor.customerPatch;
+const suiteScope = lab.scope();
+
+afterAll(async () => {
+  try {
+    const left = await lab.finish();
+    if (left.length) throw new Error(`left on the target, could not be deleted: ${left.join('; ')}`);
+  } finally {
+    await client.close();
+  }
+});
+
+describe.concurrent('customers', () => {
+  customerCheck(lab, { id: 'CUS-CREATE', title: `POST ${ops.create.path} answers 2xx with the created customer: an id and every value sent` }, async (scope) => {
+    const { answer, sent, id } = await scope.create('create');
+    ensure(is2xx(answer), () => `POST ${ops.create.path} ${said(answer)}`);
+    ensure(isRecord(answer.json), () => `POST ${ops.create.path} ${said(answer)}: not the created customer`);
+    ensure(id !== undefined && id !== null, () => `the created customer carries no "${idField}" (set idField in the vendor config if the id has another name): ${said(answer)}`);
+    const wrong = mismatches(sent, answer.json);
+    ensure(wrong.length === 0, () => `the created customer does not carry the values sent: ${wrong.join('; ')}`);
+  });
+
+  customerCheck(lab, { id: 'CUS-FIND', title: `GET ${ops.find.path} answers 2xx with the same customer` }, async (scope) => {
+    const made = await scope.make('find');
+    const answer = await lab.find(made.id);
+    ensure(is2xx(answer), () => `GET ${ops.find.path} with the new customer's id ${said(answer)}`);
+    const found = answer.json;
+    ensure(isRecord(found), () => `GET ${ops.find.path} ${said(answer)}: not a customer`);
+    ensure(sameId(found[idField], made.id), () => `asked for ${String(made.id)}, found ${idField} ${JSON.stringify(found[idField])}`);
+    const wrong = mismatches(made.record, found);
+    ensure(wrong.length === 0, () => `the customer found is not the customer created: ${wrong.join('; ')}`);
+  });
+
+  check({ id: 'CUS-LIST:array', title: `GET ${ops.list.path} answers 2xx with a JSON array` }, async () => {
+    await lab.readList('listing customers');
+  });
+
+  customerCheck(lab, { id: 'CUS-LIST:new-and-existing', title: `GET ${ops.list.path} lists a new customer and still every customer there before` }, async (scope) => {
+    const before = lab.preExisting(await lab.readList('listing customers before creating one'));
+    const made = await scope.make('list');
+    const after = await lab.readList('listing customers after creating one');
+    ensure(after.some((r) => sameId(r[idField], made.id)), `the list does not hold the customer just created (${String(made.id)})`);
+    const listed = new Set(after.map((r) => String(r[idField])));
+    const unlisted: string[] = [];
+    for (const id of [...before.keys()].filter((id) => !listed.has(id))) {
+      // Someone may have deleted it meanwhile: only a customer that is still found must be listed.
+      if (is2xx(await lab.find(id))) unlisted.push(id);
+    }
+    ensure(unlisted.length === 0, () => `the list no longer holds customers that are still found: ${unlisted.join(', ')}`);
+  });
+
+  customerCheck(lab, { id: 'CUS-UPDATE', title: `PATCH ${ops.update.path} applies customerPatch; the answer and a later find show it; fields not sent are unchanged` }, async (scope) => {
+    const made = await scope.make('update');
+    const before = await lab.read(made.id, 'reading the customer before the update');
+    const answer = await lab.update(made.id, patch);
+    ensure(is2xx(answer), () => `PATCH ${ops.update.path} with ${JSON.stringify(patch)} ${said(answer)}`);
+    // The answer's shape is not shown (a PATCH may answer the changes only, or {}): what it names must be the new value.
+    if (isRecord(answer.json)) {
+      const stale = mismatches(patch, answer.json).filter((m) => !m.endsWith('got nothing'));
+      ensure(stale.length === 0, () => `the update's answer shows other values than those sent: ${stale.join('; ')}`);
+    }
+    const after = await lab.read(made.id, 'reading the customer after the update');
+    const unapplied = mismatches(patch, after);
+    ensure(unapplied.length === 0, () => `a find after the update does not show the change: ${unapplied.join('; ')}`);
+    const changed = changedFields(before, after, Object.keys(patch));
+    ensure(changed.length === 0, () => `fields not sent changed: ${changed.join('; ')}`);
+  });
+
+  // Two identical customers (same body, same marker): an implementation that addresses records
+  // by anything but the id hits the twin. Every customer there before must stay exactly as it was.
+  const isolation: [string, string, (id: unknown) => Promise<Answer>][] = [
+    ['update', 'updating', (id) => lab.update(id, patch)],
+    ['delete', 'deleting', (id) => lab.remove(id)],
+  ];
+  for (const [variant, doing, act] of isolation) {
+    customerCheck(lab, { id: `CUS-ISOLATION:${variant}`, title: `${doing} one customer leaves its identical twin and every pre-existing customer as they were` }, async (scope) => {
+      const twin = await scope.make(`isolation ${variant}`);
+      const addressed = await scope.make(`isolation ${variant}`);
+      const twinBefore = await lab.read(twin.id, 'reading the twin before');
+      const before = lab.preExisting(await lab.readList('listing customers before'));
+      const answer = await act(addressed.id);
+      ensure(is2xx(answer), () => `the ${variant} itself failed, so isolation cannot be judged: it ${said(answer)}`);
+      const twinAfter = await lab.read(twin.id, `reading the twin after the ${variant} of ${String(addressed.id)}`);
+      const twinChanged = changedFields(twinBefore, twinAfter);
+      ensure(twinChanged.length === 0, () => `the ${variant} of ${String(addressed.id)} changed customer ${String(twin.id)}: ${twinChanged.join('; ')}`);
+      const after = lab.preExisting(await lab.readList('listing customers after'));
+      const touched: string[] = [];
+      for (const [id, row] of before) {
+        const now = after.get(id) ?? (await lab.find(id)).json;
+        const changed = isRecord(now) && sameId(now[idField], id) ? changedFields(row, now) : ['gone'];
+        if (changed.length) touched.push(`${id} (${changed.join('; ')})`);
+      }
+      ensure(touched.length === 0, () => `the ${variant} of ${String(addressed.id)} changed pre-existing customers: ${touched.join(', ')}`);
+    });
+  }
+
+  // One deletion, judged by a MUST (no longer found nor listed) and a SHOULD (found answers 404).
+  const deletion = once(async () => {
+    const made = await suiteScope.make('delete');
+    const removed = await lab.remove(made.id);
+    return { made, removed, found: await lab.find(made.id), listed: await lab.list() };
+  });
+
+  customerCheck(lab, { id: 'CUS-DELETE', title: `DELETE ${ops.remove.path} answers 2xx; the customer is then neither found nor listed` }, async () => {
+    const { made, removed, found, listed } = await deletion();
+    ensure(is2xx(removed), () => `DELETE ${ops.remove.path} ${said(removed)}`);
+    ensure(!is2xx(found), () => `the deleted customer ${String(made.id)} is still found: GET ${ops.find.path} ${said(found)}`);
+    ensure(is2xx(listed) && Array.isArray(listed.json), () => `listing customers after the delete: GET ${ops.list.path} ${said(listed)}`);
+    ensure(!(listed.json as unknown[]).some((r) => isRecord(r) && sameId(r[idField], made.id)), `the deleted customer ${String(made.id)} is still listed`);
+  });
+
+  customerCheck(lab, { id: 'CUS-DELETE-404', title: `GET ${ops.find.path} of a deleted customer answers 404` }, async () => {
+    const { removed, found } = await deletion();
+    ensure(is2xx(removed), () => `the delete itself failed: DELETE ${ops.remove.path} ${said(removed)}`);
+    ensure(found.status === 404, () => `finding the deleted customer ${said(found)}, not 404`);
+  });
+
+  // An id that names no customer, in the target's own format: one this run created and deleted.
+  // Each operation gets its own, so that a target wrongly reviving one cannot disturb the others.
+  const unknown: [string, Operation, unknown][] = [
+    ['find', ops.find, undefined],
+    ['update', ops.update, patch],
+    ['delete', ops.remove, undefined],
+  ];
+  for (const [variant, op, body] of unknown) {
+    const probe = once(async () => {
+      const made = await suiteScope.make(`unknown ${variant}`);
+      const removed = await lab.remove(made.id);
+      ensure(is2xx(removed), () => `deleting a customer to get an unknown id: DELETE ${ops.remove.path} ${said(removed)}`);
+      const answer = await client.call(op, { id: made.id, body });
+      if (is2xx(answer) && op !== ops.remove) lab.adopt(made.id);
+      return { id: made.id, answer };
+    });
+    const asked = `${op.method} ${op.path} of a deleted customer's id`;
+    customerCheck(lab, { id: `CUS-UNKNOWN-NOT-2XX:${variant}`, title: `${asked} does not answer 2xx` }, async () => {
+      const { id, answer } = await probe();
+      ensure(!is2xx(answer), () => `${asked} (${String(id)}) ${said(answer)}`);
+    });
+    customerCheck(lab, { id: `CUS-UNKNOWN-404:${variant}`, title: `${asked} answers 404` }, async () => {
+      const { id, answer } = await probe();
+      ensure(answer.status === 404, () => `${asked} (${String(id)}) ${said(answer)}, not 404`);
+    });
+  }
+});
+
+describe('customers: authentication (not documented, observed only)', () => {
+  const mine: Scope = lab.scope();
+  afterAll(async () => void (await mine.cleanUp()));
+  const made = once(() => mine.make('auth'));
+  const firstListed = async (): Promise<Probe> => {
+    const [first] = await lab.readList('listing customers to find one to ask for');
+    return first ? { id: first[idField] } : { cannot: 'the target lists no customer to ask for' };
+  };
+  const probes: Record<string, () => Promise<Probe>> = {
+    [ops.list.operationId]: async () => ({}),
+    [ops.create.operationId]: async () => ({ body: { ...(await made()).sent } }),
+    // A read-only run creates nothing: it asks for a customer that is there, if there is one.
+    [ops.find.operationId]: async () => (target.readOnly ? firstListed() : { id: (await made()).id }),
+    [ops.update.operationId]: async () => ({ id: (await made()).id, body: writeBackBody((await made()).record, spec, target, ops.update) }),
+    [ops.remove.operationId]: async () => ({ id: (await made()).id }),
+  };
+  for (const op of spec.operations.filter((o) => o.resource === 'customers')) {
+    observeAuth(client, target, op, probes[op.operationId] ?? (async () => ({ cannot: 'no way to prepare this operation' })), async (answer) => {
+      if (op === ops.create && is2xx(answer) && isRecord(answer.json)) lab.adopt(answer.json[idField]);
+    });
+  }
+});

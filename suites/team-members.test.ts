@@ -1,0 +1,155 @@
+/**
+ * Sections 1 and 4: team members can be listed, found and updated, and cannot be created or
+ * deleted through the interface. Their fields and status codes are not shown: success is any
+ * 2xx, and updates write back values a member already has or the vendor's teamMemberPatch.
+ * Team members are shared records: the checks run in one ordered lane, restore what they
+ * change, and the two probes that would create or delete one on a broken target run last.
+ */
+import { afterAll, describe, inject } from 'vitest';
+import { observeAuth, type Probe } from '../helpers/auth-observation.ts';
+import { check, type CheckRun } from '../helpers/check.ts';
+import { changedFields, mismatches, sameId } from '../helpers/compare.ts';
+import { ensure, is2xx, said } from '../helpers/ensure.ts';
+import { ApiClient } from '../helpers/http.ts';
+import { isRecord, writeBackBody } from '../helpers/records.ts';
+import { requireOps, resourceOps } from '../helpers/resource-ops.ts';
+import { loadSpec } from '../helpers/spec.ts';
+import { TeamLane } from '../helpers/team-lane.ts';
+
+const spec = await loadSpec();
+const target = inject('target');
+const client = new ApiClient(target);
+const ops = requireOps(resourceOps(spec, 'team-members'), 'team-members', ['list', 'find', 'update']);
+const lane = new TeamLane(client, ops, target);
+const { idField } = lane;
+/** How many listed members the find check asks for: enough to catch a find that ignores the id. */
+const FIND_SAMPLE = 10;
+
+afterAll(async () => {
+  try {
+    const left = await lane.finish();
+    if (left.length) throw new Error(`team members left changed on the target: ${left.join('; ')}`);
+  } finally {
+    await client.close();
+  }
+});
+
+/** The member with the most fields (the first of them): a PATCH that loses fields shows best on it. */
+const richest = (rows: Record<string, unknown>[]) => rows.reduce<Record<string, unknown> | undefined>((best, r) => (!best || Object.keys(r).length > Object.keys(best).length ? r : best), undefined);
+
+async function someMember(run: CheckRun, pick: (rows: Record<string, unknown>[]) => Record<string, unknown> | undefined) {
+  const member = pick(await lane.initial());
+  if (!member) run.notApplicable('the target lists no team member');
+  return member;
+}
+
+describe('team members', () => {
+  check({ id: 'TM-LIST', title: `GET ${ops.list.path} answers 2xx with a JSON array of members, each carrying its id` }, async () => {
+    await lane.initial();
+  });
+
+  check({ id: 'TM-FIND', title: `GET ${ops.find.path} answers 2xx with the member of that id, for each listed member (up to ${FIND_SAMPLE})` }, async (run) => {
+    await someMember(run, (rows) => rows[0]);
+    const wrong: string[] = [];
+    for (const member of (await lane.initial()).slice(0, FIND_SAMPLE)) {
+      const id = member[idField];
+      const answer = await lane.find(id);
+      if (!is2xx(answer)) wrong.push(`${String(id)}: ${said(answer)}`);
+      else if (!isRecord(answer.json) || !sameId(answer.json[idField], id)) wrong.push(`${String(id)}: answered ${isRecord(answer.json) ? `the member with ${idField} ${JSON.stringify(answer.json[idField])}` : said(answer)}`);
+    }
+    ensure(wrong.length === 0, () => `listed members not found by their id: ${wrong.join('; ')}`);
+  });
+
+  // Without configuration the suite first writes back what a member holds (changes nothing),
+  // then changes a name-like field; both are restored and verified afterwards.
+  const updates: [string, string, (member: Record<string, unknown>) => Record<string, unknown> | undefined][] = [
+    ['write-back', 'writing back a string field the member has', (m) => writeBackBody(m, spec, target, ops.update)],
+    ['change', 'a change (teamMemberPatch, or a name-like field)', (m) => target.vendor.teamMemberPatch ?? lane.nameChange(m)],
+  ];
+  for (const [variant, what, bodyFor] of updates) {
+    check({ id: `TM-UPDATE:${variant}`, title: `PATCH ${ops.update.path} with ${what}: a later find shows it, fields not sent are unchanged; then restored`, changesData: true }, async (run) => {
+      const listed = await someMember(run, richest);
+      const id = listed[idField];
+      const original = await lane.read(id, 'reading the member before the update');
+      const body = bodyFor(original) ?? run.notApplicable('the member has no name-like string field to change: configure teamMemberPatch');
+      await lane.changing(original, Object.keys(body), async () => {
+        const answer = await lane.update(id, body);
+        ensure(is2xx(answer), () => `PATCH ${ops.update.path} with ${JSON.stringify(body)} ${said(answer)}`);
+        const after = await lane.read(id, 'reading the member after the update');
+        const unapplied = mismatches(body, after);
+        ensure(unapplied.length === 0, () => `a find after the update does not show it: ${unapplied.join('; ')}`);
+        const changed = changedFields(original, after, Object.keys(body));
+        ensure(changed.length === 0, () => `fields not sent changed: ${changed.join('; ')}`);
+      });
+    });
+  }
+});
+
+describe('team members: authentication (not documented, observed only)', () => {
+  const first = async (): Promise<Probe> => {
+    const [member] = await lane.initial();
+    return member ? { id: member[idField] } : { cannot: 'the target lists no team member' };
+  };
+  const originals = new Map<string, Record<string, unknown>>();
+  const probes: Record<string, () => Promise<Probe>> = {
+    [ops.list.operationId]: async () => ({}),
+    [ops.find.operationId]: first,
+    // Writing back what the member holds changes nothing on a sound target, even if served.
+    [ops.update.operationId]: async () => {
+      const probe = await first();
+      if ('cannot' in probe) return probe;
+      const original = await lane.read(probe.id, 'reading the member');
+      originals.set(String(probe.id), original);
+      return { id: probe.id, body: writeBackBody(original, spec, target, ops.update) };
+    },
+  };
+  for (const op of spec.operations.filter((o) => o.resource === 'team-members')) {
+    observeAuth(client, target, op, probes[op.operationId] ?? (async () => ({ cannot: 'no way to prepare this operation' })), async (answer, probe) => {
+      const original = originals.get(String(probe.id));
+      if (op !== ops.update || !is2xx(answer) || !original) return;
+      // A target that serves it may still mangle the member (a PATCH that replaces): put it back.
+      const problem = await lane.putBack(original, Object.keys(original));
+      if (problem) throw new Error(`the PATCH without a key was served and changed the member, which was NOT restored: ${problem}`);
+    });
+  }
+});
+
+// Last, because on a broken target they create or delete a member: what they cannot undo
+// through the API, their reason names.
+describe('team members: what the interface does not offer (section 1)', () => {
+  check({ id: 'TM-NO-CREATE', title: `POST ${ops.list.path} with a copy of a member does not answer 2xx and the list is unchanged`, changesData: true }, async (run) => {
+    const before = await lane.readList('listing team members before');
+    if (!before.length) run.notApplicable('the target lists no team member to copy');
+    const answer = await client.call(lane.createProbe, { body: lane.copyOf(before[0]) });
+    const listed = await lane.list();
+    const known = new Set(before.map((r) => String(r[idField])));
+    const rows = is2xx(listed) && Array.isArray(listed.json) ? (listed.json as unknown[]).filter(isRecord) : undefined;
+    const added = (rows ?? []).map((r) => r[idField]).filter((id) => !known.has(String(id)));
+    const answeredId = isRecord(answer.json) ? answer.json[idField] : undefined;
+    if (is2xx(answer) && answeredId !== undefined && !added.some((id) => sameId(id, answeredId))) added.push(answeredId);
+    if (is2xx(answer) || added.length) {
+      throw new Error(`POST ${ops.list.path} ${said(answer)}, but team members cannot be created; new members: ${added.map(String).join(', ') || 'none listed'}. ${await lane.undoCreate(added)}`);
+    }
+    ensure(rows, () => `listing team members after the POST: GET ${ops.list.path} ${said(listed)}`);
+    const gone = [...known].filter((id) => !rows.some((r) => String(r[idField]) === id));
+    ensure(gone.length === 0, () => `after the refused POST the list no longer holds: ${gone.join(', ')}`);
+  });
+
+  check({ id: 'TM-NO-DELETE', title: `DELETE ${ops.find.path} does not answer 2xx and the member is still found`, changesData: true }, async (run) => {
+    const members = await lane.readList('listing team members');
+    if (!members.length) run.notApplicable('the target lists no team member');
+    const id = members[members.length - 1][idField];
+    const original = await lane.read(id, 'reading the member before');
+    const answer = await client.call(lane.deleteProbe, { id });
+    const found = await lane.find(id);
+    if (is2xx(found) && isRecord(found.json) && sameId(found.json[idField], id)) {
+      ensure(!is2xx(answer), () => `DELETE ${ops.find.path} ${said(answer)}, but team members cannot be deleted; the member is still found, so nothing needed restoring`);
+      return;
+    }
+    // Not found as it should be: re-create it only if it is really gone, not if the find is what fails.
+    const list = await lane.list();
+    const listedStill = is2xx(list) && Array.isArray(list.json) && (list.json as unknown[]).some((r) => isRecord(r) && sameId(r[idField], id));
+    const undo = listedStill ? 'It is still listed, so nothing was re-created.' : await lane.undoDelete(original);
+    throw new Error(`after DELETE ${ops.find.path} ${said(answer)}, the member ${String(id)} is not found: GET ${said(found)}. ${undo}`);
+  });
+});

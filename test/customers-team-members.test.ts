@@ -1,0 +1,71 @@
+/**
+ * The customer and team member suites against the reference implementation: they pass, and they
+ * leave the customers and team members exactly as they found them, also in a --read-only run
+ * (which sends them nothing but GET). When a broken target lets a team member be created or
+ * deleted, the check says what it undid and what it could not.
+ */
+import { afterAll, describe, expect, test } from 'vitest';
+import { startReference, type RunningReference } from '../reference/server.ts';
+import { runCli } from './support/cli.ts';
+import { idsWith, readResult } from './support/verdicts.ts';
+
+const SUITES = ['customers', 'team-members'];
+const running: RunningReference[] = [];
+afterAll(() => Promise.all(running.map((r) => r.close())));
+
+async function run(args: string[], fault?: string) {
+  const ref = await startReference({ fault });
+  running.push(ref);
+  const before = ref.state.snapshot();
+  const cli = await runCli(['--base-url', ref.url, ...args], { SCHEDULING_API_KEY: ref.apiKey });
+  const after = ref.state.snapshot();
+  await ref.close();
+  const result = readResult(cli) as ReturnType<typeof readResult> & { observations: { resource: string; text: string; exchanges: { request: { method: string } }[] }[] };
+  const ours = result.checks.filter((c) => SUITES.includes(c.resource));
+  return { cli, before, after, result, ours };
+}
+
+describe.concurrent('customer and team member suites', () => {
+  test('pass the reference and leave its customers and team members exactly as before', async () => {
+    const { cli, before, after, ours, result } = await run([]);
+    expect(cli.code, cli.stderr).toBe(0);
+    expect(result.suiteErrors).toEqual([]);
+    expect(idsWith(ours, ['failed', 'warning', 'not-applicable', 'skipped'])).toEqual([]);
+    expect(ours.length).toBe(21);
+    expect(result.observations.filter((o) => SUITES.includes(o.resource))).toHaveLength(8);
+    expect(after.customers).toEqual(before.customers);
+    expect(after.teamMembers).toEqual(before.teamMembers);
+  });
+
+  test('--read-only runs only the checks that change nothing, and sends these resources only GET', async () => {
+    const { cli, before, after, ours, result } = await run(['--read-only']);
+    expect(cli.code, cli.stderr).toBe(0);
+    expect(idsWith(ours, ['passed'])).toEqual(['CUS-LIST:array', 'TM-FIND', 'TM-LIST']);
+    expect(idsWith(ours, ['skipped'])).toHaveLength(18);
+    const methods = new Set([...ours, ...result.observations.filter((o) => SUITES.includes(o.resource))].flatMap((c) => c.exchanges.map((e) => e.request.method)));
+    expect([...methods]).toEqual(['GET']);
+    expect(after.customers).toEqual(before.customers);
+    expect(after.teamMembers).toEqual(before.teamMembers);
+  });
+
+  test.for([
+    ['team-member-create-allowed', 'TM-NO-CREATE', /new members: \S+\. Undo: member \S+ was NOT removed \(DELETE answered 405/],
+    ['team-member-delete-allowed', 'TM-NO-DELETE', /Undo: member \S+ was NOT restored: re-creating it with POST \S+ answered 405 .* It was: \{/],
+  ] as const)('a target that lets %s: the check fails and says what it could not undo', async ([fault, checkId, reason]) => {
+    const { cli, result } = await run([], fault);
+    expect(cli.code).toBe(1);
+    expect(result.checks.find((c) => c.checkId === checkId)?.reason).toMatch(reason);
+    expect((result.suiteErrors as string[]).join('\n')).toMatch(/team members left changed on the target: member \S+ (was added|is gone)/);
+  });
+
+  test('a target that lets team members be created and deleted: both undone as far as the API allows, and said so', async () => {
+    const { cli, result, before, after } = await run([], 'team-members-writable');
+    expect(cli.code).toBe(1);
+    const reason = (id: string) => result.checks.find((c) => c.checkId === id)?.reason;
+    expect(reason('TM-NO-CREATE')).toMatch(/Undo: member \S+ was deleted again/);
+    expect(reason('TM-NO-DELETE')).toMatch(/Undo: member \S+ was re-created as a new member \S+ with the same fields .* its original id \S+ could not be restored/);
+    // The fields are back; only the id of the deleted member is new.
+    const strip = (rows: Record<string, unknown>[]) => rows.map(({ id: _id, ...fields }) => fields);
+    expect(strip(after.teamMembers)).toEqual(strip(before.teamMembers));
+  });
+});
