@@ -116,8 +116,9 @@ export function buildRunResult(f: RunFacts): RunResult {
   const unpinnedFailures = failed.filter((c) => !isKnownDeviation(c));
   const exitCode =
     f.stopped === 'interrupted' ? EXIT.interrupted
-    : verdict === 'incomplete' ? EXIT.usage
+    : f.stopped ? EXIT.usage
     : unpinnedFailures.length ? EXIT.nonConformant
+    : f.suiteErrors.length ? EXIT.usage
     : EXIT.conformant;
   const ids = new Set(checks.map((c) => c.id));
   return {
