@@ -61,6 +61,9 @@ export async function startSuites(options: SuiteRunOptions): Promise<SuiteRun> {
       fileParallelism: false,
       sequence: { sequencer: ContractOrder },
       pool: 'threads',
+      // One worker for all suite files: they run one after another anyway, and sharing loaded
+      // modules (spec, ajv, undici) saves a second of start-up per file.
+      isolate: false,
       testTimeout: perCheck,
       hookTimeout: perCheck,
       teardownTimeout: perCheck,

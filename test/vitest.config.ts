@@ -8,5 +8,9 @@ export default defineConfig({
     testTimeout: 180_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // The heavy work happens in child processes (each test runs the command against its own
+    // reference instance), so more files and cases at once keep both cores busy while others wait.
+    maxWorkers: 3,
+    maxConcurrency: 4,
   },
 });
