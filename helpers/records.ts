@@ -13,7 +13,7 @@ export function businessFieldName(specName: string, vendorConfigKey: string | un
 
 /**
  * A PATCH body that writes back what was read: for the business, every documented update field
- * the retrieval exposes; for other records (fields not shown), one string field other than the id.
+ * the retrieval exposes with a value other than null; for other records (fields not shown), one string field other than the id.
  */
 export function writeBackBody(read: unknown, spec: Spec, target: TargetConfig, op: Operation): Row {
   if (!isRecord(read)) throw new Error(`${op.method} ${op.path}: the record read back is not a JSON object`);
@@ -21,7 +21,8 @@ export function writeBackBody(read: unknown, spec: Spec, target: TargetConfig, o
     const body: Row = {};
     for (const f of spec.businessFields) {
       const name = businessFieldName(f.specName, f.vendorConfigKey, target);
-      if (name in read) body[name] = read[name];
+      // Nulls stay out: a target that mishandles null (stores "" instead) could not be put back.
+      if (name in read && read[name] !== null) body[name] = read[name];
     }
     return body;
   }
