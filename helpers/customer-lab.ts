@@ -1,6 +1,6 @@
 import { check, type CheckDefinition, type CheckRun } from './check.ts';
 import { sameId } from './compare.ts';
-import { ensure, is2xx, said } from './ensure.ts';
+import { ensure, is2xx, listElements, said } from './ensure.ts';
 import { customerFixture, markerField } from './fixtures.ts';
 import type { Answer, ApiClient } from './http.ts';
 import type { Ledger } from './ledger.ts';
@@ -115,11 +115,7 @@ export class CustomerLab {
 
   /** Every customer the list shows; anything but a 2xx JSON array fails the check. */
   async readList(why: string): Promise<Row[]> {
-    const answer = await this.list();
-    const doing = `${why}: GET ${this.ops.list.path}`;
-    ensure(is2xx(answer), () => `${doing} ${said(answer)}`);
-    ensure(Array.isArray(answer.json), () => `${doing} ${said(answer)}, not a JSON array`);
-    return (answer.json as unknown[]).filter(isRecord);
+    return listElements(await this.list(), `${why}: GET ${this.ops.list.path}`).filter(isRecord);
   }
 
   /** The customers of a list this run did not create, by id. */

@@ -13,3 +13,10 @@ export function said(answer: Answer): string {
   const body = answer.text.trim() === '' ? 'with an empty body' : excerpt(answer.text);
   return `answered ${answer.status} ${body}`;
 }
+
+/** The elements of a list answer: a 2xx JSON array, or the running check fails saying what came back. */
+export function listElements(answer: Answer, doing: string): unknown[] {
+  ensure(is2xx(answer), () => `${doing} ${said(answer)}`);
+  ensure(Array.isArray(answer.json), () => `${doing} ${said(answer)}, not a JSON array`);
+  return answer.json;
+}

@@ -1,9 +1,6 @@
-import { Ajv } from 'ajv';
-import addFormatsModule from 'ajv-formats';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { specDir } from './paths.ts';
-import { UsageError } from './errors.ts';
+import { readValidatedJson } from './json-file.ts';
 import type { Outcome } from './check.ts';
 
 /** A known deviation an implementation's CI pins in its --expect file. */
@@ -20,32 +17,10 @@ export type PinStatus = 'as-expected' | 'now-passes' | 'differs';
 
 export const expectationsSchemaPath = join(specDir, 'expectations.schema.json');
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
-
-export function validateExpectations(raw: unknown, source: string): Expectations {
-  const ajv = addFormats(new Ajv({ allErrors: true }));
-  const validate = ajv.compile(JSON.parse(readFileSync(expectationsSchemaPath, 'utf8')));
-  if (!validate(raw)) {
-    const problems = (validate.errors ?? []).map((e) => {
-      const where = e.instancePath || '(top level)';
-      if (e.keyword === 'additionalProperties') return `${where}: unknown key "${(e.params as { additionalProperty: string }).additionalProperty}"`;
-      return `${where} ${e.message}`;
-    });
-    throw new UsageError(`expectations ${source}: ${problems.join('; ')}`);
-  }
-  const { $schema: _, ...pins } = raw as Record<string, Expectation>;
-  return pins;
-}
-
+/** The known deviations from --expect, validated against spec/expectations.schema.json. */
 export function loadExpectations(file: string): Expectations {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new UsageError(`expectations ${file}: ${code ? `cannot be read (${code})` : `not valid JSON (${(e as Error).message.split('\n')[0]})`}`);
-  }
-  return validateExpectations(raw, file);
+  const { $schema: _, ...pins } = readValidatedJson(file, expectationsSchemaPath, 'expectations') as Record<string, Expectation>;
+  return pins;
 }
 
 export function pinStatus(pin: Expectation, outcome: Outcome): PinStatus {

@@ -5,11 +5,9 @@ import { pinStatus, type Expectation, type Expectations, type PinStatus } from '
 import { countOutcomes, type CheckResult, type Counts, type Observation } from './results.ts';
 import { EXIT } from './errors.ts';
 
-/** Something a run could not put back on the target (filled by the clean-up, issue 6). */
-export interface LeftOnTarget {
-  record: string;
-  problem: string;
-}
+import type { LeftOnTarget } from './restore.ts';
+
+export type { LeftOnTarget };
 
 export interface ResultCheck {
   /** The check id: the requirement id, optionally ":" and a variant. */

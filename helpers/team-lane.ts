@@ -1,10 +1,10 @@
 import { changedFields, sameId, SERVER_MAINTAINED, without } from './compare.ts';
-import { ensure, is2xx, said } from './ensure.ts';
+import { ensure, is2xx, listElements, said } from './ensure.ts';
 import type { Answer, ApiClient } from './http.ts';
 import { isRecord } from './records.ts';
 import { undocumented, type ResourceOps } from './resource-ops.ts';
 import { currentJournal } from './run-context.ts';
-import { once } from './shared.ts';
+import { once } from './once.ts';
 import type { Operation } from './spec.ts';
 import type { TargetConfig } from './target.ts';
 
@@ -41,11 +41,8 @@ export class TeamLane {
 
   /** The members listed: a 2xx JSON array of objects, each carrying its id; anything else fails the check. */
   async readList(why: string): Promise<Row[]> {
-    const answer = await this.list();
     const doing = `${why}: GET ${this.ops.list.path}`;
-    ensure(is2xx(answer), () => `${doing} ${said(answer)}`);
-    ensure(Array.isArray(answer.json), () => `${doing} ${said(answer)}, not a JSON array`);
-    const rows = answer.json as unknown[];
+    const rows = listElements(await this.list(), doing);
     const bad = rows.findIndex((r) => !isRecord(r) || r[this.idField] === undefined || r[this.idField] === null);
     ensure(bad < 0, () => `${doing}: element ${bad} is not a member carrying "${this.idField}" (set idField in the vendor config if the id has another name)`);
     return rows as Row[];

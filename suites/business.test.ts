@@ -11,9 +11,9 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
 import { check, type CheckRun } from '../helpers/check.ts';
 import { ApiClient, type Answer, type Auth } from '../helpers/http.ts';
-import { loadSpec, type Operation } from '../helpers/spec.ts';
+import { loadSpec } from '../helpers/spec.ts';
 import { isRecord } from '../helpers/records.ts';
-import { BusinessRecord } from '../helpers/snapshot.ts';
+import { BusinessRecord } from '../helpers/business-record.ts';
 import { differingFields, hasDocumentedType, jsonType, namedBusinessFields, newValue, type NamedField } from '../helpers/business-values.ts';
 
 type Row = Record<string, unknown>;

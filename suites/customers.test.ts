@@ -14,7 +14,7 @@ import { Ledger } from '../helpers/ledger.ts';
 import { check } from '../helpers/check.ts';
 import { isRecord, writeBackBody } from '../helpers/records.ts';
 import { requireOps, resourceOps } from '../helpers/resource-ops.ts';
-import { once } from '../helpers/shared.ts';
+import { once } from '../helpers/once.ts';
 import { loadSpec, type Operation } from '../helpers/spec.ts';
 
 const spec = await loadSpec();
