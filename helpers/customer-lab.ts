@@ -1,6 +1,5 @@
 import { check, type CheckDefinition, type CheckRun } from './check.ts';
-import { sameId } from './compare.ts';
-import { ensure, is2xx, listElements, said } from './ensure.ts';
+import { ensure, foundRecord, is2xx, listElements, said } from './ensure.ts';
 import { customerFixture, markerField } from './fixtures.ts';
 import type { Answer, ApiClient } from './http.ts';
 import type { Ledger } from './ledger.ts';
@@ -100,13 +99,7 @@ export class CustomerLab {
 
   /** The customer with that id, as a find answers it; anything else fails the check. */
   async read(id: unknown, why: string): Promise<Row> {
-    const answer = await this.find(id);
-    const doing = `${why}: GET ${this.ops.find.path} with id ${String(id)}`;
-    ensure(is2xx(answer), () => `${doing} ${said(answer)}`);
-    ensure(isRecord(answer.json), () => `${doing} ${said(answer)}, not a customer object`);
-    const found = answer.json;
-    ensure(sameId(found[this.idField], id), () => `${doing} answered the customer with ${this.idField} ${JSON.stringify(found[this.idField])}`);
-    return found;
+    return foundRecord(await this.find(id), `${why}: GET ${this.ops.find.path} with id ${String(id)}`, this.idField, id, 'customer');
   }
 
   list(): Promise<Answer> {

@@ -1,4 +1,6 @@
 import { excerpt, type Answer } from './http.ts';
+import { isRecord } from './records.ts';
+import { sameId } from './compare.ts';
 
 /** Fails the running check with a message that says what the target did. */
 export function ensure(condition: unknown, message: string | (() => string)): asserts condition {
@@ -19,4 +21,13 @@ export function listElements(answer: Answer, doing: string): unknown[] {
   ensure(is2xx(answer), () => `${doing} ${said(answer)}`);
   ensure(Array.isArray(answer.json), () => `${doing} ${said(answer)}, not a JSON array`);
   return answer.json;
+}
+
+/** The record a find answered: a 2xx JSON object carrying the id asked for, or the running check fails. */
+export function foundRecord(answer: Answer, doing: string, idField: string, id: unknown, noun: string): Record<string, unknown> {
+  ensure(is2xx(answer), () => `${doing} ${said(answer)}`);
+  const found = answer.json;
+  ensure(isRecord(found), () => `${doing} ${said(answer)}, not a ${noun} object`);
+  ensure(sameId(found[idField], id), () => `${doing} answered the ${noun} with ${idField} ${JSON.stringify(found[idField])}`);
+  return found;
 }

@@ -1,5 +1,5 @@
-import { changedFields, sameId, SERVER_MAINTAINED, without } from './compare.ts';
-import { ensure, is2xx, listElements, said } from './ensure.ts';
+import { changedFields, SERVER_MAINTAINED, without } from './compare.ts';
+import { ensure, foundRecord, is2xx, listElements, said } from './ensure.ts';
 import type { Answer, ApiClient } from './http.ts';
 import { isRecord } from './records.ts';
 import { undocumented, type ResourceOps } from './resource-ops.ts';
@@ -54,13 +54,7 @@ export class TeamLane {
 
   /** The member with that id, as a find answers it; anything else fails the check. */
   async read(id: unknown, why: string): Promise<Row> {
-    const answer = await this.find(id);
-    const doing = `${why}: GET ${this.ops.find.path} with id ${String(id)}`;
-    ensure(is2xx(answer), () => `${doing} ${said(answer)}`);
-    const found = answer.json;
-    ensure(isRecord(found), () => `${doing} ${said(answer)}, not a team member object`);
-    ensure(sameId(found[this.idField], id), () => `${doing} answered the member with ${this.idField} ${JSON.stringify(found[this.idField])}`);
-    return found;
+    return foundRecord(await this.find(id), `${why}: GET ${this.ops.find.path} with id ${String(id)}`, this.idField, id, 'team member');
   }
 
   update(id: unknown, body: Row): Promise<Answer> {
