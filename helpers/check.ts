@@ -100,7 +100,7 @@ export function check(def: CheckDefinition, body: (run: CheckRun) => Promise<voi
         meta.reason = redact(error.message);
         context.skip(meta.reason);
       }
-      meta.reason = redact(error instanceof Error ? error.message : String(error));
+      meta.reason = redact(reasonOf(error));
       if (requirement.level === 'SHOULD' && !target.strict) {
         meta.outcome = 'warning';
         return;
@@ -127,4 +127,14 @@ export function observe(def: { id: string; title: string }, body: () => Promise<
       meta.text = redact(`could not be observed: ${error instanceof Error ? error.message : String(error)}`);
     }
   });
+}
+
+/**
+ * The reason a check failed, as a person reads it: the assertion's own message, without the
+ * tail vitest adds to a boolean assertion ("…: expected false to be true // Object.is equality"),
+ * which says nothing the message has not said.
+ */
+function reasonOf(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/: expected (true|false) to be (true|false)(?: \/\/ Object\.is equality)?$/, '').replace(/ \/\/ Object\.is equality$/, '');
 }
