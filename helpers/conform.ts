@@ -36,7 +36,7 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
   const dir = resolve(options.reportDir);
   mkdirSync(dir, { recursive: true });
   if (options.certify && options.expectFile) process.stderr.write(`note: --expect ${options.expectFile} is ignored: a certification holds every check to the contract\n`);
-  const journal = new Journal(join(dir, JOURNAL_FILE));
+  const journal = Journal.start(join(dir, JOURNAL_FILE));
   const target: TargetConfig = { ...baseTarget, journalFile: journal.file };
   const client = new ApiClient(target);
   const collector = new ResultCollector(redact);

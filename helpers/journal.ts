@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, renameSync, statSync } from 'node:fs';
 
 type Row = Record<string, unknown>;
 
@@ -29,6 +29,16 @@ export type JournalEntry =
  */
 export class Journal {
   constructor(readonly file: string) {}
+
+  /**
+   * A journal for a new run. A journal left in the same place by an earlier run (a reused
+   * --report-dir) is moved aside, not read: its records belong to that run, and it is kept
+   * because after a crash it is the record of what that run left behind.
+   */
+  static start(file: string): Journal {
+    if (existsSync(file)) renameSync(file, file.replace(/\.jsonl$/, `.${statSync(file).mtime.toISOString().replace(/[:.]/g, '-')}.jsonl`));
+    return new Journal(file);
+  }
 
   append(entry: JournalEntry): void {
     appendFileSync(this.file, `${JSON.stringify(entry)}\n`);

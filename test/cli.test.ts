@@ -81,4 +81,13 @@ describe('scheduling-conformance against the embedded reference implementation',
     const catalog = loadCatalog();
     for (const c of result.checks) expect(catalog.byId.has(c.requirement), c.requirement).toBe(true);
   });
+
+  test('a reused report directory does not mix the runs: the earlier journal is moved aside, not undone', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'scr-reuse-'));
+    const first = await runCli(['--report-dir', dir], { SCHEDULING_API_KEY: KEY });
+    const second = await runCli(['--report-dir', dir], { SCHEDULING_API_KEY: KEY });
+    expect([first.code, second.code]).toEqual([0, 0]);
+    expect(second.stdout).toMatch(/Left on the target\n {2}nothing/);
+    expect(readdirSync(dir).filter((f) => f.startsWith('run-journal'))).toHaveLength(2);
+  });
 });

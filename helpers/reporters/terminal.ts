@@ -53,13 +53,18 @@ export class TerminalReporter {
   summary(run: RunResult, reports?: { dir: string; bundle?: string }): void {
     const n = run.counts;
     const style: Style = run.verdict === 'conformant' ? 'green' : 'red';
-    const lines = [
+    const lines: string[] = [];
+    if (run.observations.length) {
+      lines.push('', this.paint('bold', 'Observations (where the contract does not rule: information, never a failure)'));
+      for (const o of run.observations) lines.push(`  ${this.paint('cyan', 'i')} ${o.id}  ${this.paint('dim', o.text)}`);
+    }
+    lines.push(
       '',
       `MUST    ${n.must.passed} passed, ${n.must.failed} failed${n.knownDeviations ? ` (${n.knownDeviations} known deviations, --expect)` : ''}`,
       `SHOULD  ${n.should.passed} passed, ${n.should.warned} warned${n.should.failed ? `, ${n.should.failed} failed (--strict)` : ''}`,
       `other   ${n.notApplicable} not applicable, ${n.skipped} skipped`,
       `run     ${n.requests} requests in ${(run.durationMs / 1000).toFixed(1)} s`,
-    ];
+    );
     const stale = run.checks.filter((c) => c.expected?.status === 'now-passes').map((c) => c.id);
     if (stale.length) lines.push(this.paint('yellow', `pins    now passing, remove from the --expect file: ${stale.join(', ')}`));
     if (run.unmatchedExpectations.length) lines.push(this.paint('yellow', `pins    matching no check of this run: ${run.unmatchedExpectations.join(', ')}`));
