@@ -14,11 +14,16 @@ export const EXCERPT_BYTES = 16 * 1024;
 /** Answers worth asking again: the target is busy, or a gateway in front of it failed. */
 export const TRANSIENT_STATUSES = [429, 502, 503, 504];
 /**
- * Methods retried after a transient answer: repeating them has the same effect. POST is never
- * retried: its answer may have been lost after the record was created; the journal and the
- * run marker find such records instead.
+ * Methods retried after any transient answer: repeating them has the same effect.
  */
 export const RETRIED_METHODS = ['GET', 'DELETE', 'PATCH'];
+/**
+ * A POST is not repeated blindly: after a reset, a timeout or a gateway error (502, 504) the
+ * record may have been created with the answer lost (the journal and the run marker find such
+ * records instead). Only 429 and 503 are answers in which the target itself says it did not take
+ * the request, so only those are asked again.
+ */
+export const POST_RETRY_STATUSES = [429, 503];
 export const MAX_RETRIES = 3;
 /** A Retry-After longer than this is cut to it: the run must end in bounded time. */
 export const RETRY_AFTER_CAP_MS = 10_000;
@@ -98,7 +103,7 @@ export class ApiClient {
     for (let attempt = 1; ; attempt++) {
       await this.limiter?.wait();
       const outcome = await this.attempt(options, url, headers, body, attempt);
-      const delay = attempt <= MAX_RETRIES && RETRIED_METHODS.includes(options.method) ? retryDelay(outcome, attempt) : undefined;
+      const delay = attempt <= MAX_RETRIES && retriable(options.method, outcome) ? retryDelay(outcome, attempt) : undefined;
       if (delay === undefined) {
         if ('failure' in outcome) throw new NoAnswerError(`${options.method} ${options.path}: ${outcome.failure}`);
         this.journalAnswer(options, outcome);
@@ -179,6 +184,11 @@ export class ApiClient {
   close(): Promise<void> {
     return this.dispatcher.close();
   }
+}
+
+function retriable(method: string, outcome: { status: number } | { transient: boolean }): boolean {
+  if (RETRIED_METHODS.includes(method)) return true;
+  return method === 'POST' && 'status' in outcome && POST_RETRY_STATUSES.includes(outcome.status);
 }
 
 /** How long to wait before repeating an attempt, or undefined when it is not worth repeating. */

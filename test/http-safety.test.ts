@@ -80,12 +80,24 @@ describe('transient answers are retried, a bounded number of times, only when sa
     await client.close();
   });
 
-  test('POST is never retried', async () => {
-    const { seen, listener } = flaky(503, 1);
-    const client = new ApiClient(await serve(listener));
-    expect((await client.send({ method: 'POST', path: '/x', body: {} })).status).toBe(503);
-    expect(seen).toEqual(['POST']);
-    await client.close();
+  test('POST is not repeated after an answer that may hide a creation (502, 504)', async () => {
+    for (const status of [502, 504]) {
+      const { seen, listener } = flaky(status, 1);
+      const client = new ApiClient(await serve(listener));
+      expect((await client.send({ method: 'POST', path: '/x', body: {} })).status).toBe(status);
+      expect(seen).toEqual(['POST']);
+      await client.close();
+    }
+  });
+
+  test('POST is repeated after 429 and 503: the target says it did not take the request', async () => {
+    for (const status of [429, 503]) {
+      const { seen, listener } = flaky(status, 1);
+      const client = new ApiClient(await serve(listener));
+      expect((await client.send({ method: 'POST', path: '/x', body: {} })).status).toBe(200);
+      expect(seen).toEqual(['POST', 'POST']);
+      await client.close();
+    }
   });
 
   test(`at most ${MAX_RETRIES} retries, then the last answer stands`, async () => {

@@ -39,12 +39,12 @@ describe.concurrent('a misbehaving target', () => {
     const ref = await reference({ robustness: ['unavailable-every-5th'] });
     const before = ref.state.snapshot();
     const run = await runCli(['--base-url', ref.url], env(ref));
-    expect([0, 1], run.stderr).toContain(run.code);
+    // A conformant target that is briefly unavailable is still conformant: the retries absorb it.
+    expect(run.code, run.stdout.split('\n').filter((l) => /FAIL/.test(l)).join('\n')).toBe(0);
     expectSafe(run, ref, before);
     const exchanges = result(run).checks.flatMap((c) => c.exchanges);
     const retried = exchanges.filter((e) => e.attempt > 1);
     expect(retried.length).toBeGreaterThan(0);
-    expect(retried.every((e) => e.request.method !== 'POST')).toBe(true);
     expect(result(run).leftOnTarget).toEqual([]);
   });
 
