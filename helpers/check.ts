@@ -34,6 +34,9 @@ declare module 'vitest' {
   }
 }
 
+/** The reason of a check that --only left out: such checks are not part of the run's reports. */
+export const NOT_SELECTED = 'not selected by --only';
+
 /** Thrown to report a check as not applicable to this target, with the reason. */
 export class NotApplicable extends Error {
   override name = 'NotApplicable';
@@ -64,21 +67,30 @@ export function check(def: CheckDefinition, body: (run: CheckRun) => Promise<voi
   const requirement = loadCatalog().byId.get(requirementOf(def.id));
   if (!requirement) throw new Error(`check ${def.id}: no requirement ${requirementOf(def.id)} in spec/requirements.yaml`);
 
-  test(`${def.id} ${def.title}`, async (context) => {
+  const declared: CheckMeta = {
+    checkId: def.id,
+    requirement: requirement.id,
+    level: requirement.level,
+    clause: requirement.clause,
+    title: def.title,
+    changesData: Boolean(def.changesData),
+    exchanges: [],
+    notes: [],
+  };
+  // Declared up front, so that a check that never starts (cancelled, its hook failed) is still
+  // reported under its own id and level.
+  test(`${def.id} ${def.title}`, { meta: { conformance: declared } }, async (context) => {
     const target = inject('target');
-    const meta: CheckMeta = {
-      checkId: def.id,
-      requirement: requirement.id,
-      level: requirement.level,
-      clause: requirement.clause,
-      title: def.title,
-      changesData: Boolean(def.changesData),
-      exchanges: [],
-      notes: [],
-    };
+    const meta: CheckMeta = { ...declared, exchanges: [], notes: [] };
     context.task.meta.conformance = meta;
     const redact = redactor(target);
 
+    // --only matches the check's own id and title (not vitest's describe path), so ^ and $ work.
+    if (target.only !== undefined && !new RegExp(target.only).test(`${def.id} ${def.title}`)) {
+      meta.outcome = 'skipped';
+      meta.reason = NOT_SELECTED;
+      context.skip(meta.reason);
+    }
     if (def.changesData && target.readOnly) {
       meta.outcome = 'skipped';
       meta.reason = 'left out of a --read-only run: this check changes data on the target';
@@ -117,7 +129,7 @@ export function check(def: CheckDefinition, body: (run: CheckRun) => Promise<voi
  * cannot be asked, the observation says so.
  */
 export function observe(def: { id: string; title: string }, body: () => Promise<string>): void {
-  test(`${def.id} ${def.title}`, async (context) => {
+  test(`${def.id} ${def.title}`, { meta: { observation: { id: def.id, title: def.title, text: '', exchanges: [] } } }, async (context) => {
     const redact = redactor(inject('target'));
     const meta: ObservationMeta = { id: def.id, title: def.title, text: '', exchanges: [] };
     context.task.meta.observation = meta;

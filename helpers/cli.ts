@@ -1,9 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { commandEnvironment, HELP, parseOptions, plainHttpWarning, type RunOptions } from './options.ts';
 import { EXIT, TargetError, UsageError } from './errors.ts';
-import { projectRoot } from './paths.ts';
+import { suiteVersion } from './version.ts';
 import { preflight } from './preflight.ts';
 import { redactor } from './redact.ts';
 import type { TargetConfig } from './target.ts';
@@ -13,17 +11,16 @@ import { sweep } from './sweep.ts';
 import { loadSpec } from './spec.ts';
 import { formatLeftOnTarget } from './recovery.ts';
 
-export const suiteVersion: string = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')).version;
-
 /** The scheduling-conformance command. Returns the exit code; never throws. */
-export async function main(argv: string[], env = commandEnvironment()): Promise<number> {
+export async function main(argv: string[], env?: Record<string, string | undefined>): Promise<number> {
   let reference: RunningReference | undefined;
   let redact = (text: string) => text;
   try {
-    const options = parseOptions(argv, env);
+    // Help and version answer whatever else is wrong (a bad .env, a bad base URL in the environment).
+    if (argv.includes('--help') || argv.includes('-h')) return void process.stdout.write(HELP), EXIT.conformant;
+    if (argv.includes('--version') || argv.includes('-v')) return void process.stdout.write(`${suiteVersion}\n`), EXIT.conformant;
+    const options = parseOptions(argv, env ?? commandEnvironment());
     redact = redactor(options);
-    if (options.help) return void process.stdout.write(HELP), EXIT.conformant;
-    if (options.version) return void process.stdout.write(`${suiteVersion}\n`), EXIT.conformant;
     if (!options.baseUrl) {
       reference = await startReference({ apiKey: options.apiKey, expiredKey: options.expiredKey });
       process.stdout.write(`Target: embedded reference implementation at ${reference.url}\n`);

@@ -1,6 +1,6 @@
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { EXIT } from './errors.ts';
+import { EXIT, UsageError } from './errors.ts';
 import type { RunOptions } from './options.ts';
 import type { TargetConfig } from './target.ts';
 import { ResultCollector } from './reporters/collector.ts';
@@ -8,7 +8,7 @@ import { TerminalReporter, useColour } from './reporters/terminal.ts';
 import { startSuites, type SuiteRun } from './run-suites.ts';
 import { loadSpec } from './spec.ts';
 import { loadCatalog } from './catalog.ts';
-import { projectRoot } from './paths.ts';
+import { suiteVersion } from './version.ts';
 import { ApiClient } from './http.ts';
 import { Journal } from './journal.ts';
 import { formatLeftOnTarget, leftAccordingToJournal, recover, takeBaseline } from './recovery.ts';
@@ -17,14 +17,13 @@ import { scanForSecrets } from './secret-scan.ts';
 import { buildRunResult, type Stopped } from './run-result.ts';
 import { writeReports } from './reports.ts';
 import type { CheckResult } from './results.ts';
-
-const suiteVersion: string = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')).version;
+import { NOT_SELECTED } from './check.ts';
 
 /** The run journal, in the report directory: what the run changed, for clean-up and for the record. */
 export const JOURNAL_FILE = 'run-journal.jsonl';
 
-/** With --only, the checks vitest filtered out never started: they are not part of the run. */
-const filteredOut = (options: RunOptions) => (c: CheckResult) => options.only !== undefined && c.outcome === 'skipped' && c.reason === 'not run';
+/** Checks --only left out are not part of the run. */
+const filteredOut = (c: CheckResult) => c.outcome === 'skipped' && c.reason === NOT_SELECTED;
 
 /**
  * Runs the suites against a reachable target, undoes what they left changed, writes the reports,
@@ -34,14 +33,18 @@ const filteredOut = (options: RunOptions) => (c: CheckResult) => options.only !=
 export async function conform(options: RunOptions, baseTarget: TargetConfig, redact: (t: string) => string): Promise<number> {
   const started = new Date();
   const dir = resolve(options.reportDir);
-  mkdirSync(dir, { recursive: true });
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (e) {
+    throw new UsageError(`--report-dir ${options.reportDir}: cannot be created (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
   if (options.certify && options.expectFile) process.stderr.write(`note: --expect ${options.expectFile} is ignored: a certification holds every check to the contract\n`);
   const journal = Journal.start(join(dir, JOURNAL_FILE));
-  const target: TargetConfig = { ...baseTarget, journalFile: journal.file };
+  const target: TargetConfig = { ...baseTarget, journalFile: journal.file, only: options.only };
   const client = new ApiClient(target);
   const collector = new ResultCollector(redact);
   const terminal = new TerminalReporter(process.stdout, useColour(process.stdout), options.expectations);
-  const skip = filteredOut(options);
+  const skip = filteredOut;
   collector.onCheck((c) => skip(c) || terminal.check(c));
   const say = (text: string) => process.stderr.write(redact(text));
 
@@ -68,7 +71,7 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
     const spec = await loadSpec();
     if (!target.readOnly) for (const p of await takeBaseline(client, spec, target, journal)) say(`warning: ${p}\n`);
     if (!stopped) {
-      suites = await startSuites({ target, reporters: [collector], testNamePattern: options.only });
+      suites = await startSuites({ target, reporters: [collector] });
       if (stopped) void suites.cancel('keyboard-input');
       await suites.done.catch((e: Error) => void collector.suiteErrors.push(redact(`suites: ${e.message.split('\n')[0]}`)));
     }
@@ -111,7 +114,11 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
     const written = writeReports(dir, run, { redact, certify: options.certify });
     terminal.summary(run, written);
 
-    const leaks = scanForSecrets(dir, target);
+    if (options.only !== undefined && run.checks.length === 0 && !stopped) {
+      say(`scheduling-conformance: --only "${options.only}" matches no check (it is matched against each check's id and title)\n`);
+      return EXIT.usage;
+    }
+    const leaks = scanForSecrets([...written.files, journal.file], target);
     if (leaks.length) {
       for (const l of leaks) rmSync(l.file, { force: true });
       say(`scheduling-conformance: SECRET LEAK: ${leaks.map((l) => `${l.key} in ${l.file}`).join('; ')}; the files were deleted\n`);

@@ -34,8 +34,6 @@ export interface RunOptions {
   expectations?: Expectations;
   /** Set for a certification run (--certify): who and what is certified. */
   certify?: Product;
-  help: boolean;
-  version: boolean;
 }
 
 export const HELP = `Usage: scheduling-conformance [options]
@@ -101,7 +99,12 @@ const FLAGS = {
 /** The environment the command sees: `.env` in the working directory, overridden by the real one. */
 export function commandEnvironment(cwd = process.cwd(), env: NodeJS.ProcessEnv = process.env): Record<string, string | undefined> {
   const file = join(cwd, '.env');
-  const fromFile = existsSync(file) ? parseDotenv(readFileSync(file)) : {};
+  let fromFile: Record<string, string> = {};
+  try {
+    if (existsSync(file)) fromFile = parseDotenv(readFileSync(file));
+  } catch (e) {
+    throw new UsageError(`${file}: cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
   return { ...fromFile, ...env };
 }
 
@@ -120,17 +123,19 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
   const str = (flag: string, name: string) => (values[flag] as string | undefined) ?? (env[name] || undefined);
 
   const baseUrl = str('base-url', 'SCHEDULING_BASE_URL');
-  if (baseUrl !== undefined) checkBaseUrl(baseUrl);
+  if (baseUrl !== undefined) checkBaseUrl(baseUrl, values['base-url'] !== undefined ? '--base-url' : 'SCHEDULING_BASE_URL');
+  const apiKey = checkKey(str('api-key', 'SCHEDULING_API_KEY'), values['api-key'] !== undefined ? '--api-key' : 'SCHEDULING_API_KEY');
+  const expiredKey = checkKey(str('expired-key', 'SCHEDULING_EXPIRED_KEY'), values['expired-key'] !== undefined ? '--expired-key' : 'SCHEDULING_EXPIRED_KEY');
 
   const timeoutText = (values.timeout as string | undefined) ?? '10000';
   const timeoutMs = Number(timeoutText);
-  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
-    throw new UsageError(`--timeout must be a positive number of milliseconds, got "${timeoutText}"`);
+  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0 || timeoutMs > MAX_TIMER_MS) {
+    throw new UsageError(`--timeout must be a whole number of milliseconds from 1 to ${MAX_TIMER_MS}, got "${timeoutText}"`);
   }
   const runTimeoutText = (values['run-timeout'] as string | undefined) ?? '1800';
   const runTimeoutS = Number(runTimeoutText);
-  if (!Number.isFinite(runTimeoutS) || runTimeoutS <= 0) {
-    throw new UsageError(`--run-timeout must be a positive number of seconds, got "${runTimeoutText}"`);
+  if (!Number.isFinite(runTimeoutS) || runTimeoutS <= 0 || runTimeoutS * 1000 > MAX_TIMER_MS) {
+    throw new UsageError(`--run-timeout must be a number of seconds above 0 and at most ${Math.floor(MAX_TIMER_MS / 1000)}, got "${runTimeoutText}"`);
   }
   const rateText = values.rate as string | undefined;
   const rate = rateText === undefined ? undefined : Number(rateText);
@@ -138,17 +143,15 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
     throw new UsageError(`--rate must be a positive number of requests per second, got "${rateText}"`);
   }
   const configFile = values.config as string | undefined;
-  const help = Boolean(values.help);
-  const version = Boolean(values.version);
-  const vendor = help || version ? loadVendorConfig(undefined) : loadVendorConfig(configFile);
+  const vendor = loadVendorConfig(configFile);
   const only = values.only as string | undefined;
   if (only !== undefined) checkPattern(only);
   const expectFile = values.expect as string | undefined;
   const certify = values.certify ? certification(values, vendor, only !== undefined || Boolean(values['read-only'])) : undefined;
   return {
     baseUrl: baseUrl?.replace(/\/+$/, ''),
-    apiKey: str('api-key', 'SCHEDULING_API_KEY'),
-    expiredKey: str('expired-key', 'SCHEDULING_EXPIRED_KEY'),
+    apiKey,
+    expiredKey,
     vendor,
     configFile,
     reportDir: (values['report-dir'] as string | undefined) ?? join('reports', timestamp()),
@@ -161,10 +164,8 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
     sweep: Boolean(values.sweep),
     only,
     expectFile,
-    expectations: expectFile && !certify && !help && !version ? loadExpectations(expectFile) : undefined,
+    expectations: expectFile && !certify ? loadExpectations(expectFile) : undefined,
     certify,
-    help,
-    version,
   };
 }
 
@@ -200,16 +201,35 @@ function certification(values: Record<string, string | boolean | undefined>, ven
   return Object.fromEntries(Object.entries(product).filter(([, v]) => v)) as unknown as Product;
 }
 
-function checkBaseUrl(text: string): void {
+/** Node's timers hold at most 2^31-1 ms; a longer one fires at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * A key must be something an Authorization header can carry: visible ASCII, no spaces. The
+ * message never repeats the key.
+ */
+function checkKey(key: string | undefined, source: string): string | undefined {
+  if (key === undefined) return undefined;
+  const trimmed = key.trim();
+  if (trimmed === '' || !/^[\x21-\x7e]+$/.test(trimmed)) {
+    throw new UsageError(`${source} is empty or holds characters an Authorization header cannot carry (spaces, control or non-ASCII characters)`);
+  }
+  return trimmed;
+}
+
+function checkBaseUrl(text: string, source: string): void {
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw new UsageError(`--base-url "${text}" is not a URL (expected e.g. https://staging.example.com)`);
+    throw new UsageError(`${source} "${text}" is not a URL (expected e.g. https://staging.example.com)`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`--base-url must be http:// or https://, got ${url.protocol}`);
+    throw new UsageError(`${source} must be http:// or https://, got ${url.protocol}`);
   }
-  if (url.username || url.password) throw new UsageError('--base-url must not carry credentials; use SCHEDULING_API_KEY');
-  if (url.search || url.hash) throw new UsageError('--base-url must not have a query or fragment');
+  if (url.username || url.password) throw new UsageError(`${source} must not carry credentials; use SCHEDULING_API_KEY`);
+  if (url.search || url.hash) throw new UsageError(`${source} must not have a query or fragment`);
+  if (/\/api\/v1\/?$/.test(url.pathname)) {
+    throw new UsageError(`${source} ends in /api/v1: give the address before it (e.g. ${url.origin}); the suite appends /api/v1/… itself`);
+  }
 }

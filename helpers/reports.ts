@@ -18,6 +18,7 @@ export const CERTIFICATION_DIR = 'certification';
 
 export interface WrittenReports {
   dir: string;
+  /** Every file written, the bundle's included: what the secret scan reads. */
   files: string[];
   bundle?: string;
 }
@@ -56,5 +57,6 @@ export function writeReports(dir: string, run: RunResult, options: { redact: (t:
   ];
   for (const [name, text] of bundled) manifest.push([name, sha256(write(join(bundle, name), text))]);
   write(join(bundle, 'SUMMARY.md'), summaryMarkdown(run, options.certify, manifest));
+  files.push(...bundled.map(([name]) => join(bundle, name)), join(bundle, 'SUMMARY.md'));
   return { dir, files, bundle };
 }

@@ -1,17 +1,14 @@
 import { BaseSequencer, createVitest, type Reporter, type TestSpecification } from 'vitest/node';
-import { basename } from 'node:path';
 
 
 type CancelReason = Parameters<Awaited<ReturnType<typeof createVitest>>['cancelCurrentRun']>[0];
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { projectRoot } from './paths.ts';
 import type { TargetConfig } from './target.ts';
 
 export interface SuiteRunOptions {
   target: TargetConfig;
   reporters: Reporter[];
-  /** Only checks whose name matches (vitest's test name pattern). */
-  testNamePattern?: string;
 }
 
 export interface SuiteRun {
@@ -67,7 +64,6 @@ export async function startSuites(options: SuiteRunOptions): Promise<SuiteRun> {
       testTimeout: perCheck,
       hookTimeout: perCheck,
       teardownTimeout: perCheck,
-      testNamePattern: options.testNamePattern,
       provide: { target: options.target },
       passWithNoTests: true,
     },
@@ -80,6 +76,3 @@ export async function startSuites(options: SuiteRunOptions): Promise<SuiteRun> {
   return { done, cancel: (reason) => vitest.cancelCurrentRun(reason) };
 }
 
-export async function runSuites(options: SuiteRunOptions): Promise<void> {
-  await (await startSuites(options)).done;
-}

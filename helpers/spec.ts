@@ -37,8 +37,6 @@ export interface BusinessField {
   description: string;
   /** Name of the vendor config key that renames the field, if the contract does not show its name. */
   vendorConfigKey?: string;
-  /** For arrays: whether the element structure is documented. */
-  itemsShown: boolean;
 }
 
 export interface Spec {
@@ -98,7 +96,6 @@ export async function readSpec(file: string): Promise<Spec> {
         nullable: types.includes('null'),
         description: schema.description ?? '',
         vendorConfigKey: schema['x-vendor-config'],
-        itemsShown: Boolean(schema.items && !schema.items['x-not-shown']),
       };
     },
   );
@@ -110,10 +107,4 @@ export async function readSpec(file: string): Promise<Spec> {
 export function statusMatches(documented: string, status: number): boolean {
   if (/^\dXX$/i.test(documented)) return String(status)[0] === documented[0];
   return String(status) === documented;
-}
-
-export function operationById(spec: Spec, operationId: string): Operation {
-  const op = spec.operations.find((o) => o.operationId === operationId);
-  if (!op) throw new Error(`spec: no operation ${operationId}`);
-  return op;
 }

@@ -9,6 +9,8 @@ export interface TargetConfig {
   strict: boolean;
   readOnly: boolean;
   timeoutMs: number;
+  /** --only: a regular expression a check's id and title must match for it to run. */
+  only?: string;
   /** Unique per run: marks what this run creates so that it, and only it, is cleaned up. */
   runId: string;
   /** The run journal (JSON lines) every worker appends to: see helpers/journal.ts. */

@@ -1,5 +1,6 @@
 import { vendorConfigSchemaPath } from './paths.ts';
 import { readValidatedJson } from './json-file.ts';
+import { UsageError } from './errors.ts';
 
 /** What a vendor tells the suite about the parts of its API the contract does not show. */
 export interface VendorConfig {
@@ -30,5 +31,10 @@ export function loadVendorConfig(file: string | undefined): VendorConfig {
   if (!file) return { ...DEFAULT_VENDOR_CONFIG };
   const raw = readValidatedJson(file, vendorConfigSchemaPath, 'config') as Partial<VendorConfig> & { $schema?: string };
   const { $schema: _, ...config } = raw;
-  return { ...DEFAULT_VENDOR_CONFIG, ...config };
+  const merged = { ...DEFAULT_VENDOR_CONFIG, ...config };
+  // The marker is how this run's customers are told apart (and swept after a crash): it must land.
+  if (merged.markerField !== undefined && typeof merged.customerFixture[merged.markerField] !== 'string') {
+    throw new UsageError(`config ${file}: markerField "${merged.markerField}" is not a string field of customerFixture`);
+  }
+  return merged;
 }

@@ -91,3 +91,35 @@ describe('scheduling-conformance against the embedded reference implementation',
     expect(readdirSync(dir).filter((f) => f.startsWith('run-journal'))).toHaveLength(2);
   });
 });
+
+describe('scheduling-conformance: more ways to be wrong, each one line and exit 2', () => {
+  const cases: [string, string[], Record<string, string>, RegExp][] = [
+    ['a base URL ending in /api/v1', ['--base-url', 'http://127.0.0.1:1/api/v1'], { SCHEDULING_API_KEY: KEY }, /ends in \/api\/v1/],
+    ['a base URL from the environment, named as such', [], { SCHEDULING_BASE_URL: 'nope', SCHEDULING_API_KEY: KEY }, /^scheduling-conformance: SCHEDULING_BASE_URL "nope" is not a URL/],
+    ['a key a header cannot carry', ['--base-url', 'http://127.0.0.1:1'], { SCHEDULING_API_KEY: 'two words' }, /SCHEDULING_API_KEY is empty or holds characters/],
+    ['a timeout beyond what a timer holds', ['--timeout', '3000000000'], {}, /--timeout must be a whole number of milliseconds from 1 to 2147483647/],
+    ['an --only that matches no check', ['--only', 'NO-SUCH-CHECK'], {}, /--only "NO-SUCH-CHECK" matches no check/],
+  ];
+  test.for(cases)('%s', async ([, args, env, message]) => {
+    const run = await runCli(args, env);
+    expect(run.code).toBe(2);
+    const lines = run.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(message);
+    expect(run.stderr).not.toContain('two words');
+  });
+
+  test('--help answers even when the environment is wrong', async () => {
+    const run = await runCli(['--help'], { SCHEDULING_BASE_URL: 'nope' });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^Usage:/);
+  });
+
+  test('a report directory beside other files: only the run\'s own files are scanned and kept', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'scr-beside-'));
+    writeFileSync(join(dir, 'notes.txt'), `the user's own note with the key ${KEY}`);
+    const run = await runCli(['--report-dir', dir], { SCHEDULING_API_KEY: KEY });
+    expect(run.code, run.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toContain(KEY);
+  });
+});

@@ -145,13 +145,15 @@ test('--rate caps the requests per second', async () => {
 });
 
 describe('secrets', () => {
-  test('the scan finds a raw or URL-encoded key in any file of the report directory, and names the key only by its placeholder', () => {
+  test('the scan finds a raw or URL-encoded key in any file the run wrote, and names the key only by its placeholder', () => {
     const dir = mkdtempSync(join(tmpdir(), 'scr-scan-'));
     mkdirSync(join(dir, 'har'));
     writeFileSync(join(dir, 'result.json'), '{"authorization":"Bearer $SCHEDULING_API_KEY"}');
     writeFileSync(join(dir, 'har', 'run.har'), `{"url":"https://x/?k=${encodeURIComponent('k/+=y')}"}`);
     writeFileSync(join(dir, 'junit.xml'), `<failure>Bearer ${KEY}</failure>`);
-    const leaks = scanForSecrets(dir, { apiKey: KEY, expiredKey: 'k/+=y' });
+    writeFileSync(join(dir, 'notes.txt'), `a file of the user's, not the run's: ${KEY}`);
+    const written = ['result.json', 'har/run.har', 'junit.xml'].map((f) => join(dir, f));
+    const leaks = scanForSecrets(written, { apiKey: KEY, expiredKey: 'k/+=y' });
     expect(leaks.map((l) => [l.file.slice(dir.length), l.key])).toEqual(
       expect.arrayContaining([['/junit.xml', '$SCHEDULING_API_KEY'], ['/har/run.har', '$SCHEDULING_EXPIRED_KEY']]),
     );

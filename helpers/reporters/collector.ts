@@ -23,6 +23,8 @@ export class ResultCollector implements Reporter {
   onTestCaseResult(testCase: TestCase): void {
     const observation = (testCase.meta() as { observation?: ObservationMeta }).observation;
     if (observation) {
+      // An observation that never ran (the run was stopped) has nothing to say.
+      if (testCase.result().state !== 'passed') return;
       const resource = basename(testCase.module.moduleId).replace(/\.test\.ts$/, '');
       this.observations.push({ ...observation, resource, text: this.redact(observation.text) });
       return;
@@ -55,18 +57,11 @@ function toCheckResult(testCase: TestCase, redact: (t: string) => string): Check
   const result = testCase.result();
   const resource = basename(testCase.module.moduleId).replace(/\.test\.ts$/, '');
   const durationMs = Math.round(testCase.diagnostic()?.duration ?? 0);
-  if (!meta) {
-    // A check that never started (its suite's hook failed, or it was filtered out).
-    const [checkId, ...title] = testCase.name.split(' ');
-    return {
-      checkId, requirement: checkId.split(':')[0], level: 'MUST', clause: '', title: title.join(' '), resource,
-      outcome: result.state === 'failed' ? 'failed' : 'skipped',
-      reason: result.state === 'failed' ? redact(result.errors[0]?.message ?? 'failed') : 'not run',
-      durationMs, exchanges: [], notes: [],
-    };
-  }
+  // Every check declares its meta (helpers/check.ts); a test without one is not a check.
+  if (!meta) return undefined;
+  // No outcome: the check never started (the run was stopped, or its suite's hook failed).
   let outcome = meta.outcome ?? (result.state === 'failed' ? 'failed' : 'skipped');
-  let reason = meta.reason;
+  let reason = meta.outcome ? meta.reason : result.state === 'failed' ? result.errors[0]?.message : 'not run';
   // A check whose body passed but whose test failed afterwards (e.g. in onTestFinished) failed.
   if (result.state === 'failed' && outcome === 'passed') {
     outcome = 'failed';
