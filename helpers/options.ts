@@ -54,7 +54,7 @@ Options:
   --rate N            at most N requests per second (for rate-limited staging)
   --allow-http        no warning for a plain-HTTP base URL that is not loopback
   --sweep             only delete customers left by earlier, crashed runs (by their run marker)
-  --only PATTERN      run only checks whose id or title matches PATTERN (a regular expression)
+  --only PATTERN      run only checks whose "<id> <title>" matches PATTERN (a regular expression)
   --expect FILE       known deviations: check id -> expected outcome (see spec/expectations.schema.json);
                       a pinned failure does not fail the run
   --certify           write the certification bundle too; refuses --only and --read-only, ignores --expect
