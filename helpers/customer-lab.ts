@@ -4,6 +4,7 @@ import { customerFixture, markerField } from './fixtures.ts';
 import type { Answer, ApiClient } from './http.ts';
 import type { Ledger } from './ledger.ts';
 import { isRecord } from './records.ts';
+import { rowsOf } from './restore.ts';
 import type { ResourceOps } from './resource-ops.ts';
 import type { TargetConfig } from './target.ts';
 
@@ -85,9 +86,8 @@ export class CustomerLab {
     const field = markerField(this.target);
     if (!field) return;
     const answer = await this.client.call(this.ops.list);
-    if (!Array.isArray(answer.json)) return;
-    for (const row of answer.json) {
-      if (!isRecord(row) || row[field] !== sent[field]) continue;
+    for (const row of (is2xx(answer) ? rowsOf(answer.json) : undefined) ?? []) {
+      if (row[field] !== sent[field]) continue;
       const id = row[this.idField];
       if (id !== undefined && id !== null && !this.isOurs(id)) this.keep(id, owned);
     }
@@ -106,7 +106,7 @@ export class CustomerLab {
     return this.client.call(this.ops.list);
   }
 
-  /** Every customer the list shows; anything but a 2xx JSON array fails the check. */
+  /** Every customer the list shows; anything but a 2xx list (see listElements) fails the check. */
   async readList(why: string): Promise<Row[]> {
     return listElements(await this.list(), `${why}: GET ${this.ops.list.path}`).filter(isRecord);
   }
@@ -138,7 +138,7 @@ export class CustomerLab {
   async finish(): Promise<string[]> {
     const failed = await this.ledger.cleanUp(this.client);
     const answer = await this.list();
-    const listed = Array.isArray(answer.json) && is2xx(answer) ? (answer.json as unknown[]).filter(isRecord).map((r) => r[this.idField]) : undefined;
+    const listed = is2xx(answer) ? rowsOf(answer.json)?.map((r) => r[this.idField]) : undefined;
     const suspects = listed ? listed.filter((id) => this.isOurs(id)) : [...this.ours];
     const left: string[] = [];
     for (const id of suspects) {

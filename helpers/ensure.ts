@@ -1,6 +1,7 @@
 import { excerpt, type Answer } from './http.ts';
 import { isRecord } from './records.ts';
 import { sameId } from './compare.ts';
+import { listItems } from './restore.ts';
 
 /** Fails the running check with a message that says what the target did. */
 export function ensure(condition: unknown, message: string | (() => string)): asserts condition {
@@ -16,11 +17,15 @@ export function said(answer: Answer): string {
   return `answered ${answer.status} ${body}`;
 }
 
-/** The elements of a list answer: a 2xx JSON array, or the running check fails saying what came back. */
+/**
+ * The elements of a list answer: a 2xx JSON array, or an object holding exactly one array (the
+ * envelope is not shown: see listItems); else the running check fails saying what came back.
+ */
 export function listElements(answer: Answer, doing: string): unknown[] {
   ensure(is2xx(answer), () => `${doing} ${said(answer)}`);
-  ensure(Array.isArray(answer.json), () => `${doing} ${said(answer)}, not a JSON array`);
-  return answer.json;
+  const items = listItems(answer.json);
+  ensure(items, () => `${doing} ${said(answer)}, neither a JSON array nor an object holding exactly one array`);
+  return items;
 }
 
 /** The record a find answered: a 2xx JSON object carrying the id asked for, or the running check fails. */

@@ -1,9 +1,13 @@
-import type { Spec, Operation } from './spec.ts';
+import { SERVER_MAINTAINED } from './compare.ts';
+import type { Operation } from './spec.ts';
 import type { TargetConfig } from './target.ts';
 
 type Row = Record<string, unknown>;
 
 export const isRecord = (v: unknown): v is Row => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Field names that commonly hold a person's or a business's name, most likely first (fields are not shown). */
+export const NAME_FIELDS = ['lastName', 'name', 'firstName', 'fullName', 'displayName'];
 
 /** The business field names as the target uses them: the email field's name comes from the vendor. */
 export function businessFieldName(specName: string, vendorConfigKey: string | undefined, target: TargetConfig): string {
@@ -12,21 +16,19 @@ export function businessFieldName(specName: string, vendorConfigKey: string | un
 }
 
 /**
- * A PATCH body that writes back what was read: for the business, every documented update field
- * the retrieval exposes with a value other than null; for other records (fields not shown), one string field other than the id.
+ * A PATCH body that writes back one field of a customer or team member as read (their fields
+ * are not shown; the business has its own write-back in business-record.ts). The field is, in
+ * this order: one the vendor's patch (customerPatch, teamMemberPatch) names, a name-like one,
+ * any other string field. Never the id, a field the server maintains (updatedAt…) or any other
+ * "…At" stamp: a target may refuse to take those from a client.
  */
-export function writeBackBody(read: unknown, spec: Spec, target: TargetConfig, op: Operation): Row {
+export function writeBackBody(read: unknown, target: TargetConfig, op: Operation): Row {
   if (!isRecord(read)) throw new Error(`${op.method} ${op.path}: the record read back is not a JSON object`);
-  if (op.resource === 'business') {
-    const body: Row = {};
-    for (const f of spec.businessFields) {
-      const name = businessFieldName(f.specName, f.vendorConfigKey, target);
-      // Nulls stay out: a target that mishandles null (stores "" instead) could not be put back.
-      if (name in read && read[name] !== null) body[name] = read[name];
-    }
-    return body;
-  }
-  const field = Object.keys(read).find((k) => k !== target.vendor.idField && typeof read[k] === 'string');
-  if (!field) throw new Error(`${op.method} ${op.path}: the record has no string field to write back`);
+  const writable = (k: string) => k !== target.vendor.idField && !SERVER_MAINTAINED.test(k) && !/At$/.test(k) && read[k] !== undefined;
+  const patch = op.resource === 'team-members' ? target.vendor.teamMemberPatch : target.vendor.customerPatch;
+  const field =
+    [...Object.keys(patch ?? {}), ...NAME_FIELDS].find((k) => k in read && writable(k)) ??
+    Object.keys(read).find((k) => writable(k) && typeof read[k] === 'string');
+  if (!field) throw new Error(`${op.method} ${op.path}: the record has no field to write back`);
   return { [field]: read[field] };
 }

@@ -1,7 +1,8 @@
 import { changedFields, SERVER_MAINTAINED, without } from './compare.ts';
 import { ensure, foundRecord, is2xx, listElements, said } from './ensure.ts';
 import type { Answer, ApiClient } from './http.ts';
-import { isRecord } from './records.ts';
+import { isRecord, NAME_FIELDS } from './records.ts';
+import { rowsOf } from './restore.ts';
 import { undocumented, type ResourceOps } from './resource-ops.ts';
 import { currentJournal } from './run-context.ts';
 import { once } from './once.ts';
@@ -10,8 +11,6 @@ import type { TargetConfig } from './target.ts';
 
 type Row = Record<string, unknown>;
 type MemberOps = Required<Pick<ResourceOps, 'list' | 'find' | 'update'>>;
-
-const NAME_FIELDS = ['lastName', 'name', 'firstName', 'fullName', 'displayName'];
 
 /**
  * Team members are shared records the run cannot create: the checks take turns on them in one
@@ -39,7 +38,7 @@ export class TeamLane {
     return this.client.call(this.ops.list);
   }
 
-  /** The members listed: a 2xx JSON array of objects, each carrying its id; anything else fails the check. */
+  /** The members listed: a 2xx list (see listElements) of objects, each carrying its id; anything else fails the check. */
   async readList(why: string): Promise<Row[]> {
     const doing = `${why}: GET ${this.ops.list.path}`;
     const rows = listElements(await this.list(), doing);
@@ -155,8 +154,9 @@ export class TeamLane {
       return []; // never read, so never changed
     }
     const answer = await this.list();
-    if (!is2xx(answer) || !Array.isArray(answer.json)) return [];
-    const now = new Map((answer.json as unknown[]).filter(isRecord).map((r) => [String(r[this.idField]), r]));
+    const rows = is2xx(answer) ? rowsOf(answer.json) : undefined;
+    if (!rows) return [];
+    const now = new Map(rows.map((r) => [String(r[this.idField]), r]));
     const then = new Map(before.map((r) => [String(r[this.idField]), r]));
     const problems: string[] = [];
     for (const [id, row] of then) {

@@ -16,7 +16,7 @@ function fieldRules(ctx: RefContext): Record<string, (v: unknown) => boolean> {
     [ctx.state.emailField]: (v) => isString(v) && (!strict || /^[^@\s]+@[^@\s]+$/.test(v as string)),
     currencyIso: (v) => isString(v) && (!strict || Intl.supportedValuesOf('currency').includes(v as string)),
     timeZone: (v) => isString(v) && (!strict || Intl.supportedValuesOf('timeZone').includes(v as string)),
-    businessHours: (v) => Array.isArray(v) && v.every(isObject),
+    businessHours: (v) => Array.isArray(v) && v.every(isObject) && (!ctx.varies('business-hours-every-day') || sameDays(v, ctx.state.business.businessHours)),
     useGdprCompliance: (v) => typeof v === 'boolean',
   };
   for (const f of NULLABLE_STRINGS) {
@@ -24,6 +24,30 @@ function fieldRules(ctx: RefContext): Record<string, (v: unknown) => boolean> {
   }
   return rules;
 }
+
+/** Variation business-hours-every-day: an update of businessHours must name the same days as before. */
+function sameDays(next: unknown[], current: unknown): boolean {
+  const days = (v: unknown) => (Array.isArray(v) ? v.map((e) => (isObject(e) ? String(e.dayOfWeek) : '')).sort().join() : '');
+  return days(next) === days(current);
+}
+
+/**
+ * Fault business-get-wrong-type:<field>: the retrieval serves the field with a wrong JSON type
+ * (a boolean as "true"/"false", an array as its JSON text, a string or null wrapped in an array),
+ * and its update takes that form back, so that the fault breaks the representation only.
+ */
+function wrongType(value: unknown): unknown {
+  if (typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) return JSON.stringify(value);
+  return [value];
+}
+function rightType(value: unknown, stored: unknown): unknown {
+  if (typeof stored === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
+  if (Array.isArray(stored) && typeof value === 'string') return JSON.parse(value);
+  if (!Array.isArray(stored) && Array.isArray(value) && value.length === 1) return value[0];
+  return value;
+}
+const wrongTypeField = (ctx: RefContext) => Object.keys(ctx.state.business).find((f) => ctx.fault(`business-get-wrong-type:${f}`));
 
 /** What a stale cache serves (fault business-get-stale): the record as first read, per reference. */
 const staleCopies = new WeakMap<object, Record<string, unknown>>();
@@ -37,7 +61,10 @@ function retrieve(req: RefRequest, ctx: RefContext) {
     if (!staleCopies.has(ctx.state)) staleCopies.set(ctx.state, structuredClone(business));
     business = staleCopies.get(ctx.state)!;
   }
-  if (ctx.fault('business-get-wrong-type')) business = { ...business, useGdprCompliance: String(business.useGdprCompliance) };
+  const wrong = wrongTypeField(ctx);
+  if (wrong) business = { ...business, [wrong]: wrongType(business[wrong]) };
+  // Variation omit-null-fields: the retrieval leaves out the fields that are null.
+  if (ctx.varies('omit-null-fields')) business = Object.fromEntries(Object.entries(business).filter(([, v]) => v !== null));
   if (ctx.fault('business-get-text-plain')) return { status: 200, raw: JSON.stringify(business), headers: { 'content-type': 'text/plain; charset=utf-8' } };
   return json(200, business);
 }
@@ -51,8 +78,7 @@ function mangle(field: string, value: unknown, ctx: RefContext): { field: string
   if (ctx.fault('business-false-ignored') && value === false) return undefined;
   if (ctx.fault('business-null-ignored') && value === null) return undefined;
   if (ctx.fault('business-null-as-empty-string') && value === null) return { field, value: '' };
-  // The retrieval of business-get-wrong-type serves the boolean as a string; its update takes it back.
-  if (ctx.fault('business-get-wrong-type') && field === 'useGdprCompliance' && (value === 'true' || value === 'false')) return { field, value: value === 'true' };
+  if (field === wrongTypeField(ctx)) return { field, value: rightType(value, ctx.state.business[field]) };
   if (ctx.fault('business-fields-crossed') && CROSSED[field]) return { field: CROSSED[field], value };
   return { field, value };
 }

@@ -39,9 +39,16 @@ function list(_req: RefRequest, ctx: RefContext) {
   return json(200, rows);
 }
 
+/** Variation unique-customer-email: another customer (not `except`) already holds this email. */
+function emailTaken(ctx: RefContext, fields: Row, except?: unknown): boolean {
+  if (!ctx.varies('unique-customer-email') || typeof fields.email !== 'string') return false;
+  return [...ctx.state.customers.values()].some((c) => c.id !== except && c.email === fields.email);
+}
+
 function create(req: RefRequest, ctx: RefContext) {
   if (!isObject(req.body)) return error(400, 'invalid_body', 'The body must be a JSON object');
   const { id: _ignored, ...fields } = req.body;
+  if (emailTaken(ctx, fields)) return error(409, 'conflict', 'A customer with that email exists');
   if (ctx.fault('customer-create-drops-field')) delete fields[Object.keys(fields).at(-1) ?? ''];
   const customer = ctx.state.insert(ctx.state.customers, structuredClone(fields), 'cus');
   const status = ctx.varies('create-200') ? 200 : 201;
@@ -57,6 +64,7 @@ function update(req: RefRequest, ctx: RefContext) {
   if (!addressed) return missing(req, ctx);
   if (!isObject(req.body)) return error(400, 'invalid_body', 'The body must be a JSON object');
   const { id: _ignored, ...changes } = req.body;
+  if (emailTaken(ctx, changes, addressed.id)) return error(409, 'conflict', 'A customer with that email exists');
   const customer = ctx.fault('customer-update-other') ? (sameName(ctx, addressed)[0] ?? addressed) : addressed;
   const updated = ctx.fault('customer-patch-replaces') ? { id: customer.id, ...structuredClone(changes) } : { ...customer, ...structuredClone(changes) };
   if (!ctx.fault('customer-update-not-persisted')) ctx.state.customers.set(String(customer.id), updated);
@@ -65,6 +73,8 @@ function update(req: RefRequest, ctx: RefContext) {
 
 function remove(req: RefRequest, ctx: RefContext) {
   const customer = ctx.state.customers.get(req.params.id);
+  // Variation delete-idempotent: deleting what is not there (any more) succeeds all the same.
+  if (!customer && ctx.varies('delete-idempotent')) return json(204);
   if (!customer) return missing(req, ctx);
   if (ctx.fault('customer-delete-noop')) return json(204);
   const victims = ctx.fault('customer-delete-removes-others') ? sameName(ctx, customer) : [customer];

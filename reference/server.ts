@@ -121,7 +121,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
       const denied = requireKey(request, ctx);
       if (denied) return denied;
     }
-    return protocolFaults(found.route.operationId, shapePatchAnswer(request, await found.route.handler(request, ctx)));
+    return protocolFaults(found.route.operationId, shapeListAnswer(found.route.operationId, shapePatchAnswer(request, await found.route.handler(request, ctx))));
   }
 
   /** Faults in how an answer is encoded, whatever the operation computed. */
@@ -142,6 +142,13 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
     if (varies('patch-answers-changes')) return { ...answer, body: request.body };
     if (varies('patch-answers-empty')) return { ...answer, body: {} };
     return answer;
+  }
+
+  /** Variation list-envelope: the lists answer {"data": [...]} instead of a bare array. */
+  function shapeListAnswer(operationId: string | undefined, answer: RefResponse): RefResponse {
+    if (!varies('list-envelope') || answer.status >= 300 || !Array.isArray(answer.body)) return answer;
+    if (operationId !== 'listCustomers' && operationId !== 'listTeamMembers') return answer;
+    return { ...answer, body: { data: answer.body } };
   }
 
   function write(res: ServerResponse, answer: RefResponse): void {

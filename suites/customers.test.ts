@@ -9,10 +9,12 @@ import { observeAuth, type Probe } from '../helpers/auth-observation.ts';
 import { changedFields, mismatches, sameId } from '../helpers/compare.ts';
 import { CustomerLab, customerCheck, type Scope } from '../helpers/customer-lab.ts';
 import { ensure, is2xx, said } from '../helpers/ensure.ts';
+import { customerFixture } from '../helpers/fixtures.ts';
 import { ApiClient, type Answer } from '../helpers/http.ts';
 import { Ledger } from '../helpers/ledger.ts';
 import { check } from '../helpers/check.ts';
 import { isRecord, writeBackBody } from '../helpers/records.ts';
+import { rowsOf } from '../helpers/restore.ts';
 import { requireOps, resourceOps } from '../helpers/resource-ops.ts';
 import { once } from '../helpers/once.ts';
 import { loadSpec, type Operation } from '../helpers/spec.ts';
@@ -45,18 +47,20 @@ describe.concurrent('customers', () => {
     ensure(wrong.length === 0, () => `the created customer does not carry the values sent: ${wrong.join('; ')}`);
   });
 
-  customerCheck(lab, { id: 'CUS-FIND', title: `GET ${ops.find.path} answers 2xx with the same customer` }, async (scope) => {
+  customerCheck(lab, { id: 'CUS-FIND', title: `GET ${ops.find.path} answers 2xx with the same customer: its id, and the fields sent as the create answered them` }, async (scope) => {
     const made = await scope.make('find');
     const answer = await lab.find(made.id);
     ensure(is2xx(answer), () => `GET ${ops.find.path} with the new customer's id ${said(answer)}`);
     const found = answer.json;
     ensure(isRecord(found), () => `GET ${ops.find.path} ${said(answer)}: not a customer`);
     ensure(sameId(found[idField], made.id), () => `asked for ${String(made.id)}, found ${idField} ${JSON.stringify(found[idField])}`);
-    const wrong = mismatches(made.record, found);
-    ensure(wrong.length === 0, () => `the customer found is not the customer created: ${wrong.join('; ')}`);
+    // Representations are not shown: only the fields sent must be the same in both answers (the id is compared above).
+    const sentFields = Object.fromEntries(Object.keys(made.sent).filter((k) => k !== idField).map((k) => [k, made.record[k]]));
+    const wrong = mismatches(sentFields, found);
+    ensure(wrong.length === 0, () => `the customer found does not carry the values the create answered for the fields sent: ${wrong.join('; ')}`);
   });
 
-  check({ id: 'CUS-LIST:array', title: `GET ${ops.list.path} answers 2xx with a JSON array` }, async () => {
+  check({ id: 'CUS-LIST:array', title: `GET ${ops.list.path} answers 2xx with a list: a JSON array, or an object holding exactly one` }, async () => {
     await lab.readList('listing customers');
   });
 
@@ -130,8 +134,9 @@ describe.concurrent('customers', () => {
     const { made, removed, found, listed } = await deletion();
     ensure(is2xx(removed), () => `DELETE ${ops.remove.path} ${said(removed)}`);
     ensure(!is2xx(found), () => `the deleted customer ${String(made.id)} is still found: GET ${ops.find.path} ${said(found)}`);
-    ensure(is2xx(listed) && Array.isArray(listed.json), () => `listing customers after the delete: GET ${ops.list.path} ${said(listed)}`);
-    ensure(!(listed.json as unknown[]).some((r) => isRecord(r) && sameId(r[idField], made.id)), `the deleted customer ${String(made.id)} is still listed`);
+    const rows = is2xx(listed) ? rowsOf(listed.json) : undefined;
+    ensure(rows, () => `listing customers after the delete: GET ${ops.list.path} ${said(listed)}`);
+    ensure(!rows.some((r) => sameId(r[idField], made.id)), `the deleted customer ${String(made.id)} is still listed`);
   });
 
   customerCheck(lab, { id: 'CUS-DELETE-404', title: `GET ${ops.find.path} of a deleted customer answers 404` }, async () => {
@@ -142,6 +147,9 @@ describe.concurrent('customers', () => {
 
   // An id that names no customer, in the target's own format: one this run created and deleted.
   // Each operation gets its own, so that a target wrongly reviving one cannot disturb the others.
+  // Only a find must not succeed (a 2xx would claim a customer that does not exist); the contract
+  // shows no status codes for customers, so an idempotent delete (2xx for a deleted id) or an
+  // update of an unknown id is judged by the SHOULD (404) alone.
   const unknown: [string, Operation, unknown][] = [
     ['find', ops.find, undefined],
     ['update', ops.update, patch],
@@ -157,10 +165,12 @@ describe.concurrent('customers', () => {
       return { id: made.id, answer };
     });
     const asked = `${op.method} ${op.path} of a deleted customer's id`;
-    customerCheck(lab, { id: `CUS-UNKNOWN-NOT-2XX:${variant}`, title: `${asked} does not answer 2xx` }, async () => {
-      const { id, answer } = await probe();
-      ensure(!is2xx(answer), () => `${asked} (${String(id)}) ${said(answer)}`);
-    });
+    if (op === ops.find) {
+      customerCheck(lab, { id: `CUS-UNKNOWN-NOT-2XX:${variant}`, title: `${asked} does not answer 2xx` }, async () => {
+        const { id, answer } = await probe();
+        ensure(!is2xx(answer), () => `${asked} (${String(id)}) ${said(answer)}`);
+      });
+    }
     customerCheck(lab, { id: `CUS-UNKNOWN-404:${variant}`, title: `${asked} answers 404` }, async () => {
       const { id, answer } = await probe();
       ensure(answer.status === 404, () => `${asked} (${String(id)}) ${said(answer)}, not 404`);
@@ -178,10 +188,11 @@ describe('customers: authentication (not documented, observed only)', () => {
   };
   const probes: Record<string, () => Promise<Probe>> = {
     [ops.list.operationId]: async () => ({}),
-    [ops.create.operationId]: async () => ({ body: { ...(await made()).sent } }),
+    // A body of its own: a target that keeps emails unique would refuse a copy of another customer's.
+    [ops.create.operationId]: async () => ({ body: customerFixture(target, 'auth') }),
     // A read-only run creates nothing: it asks for a customer that is there, if there is one.
     [ops.find.operationId]: async () => (target.readOnly ? firstListed() : { id: (await made()).id }),
-    [ops.update.operationId]: async () => ({ id: (await made()).id, body: writeBackBody((await made()).record, spec, target, ops.update) }),
+    [ops.update.operationId]: async () => ({ id: (await made()).id, body: writeBackBody((await made()).record, target, ops.update) }),
     [ops.remove.operationId]: async () => ({ id: (await made()).id }),
   };
   for (const op of spec.operations.filter((o) => o.resource === 'customers')) {

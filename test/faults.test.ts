@@ -34,6 +34,14 @@ const catalog = loadCatalog();
 const onlyShould = (fault: Fault) =>
   fault.kills.every((p) => catalog.byId.get(requirementOf(p.replace(/\*$/, '')))?.level === 'SHOULD');
 
+/**
+ * The families of generated faults (e.g. business-get-wrong-type:<field>) whose --strict run is
+ * already proven: it shows that warnings turn into failures, which does not depend on the field,
+ * so one member of a family is enough and the matrix stays short.
+ */
+const strictProven = new Set<string>();
+const family = (fault: Fault) => fault.name.split(':')[0];
+
 describe.concurrent('fault catalog', () => {
   test('names at least one check to kill for every fault', () => {
     for (const f of FAULTS) expect(f.kills.length, f.name).toBeGreaterThan(0);
@@ -46,6 +54,8 @@ describe.concurrent('fault catalog', () => {
     if (onlyShould(fault)) {
       expect(run.code, run.stderr).toBe(0);
       expectExactly(fault, idsWith(checks, ['warning']));
+      if (fault.name.includes(':') && strictProven.has(family(fault))) return;
+      strictProven.add(family(fault));
       const strict = await runAgainst(fault, true);
       expect(strict.code, strict.stderr).toBe(1);
       expectExactly(fault, idsWith(readResult(strict).checks, ['failed']));

@@ -78,6 +78,21 @@ describe('--only PATTERN', () => {
     expect((result.options as { only: string }).only).toBe('OP-DOCUMENTED:list');
   });
 
+  test('a check whose earlier step is left out is not applicable, naming the step', async () => {
+    const sound = await startReference({ apiKey: KEY });
+    try {
+      const run = await runCli(['--base-url', sound.url, '--only', 'BUS-UPDATE-APPLIES:name |BUS-AUTH-NO-ECHO:retrieveBusiness:unknown-key'], env());
+      expect(run.code, run.stderr).toBe(0);
+      const reasons = Object.fromEntries(readResult(run).checks.map((c) => [c.checkId, `${c.outcome}: ${c.reason}`]));
+      expect(reasons).toEqual({
+        'BUS-UPDATE-APPLIES:name': 'not-applicable: depends on BUS-UPDATE-200:name, which did not run',
+        'BUS-AUTH-NO-ECHO:retrieveBusiness:unknown-key': 'not-applicable: depends on BUS-AUTH-INVALID:retrieveBusiness:unknown-key, which did not run',
+      });
+    } finally {
+      await sound.close();
+    }
+  });
+
   test('a pattern that is not a regular expression is a usage error', async () => {
     const run = await runCli(['--base-url', ref.url, '--only', '(['], env());
     expect(run.code).toBe(2);

@@ -190,6 +190,15 @@ describe('clean-up of earlier runs and read-only runs', () => {
     expect(run.stdout).toMatch(/read-only: \d+ checks that change data were left out/);
     expectSafe(run, ref, before);
   });
+
+  test('--read-only on a target with no customers: finding one is not applicable, with the reason', async () => {
+    const ref = await reference({ seedCustomers: 0 });
+    const run = await runCli(['--base-url', ref.url, '--read-only'], env(ref));
+    expect(run.code, run.stderr).toBe(0);
+    const find = result(run).checks.find((c) => c.checkId === 'OP-DOCUMENTED:findCustomer');
+    expect(find?.outcome).toBe('not-applicable');
+    expect(find?.reason).toMatch(/lists no record to address, and a --read-only run creates none/);
+  });
 });
 
 describe('preflight: a target that cannot be tested ends the run with one line and exit 2', () => {

@@ -37,11 +37,15 @@ export const businessFaults: Fault[] = [
     description: 'The retrieval labels its JSON answer text/plain.',
     kills: ['BUS-GET-CONTENT-TYPE'],
   },
-  {
-    name: 'business-get-wrong-type',
-    description: 'The retrieval serves useGdprCompliance as the string "true"/"false" (its update takes those strings back).',
-    kills: ['BUS-GET-TYPES:useGdprCompliance'],
-  },
+  // One per field: the retrieval serves that field with a wrong JSON type (a boolean as a
+  // string, an array as its JSON text, a string or null wrapped in an array), and its update takes
+  // that form back. The field's update checks are then not applicable (a value of another type
+  // cannot be written back), so only its type check flags it.
+  ...FIELDS.map((f) => ({
+    name: `business-get-wrong-type:${f}`,
+    description: `The retrieval serves ${f} with a wrong JSON type (its update takes that form back).`,
+    kills: [`BUS-GET-TYPES:${f}`],
+  })),
 
   // --- Partial update ---------------------------------------------------------------------
   {
@@ -62,7 +66,8 @@ export const businessFaults: Fault[] = [
   {
     name: 'business-name-required',
     description: 'An update without name is refused (422): no partial update of any other field.',
-    kills: [...ids('BUS-UPDATE-200', without(SET, 'name')), ...without(NO_UPDATE, 'BUS-UPDATE-APPLIES:name'), 'BUS-UPDATE-CURRENCY-ONLY'],
+    // The operations suite's write-back is a body with only currencyIso, refused too.
+    kills: [...ids('BUS-UPDATE-200', without(SET, 'name')), ...without(NO_UPDATE, 'BUS-UPDATE-APPLIES:name'), 'BUS-UPDATE-CURRENCY-ONLY', 'OP-DOCUMENTED:updateBusiness'],
   },
   {
     name: 'business-fields-crossed',
@@ -83,15 +88,13 @@ export const businessFaults: Fault[] = [
   {
     name: 'business-null-rejected',
     description: 'A field sent as null is refused (422), although the contract documents "string or null".',
-    // The operations suite writes the record back as read, nulls included.
-    kills: [...ids('BUS-UPDATE-NULLABLE', CLEARABLE), 'OP-DOCUMENTED:updateBusiness'],
+    kills: ids('BUS-UPDATE-NULLABLE', CLEARABLE),
   },
   {
     name: 'business-null-as-empty-string',
     description: 'A field sent as null is stored as the empty string: the empty string and null are confused.',
-    // A prefix: when the operations suite runs first, its write-back turns the seed's nulls into
-    // empty strings, and then every nullable field is changeable and flagged.
-    kills: ['BUS-UPDATE-NULLABLE:*'],
+    // Fields null in the seed stay unchanged: null is never shown to round-trip.
+    kills: ids('BUS-UPDATE-NULLABLE', CLEARABLE),
   },
   {
     name: 'business-hours-reset',

@@ -4,10 +4,10 @@ import type { Fault } from './index.ts';
 const NEEDS_A_CREATED_CUSTOMER = [
   'CUS-CREATE', 'CUS-FIND', 'CUS-LIST:new-and-existing', 'CUS-UPDATE', 'CUS-ISOLATION:update', 'CUS-ISOLATION:delete',
   'CUS-DELETE', 'CUS-DELETE-404',
-  'CUS-UNKNOWN-NOT-2XX:find', 'CUS-UNKNOWN-NOT-2XX:update', 'CUS-UNKNOWN-NOT-2XX:delete',
+  'CUS-UNKNOWN-NOT-2XX:find',
   'CUS-UNKNOWN-404:find', 'CUS-UNKNOWN-404:update', 'CUS-UNKNOWN-404:delete',
 ];
-const UNKNOWN_ID = ['find', 'update', 'delete'].flatMap((v) => [`CUS-UNKNOWN-NOT-2XX:${v}`, `CUS-UNKNOWN-404:${v}`]);
+const UNKNOWN_ID = ['CUS-UNKNOWN-NOT-2XX:find', ...['find', 'update', 'delete'].map((v) => `CUS-UNKNOWN-404:${v}`)];
 
 /** Customer checks that lose their footing when an operation is not served (see protocol.ts). */
 export const CUSTOMER_CHECKS_NEEDING: Record<string, string[]> = {
