@@ -37,6 +37,8 @@ export interface BusinessField {
   description: string;
   /** Name of the vendor config key that renames the field, if the contract does not show its name. */
   vendorConfigKey?: string;
+  /** For arrays: whether the element structure is documented (WorkHours' is not). */
+  itemsShown: boolean;
 }
 
 export interface Spec {
@@ -96,6 +98,7 @@ export async function readSpec(file: string): Promise<Spec> {
         nullable: types.includes('null'),
         description: schema.description ?? '',
         vendorConfigKey: schema['x-vendor-config'],
+        itemsShown: Boolean(schema.items && !schema.items['x-not-shown']),
       };
     },
   );
