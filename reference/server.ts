@@ -82,7 +82,10 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   if (options.fault && !faultNamed(options.fault)) throw new Error(`unknown fault "${options.fault}"`);
   for (const v of options.variations ?? []) if (!variationNamed(v)) throw new Error(`unknown variation "${v}"`);
   for (const r of options.robustness ?? []) if (!robustnessNamed(r)) throw new Error(`unknown robustness fault "${r}"`);
-  const misbehave = robustnessFaults(options.robustness ?? [], { redirectTo: options.redirectTo });
+  // A contract fault that is a misbehaviour of the encoding (an HTML page, truncated JSON) uses
+  // the same mechanism as the robustness faults: one implementation of each misbehaviour.
+  const encodingFault = options.fault && robustnessNamed(options.fault) ? [options.fault] : [];
+  const misbehave = robustnessFaults([...(options.robustness ?? []), ...encodingFault], { redirectTo: options.redirectTo });
   const variations = new Set(options.variations ?? []);
   const varies = (name: string) => variations.has(name);
   const apiKey = options.apiKey ?? `ref_live_${randomBytes(12).toString('hex')}`;
@@ -121,19 +124,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
       const denied = requireKey(request, ctx);
       if (denied) return denied;
     }
-    return protocolFaults(found.route.operationId, shapeListAnswer(found.route.operationId, shapePatchAnswer(request, await found.route.handler(request, ctx))));
-  }
-
-  /** Faults in how an answer is encoded, whatever the operation computed. */
-  function protocolFaults(operationId: string | undefined, answer: RefResponse): RefResponse {
-    if (ctx.fault(`html-answer:${operationId}`)) {
-      return { status: answer.status, raw: '<!doctype html><html><body><h1>OK</h1></body></html>', headers: { 'content-type': 'text/html' } };
-    }
-    if (ctx.fault(`truncated-json:${operationId}`) && answer.body !== undefined) {
-      const text = JSON.stringify(answer.body);
-      return { ...answer, raw: text.slice(0, Math.floor(text.length / 2)) };
-    }
-    return answer;
+    return shapeListAnswer(found.route.operationId, shapePatchAnswer(request, await found.route.handler(request, ctx)));
   }
 
   /** Variations of what a successful PATCH answers: the full record (default), the changes, or {}. */

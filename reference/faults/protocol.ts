@@ -36,7 +36,7 @@ export const encodingFaults: Fault[] = [
     kills: ['*'],
   },
   {
-    name: 'html-answer:listTeamMembers',
+    name: 'html:listTeamMembers',
     description: 'List Team Members answers an HTML page instead of JSON.',
     kills: ['OP-DOCUMENTED:listTeamMembers', 'OP-DOCUMENTED:findTeamMember', 'OP-DOCUMENTED:updateTeamMember', ...TEAM_MEMBER_CHECKS_NEEDING.listTeamMembers],
   },
