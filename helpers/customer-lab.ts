@@ -3,8 +3,7 @@ import { ensure, foundRecord, is2xx, listElements, said } from './ensure.ts';
 import { customerFixture, markerField } from './fixtures.ts';
 import type { Answer, ApiClient } from './http.ts';
 import type { Ledger } from './ledger.ts';
-import { isRecord } from './records.ts';
-import { rowsOf } from './restore.ts';
+import { isRecord, rowsOf } from './records.ts';
 import type { ResourceOps } from './resource-ops.ts';
 import type { TargetConfig } from './target.ts';
 

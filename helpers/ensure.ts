@@ -1,7 +1,6 @@
 import { excerpt, type Answer } from './http.ts';
-import { isRecord } from './records.ts';
+import { isRecord, listItems } from './records.ts';
 import { sameId } from './compare.ts';
-import { listItems } from './restore.ts';
 
 /** Fails the running check with a message that says what the target did. */
 export function ensure(condition: unknown, message: string | (() => string)): asserts condition {

@@ -32,3 +32,22 @@ export function writeBackBody(read: unknown, target: TargetConfig, op: Operation
   if (!field) throw new Error(`${op.method} ${op.path}: the record has no field to write back`);
   return { [field]: read[field] };
 }
+
+/**
+ * The elements of a list answer, or undefined when it is no list. The contract does not show a
+ * list's envelope: a bare JSON array, or an object holding exactly one array property (such as
+ * {"data": [...]}, whatever the property is called). The one list reader of the project.
+ */
+export function listItems(json: unknown): unknown[] | undefined {
+  if (Array.isArray(json)) return json;
+  if (isRecord(json)) {
+    const arrays = Object.values(json).filter(Array.isArray);
+    if (arrays.length === 1) return arrays[0] as unknown[];
+  }
+  return undefined;
+}
+
+/** The rows (JSON objects) of a list answer: see listItems. */
+export function rowsOf(json: unknown): Row[] | undefined {
+  return listItems(json)?.filter(isRecord);
+}

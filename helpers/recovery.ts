@@ -1,8 +1,8 @@
 import type { ApiClient } from './http.ts';
 import { outstanding, type Journal, type Outstanding } from './journal.ts';
 import { markerField } from './fixtures.ts';
-import { isRecord } from './records.ts';
-import { restoreRecord, rowsOf, type LeftOnTarget } from './restore.ts';
+import { isRecord, rowsOf } from './records.ts';
+import { restoreRecord, type LeftOnTarget } from './restore.ts';
 import type { Spec } from './spec.ts';
 import type { TargetConfig } from './target.ts';
 

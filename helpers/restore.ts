@@ -19,25 +19,6 @@ export interface Restoration {
 const ok = (status: number) => status >= 200 && status < 300;
 
 /**
- * The elements of a list answer, or undefined when it is no list. The contract does not show a
- * list's envelope: a bare JSON array, or an object holding exactly one array property (such as
- * {"data": [...]}, whatever the property is called). The one list reader of the project.
- */
-export function listItems(json: unknown): unknown[] | undefined {
-  if (Array.isArray(json)) return json;
-  if (isRecord(json)) {
-    const arrays = Object.values(json).filter(Array.isArray);
-    if (arrays.length === 1) return arrays[0] as unknown[];
-  }
-  return undefined;
-}
-
-/** The rows (JSON objects) of a list answer: see listItems. */
-export function rowsOf(json: unknown): Row[] | undefined {
-  return listItems(json)?.filter(isRecord);
-}
-
-/**
  * Puts `fields` of the record at `path` back to their values in `before`: reads it, writes back
  * only the fields that differ (one request; one per field if the target refuses them together),
  * and verifies by reading it back.

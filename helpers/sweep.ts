@@ -1,6 +1,7 @@
 import { ApiClient } from './http.ts';
 import { markerField } from './fixtures.ts';
-import { rowsOf, type LeftOnTarget } from './restore.ts';
+import { type LeftOnTarget } from './restore.ts';
+import { rowsOf } from './records.ts';
 import type { Spec } from './spec.ts';
 import type { TargetConfig } from './target.ts';
 

@@ -1,8 +1,7 @@
 import { changedFields, SERVER_MAINTAINED, without } from './compare.ts';
 import { ensure, foundRecord, is2xx, listElements, said } from './ensure.ts';
 import type { Answer, ApiClient } from './http.ts';
-import { isRecord, NAME_FIELDS } from './records.ts';
-import { rowsOf } from './restore.ts';
+import { isRecord, NAME_FIELDS, rowsOf } from './records.ts';
 import { undocumented, type ResourceOps } from './resource-ops.ts';
 import { currentJournal } from './run-context.ts';
 import { once } from './once.ts';

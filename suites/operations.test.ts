@@ -11,8 +11,7 @@ import { Ledger } from '../helpers/ledger.ts';
 import { Snapshots } from '../helpers/snapshots.ts';
 import { customerFixture } from '../helpers/fixtures.ts';
 import { loadSpec, statusMatches, type Operation } from '../helpers/spec.ts';
-import { isRecord, writeBackBody } from '../helpers/records.ts';
-import { listItems, rowsOf } from '../helpers/restore.ts';
+import { isRecord, writeBackBody, listItems, rowsOf } from '../helpers/records.ts';
 import { schemaProblems } from '../helpers/schema.ts';
 
 const spec = await loadSpec();
