@@ -44,7 +44,8 @@ export class TerminalReporter {
     const m = MARKS[pin && c.outcome === 'failed' && pin.outcome === 'failed' ? 'known' : c.outcome];
     const head = `${m.mark} ${m.label} ${c.level.padEnd(6)} ${c.checkId}`;
     let line = `  ${this.paint(m.style, head)} ${this.paint('dim', `${c.title} (${c.durationMs} ms)`)}`;
-    if (c.reason && c.outcome !== 'passed') line += `\n      ${this.paint(m.style, c.reason.split('\n')[0])}`;
+    // A skipped check's reason is the same for all of them (read-only, interrupted): the summary says it once.
+    if (c.reason && c.outcome !== 'passed' && c.outcome !== 'skipped') line += `\n      ${this.paint(m.style, c.reason.split('\n')[0])}`;
     if (pin && pin.outcome === c.outcome) line += `\n      ${this.paint('magenta', `known deviation (--expect): ${pin.reason}`)}`;
     else if (pin && c.outcome === 'passed') line += `\n      ${this.paint('yellow', `pinned as ${pin.outcome} in the --expect file, now passes: remove the pin`)}`;
     this.out.write(`${line}\n`);
