@@ -21,7 +21,8 @@ const ok = (status: number) => status >= 200 && status < 300;
 /**
  * Puts `fields` of the record at `path` back to their values in `before`: reads it, writes back
  * only the fields that differ (one request; one per field if the target refuses them together),
- * and verifies by reading it back.
+ * and verifies by reading it back. If that was not enough, all of `fields` are written at once
+ * (a target that replaces the record keeps only what it is sent) and verified again.
  */
 export async function restoreRecord(client: ApiClient, path: string, before: Row, fields: Iterable<string>): Promise<Restoration> {
   try {
@@ -40,7 +41,11 @@ export async function restoreRecord(client: ApiClient, path: string, before: Row
         for (const f of changed) await client.send({ method: 'PATCH', path, body: pick(before, [f]) });
       }
     }
-    const still = changed.length ? await differing() : [];
+    let still = changed.length ? await differing() : [];
+    if (still.length) {
+      await client.send({ method: 'PATCH', path, body: pick(before, known) });
+      still = await differing();
+    }
     const problems = [
       ...(still.length ? [`${still.join(', ')} still differ${still.length === 1 ? 's' : ''} from before the run after writing ${still.length === 1 ? 'it' : 'them'} back`] : []),
       ...(unknown.length ? [`${unknown.join(', ')} written by the run, value before the run unknown`] : []),

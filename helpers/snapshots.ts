@@ -2,7 +2,8 @@ import type { ApiClient } from './http.ts';
 import type { Journal } from './journal.ts';
 import { outstanding } from './journal.ts';
 import { isRecord } from './records.ts';
-import { restoreRecord, type LeftOnTarget } from './restore.ts';
+import { restoreRecord, type LeftOnTarget, type Restoration } from './restore.ts';
+import { SERVER_MAINTAINED } from './compare.ts';
 import { currentJournal } from './run-context.ts';
 
 type Row = Record<string, unknown>;
@@ -41,6 +42,17 @@ export class Snapshots {
     this.taken.set(path, answer.json);
     this.journal?.append({ kind: 'snapshot', path, record: answer.json });
     return answer.json;
+  }
+
+  /**
+   * Puts a snapshotted record back now, every field but the id and the stamps a server keeps
+   * itself: for a write that should have changed nothing but did, so that later checks find the
+   * record as it was. Returns the fields that were put back (and a problem, if any).
+   */
+  async restoreNow(path: string): Promise<Restoration> {
+    const before = await this.take(path);
+    const fields = Object.keys(before).filter((k) => k !== this.idField && !SERVER_MAINTAINED.test(k) && !/At$/.test(k));
+    return restoreRecord(this.client, path, before, fields);
   }
 
   /**
