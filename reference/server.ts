@@ -2,10 +2,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { State, type IdStyle } from './state.ts';
-import { requireKey } from './auth.ts';
-import { businessRoutes } from './business.ts';
-import { customerRoutes } from './customers.ts';
-import { teamMemberRoutes } from './team-members.ts';
+import { requireKey } from './routes/auth.ts';
+import { businessRoutes } from './routes/business.ts';
+import { customerRoutes } from './routes/customers.ts';
+import { teamMemberRoutes } from './routes/team-members.ts';
 import { faultNamed } from './faults/index.ts';
 import { variationNamed } from './variations.ts';
 import { robustness as robustnessFaults, robustnessNamed } from './faults/robustness.ts';

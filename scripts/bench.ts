@@ -8,9 +8,9 @@ import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ApiClient } from '../helpers/http.ts';
-import { DEFAULT_VENDOR_CONFIG } from '../helpers/vendor-config.ts';
-import { projectRoot } from '../helpers/paths.ts';
+import { ApiClient } from '../helpers/http/client.ts';
+import { DEFAULT_VENDOR_CONFIG } from '../helpers/config/vendor-config.ts';
+import { projectRoot } from '../helpers/command/paths.ts';
 import { startReference } from '../reference/server.ts';
 
 const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(1);

@@ -5,8 +5,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadCatalog } from '../helpers/catalog.ts';
-import { specDir } from '../helpers/paths.ts';
+import { loadCatalog } from '../helpers/contract/catalog.ts';
+import { specDir } from '../helpers/command/paths.ts';
 import { FAULTS } from '../reference/faults/index.ts';
 import { matches } from '../test/support/verdicts.ts';
 

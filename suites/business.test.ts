@@ -9,12 +9,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
-import { check, type CheckRun } from '../helpers/check.ts';
-import { ApiClient, type Answer, type Auth } from '../helpers/http.ts';
-import { loadSpec } from '../helpers/spec.ts';
-import { isRecord } from '../helpers/records.ts';
-import { BusinessRecord } from '../helpers/business-record.ts';
-import { differingFields, hasDocumentedType, jsonType, namedBusinessFields, newValue, type NamedField } from '../helpers/business-values.ts';
+import { check, type CheckRun } from '../helpers/checks/check.ts';
+import { ApiClient, type Answer, type Auth } from '../helpers/http/client.ts';
+import { loadSpec } from '../helpers/contract/spec.ts';
+import { isRecord } from '../helpers/resources/record-shapes.ts';
+import { BusinessRecord } from '../helpers/resources/business-lane.ts';
+import { differingFields, hasDocumentedType, jsonType, namedBusinessFields, newValue, type NamedField } from '../helpers/resources/business-values.ts';
 
 type Row = Record<string, unknown>;
 

@@ -5,18 +5,18 @@
  * so the checks run concurrently and never change a customer that was there before.
  */
 import { afterAll, describe, inject } from 'vitest';
-import { observeAuth, type Probe } from '../helpers/auth-observation.ts';
-import { changedFields, mismatches, sameId } from '../helpers/compare.ts';
-import { CustomerLab, customerCheck, type Scope } from '../helpers/customer-lab.ts';
-import { ensure, is2xx, said } from '../helpers/ensure.ts';
-import { customerFixture } from '../helpers/fixtures.ts';
-import { ApiClient, type Answer } from '../helpers/http.ts';
-import { Ledger } from '../helpers/ledger.ts';
-import { check } from '../helpers/check.ts';
-import { isRecord, writeBackBody, rowsOf } from '../helpers/records.ts';
-import { requireOps, resourceOps } from '../helpers/resource-ops.ts';
-import { once } from '../helpers/once.ts';
-import { loadSpec, type Operation } from '../helpers/spec.ts';
+import { observeAuth, type Probe } from '../helpers/checks/auth-observation.ts';
+import { changedFields, mismatches, sameId } from '../helpers/checks/compare.ts';
+import { CustomerLab, customerCheck, type Scope } from '../helpers/resources/customer-lane.ts';
+import { ensure, is2xx, said } from '../helpers/checks/assertions.ts';
+import { customerFixture } from '../helpers/resources/fixtures.ts';
+import { ApiClient, type Answer } from '../helpers/http/client.ts';
+import { Ledger } from '../helpers/safety/created-records.ts';
+import { check } from '../helpers/checks/check.ts';
+import { isRecord, writeBackBody, rowsOf } from '../helpers/resources/record-shapes.ts';
+import { requireOps, resourceOps } from '../helpers/contract/resource-ops.ts';
+import { once } from '../helpers/checks/shared-step.ts';
+import { loadSpec, type Operation } from '../helpers/contract/spec.ts';
 
 const spec = await loadSpec();
 const target = inject('target');

@@ -3,14 +3,14 @@
  * and answers its documented success. One check per operation in spec/openapi.yaml.
  */
 import { afterAll, describe, expect, inject } from 'vitest';
-import { check, type CheckRun } from '../helpers/check.ts';
-import { ApiClient } from '../helpers/http.ts';
-import { Ledger } from '../helpers/ledger.ts';
-import { Snapshots } from '../helpers/snapshots.ts';
-import { customerFixture } from '../helpers/fixtures.ts';
-import { loadSpec, statusMatches, type Operation } from '../helpers/spec.ts';
-import { isRecord, writeBackBody, listItems, rowsOf } from '../helpers/records.ts';
-import { schemaProblems } from '../helpers/schema.ts';
+import { check, type CheckRun } from '../helpers/checks/check.ts';
+import { ApiClient } from '../helpers/http/client.ts';
+import { Ledger } from '../helpers/safety/created-records.ts';
+import { Snapshots } from '../helpers/safety/snapshots.ts';
+import { customerFixture } from '../helpers/resources/fixtures.ts';
+import { loadSpec, statusMatches, type Operation } from '../helpers/contract/spec.ts';
+import { isRecord, writeBackBody, listItems, rowsOf } from '../helpers/resources/record-shapes.ts';
+import { schemaProblems } from '../helpers/contract/schema.ts';
 
 const spec = await loadSpec();
 const target = inject('target');

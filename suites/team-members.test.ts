@@ -6,15 +6,15 @@
  * change, and the two probes that would create or delete one on a broken target run last.
  */
 import { afterAll, describe, inject } from 'vitest';
-import { observeAuth, type Probe } from '../helpers/auth-observation.ts';
-import { check, type CheckRun } from '../helpers/check.ts';
-import { changedFields, mismatches, sameId } from '../helpers/compare.ts';
-import { ensure, is2xx, said } from '../helpers/ensure.ts';
-import { ApiClient } from '../helpers/http.ts';
-import { isRecord, writeBackBody, rowsOf } from '../helpers/records.ts';
-import { requireOps, resourceOps } from '../helpers/resource-ops.ts';
-import { loadSpec } from '../helpers/spec.ts';
-import { TeamLane } from '../helpers/team-lane.ts';
+import { observeAuth, type Probe } from '../helpers/checks/auth-observation.ts';
+import { check, type CheckRun } from '../helpers/checks/check.ts';
+import { changedFields, mismatches, sameId } from '../helpers/checks/compare.ts';
+import { ensure, is2xx, said } from '../helpers/checks/assertions.ts';
+import { ApiClient } from '../helpers/http/client.ts';
+import { isRecord, writeBackBody, rowsOf } from '../helpers/resources/record-shapes.ts';
+import { requireOps, resourceOps } from '../helpers/contract/resource-ops.ts';
+import { loadSpec } from '../helpers/contract/spec.ts';
+import { TeamLane } from '../helpers/resources/team-member-lane.ts';
 
 const spec = await loadSpec();
 const target = inject('target');

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { loadCatalog } from '../helpers/catalog.ts';
-import { loadSpec } from '../helpers/spec.ts';
+import { loadCatalog } from '../helpers/contract/catalog.ts';
+import { loadSpec } from '../helpers/contract/spec.ts';
 
 describe('spec/requirements.yaml', () => {
   const catalog = loadCatalog();

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { describe, expect, test } from 'vitest';
 import { runCli } from './support/cli.ts';
-import { loadCatalog } from '../helpers/catalog.ts';
+import { loadCatalog } from '../helpers/contract/catalog.ts';
 
 const KEY = 'sk_test_do_not_print_4711';
 

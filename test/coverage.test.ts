@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { loadCatalog } from '../helpers/catalog.ts';
+import { loadCatalog } from '../helpers/contract/catalog.ts';
 import { coveragePath, faultsKilling, listChecks, renderCoverage, type ListedCheck } from '../scripts/coverage-matrix.ts';
 
 let checks: ListedCheck[];

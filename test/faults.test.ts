@@ -8,7 +8,7 @@ import { FAULTS, type Fault } from '../reference/faults/index.ts';
 import { startReference, type RunningReference } from '../reference/server.ts';
 import { runCli } from './support/cli.ts';
 import { idsWith, matches, readResult } from './support/verdicts.ts';
-import { loadCatalog, requirementOf } from '../helpers/catalog.ts';
+import { loadCatalog, requirementOf } from '../helpers/contract/catalog.ts';
 
 const running: RunningReference[] = [];
 afterAll(() => Promise.all(running.map((r) => r.close())));

@@ -9,12 +9,12 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { ApiClient, MAX_RETRIES, NoAnswerError, RETRY_AFTER_CAP_MS, retryDelay } from '../helpers/http.ts';
-import { withExchangeLog, type Exchange } from '../helpers/exchanges.ts';
-import { DEFAULT_VENDOR_CONFIG } from '../helpers/vendor-config.ts';
-import type { TargetConfig } from '../helpers/target.ts';
-import { scanForSecrets } from '../helpers/secret-scan.ts';
-import { plainHttpWarning } from '../helpers/options.ts';
+import { ApiClient, MAX_RETRIES, NoAnswerError, RETRY_AFTER_CAP_MS, retryDelay } from '../helpers/http/client.ts';
+import { withExchangeLog, type Exchange } from '../helpers/http/exchanges.ts';
+import { DEFAULT_VENDOR_CONFIG } from '../helpers/config/vendor-config.ts';
+import type { TargetConfig } from '../helpers/config/target.ts';
+import { scanForSecrets } from '../helpers/safety/secret-scan.ts';
+import { plainHttpWarning } from '../helpers/command/options.ts';
 
 const KEY = 'sk_unit_never_shown_0815';
 const servers: { close(): void }[] = [];

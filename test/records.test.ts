@@ -4,11 +4,11 @@
  * And what it sends as a new customer: an email of its own on every create.
  */
 import { describe, expect, test } from 'vitest';
-import { DEFAULT_VENDOR_CONFIG } from '../helpers/vendor-config.ts';
-import { writeBackBody } from '../helpers/records.ts';
-import { customerFixture } from '../helpers/fixtures.ts';
-import type { Operation } from '../helpers/spec.ts';
-import type { TargetConfig } from '../helpers/target.ts';
+import { DEFAULT_VENDOR_CONFIG } from '../helpers/config/vendor-config.ts';
+import { writeBackBody } from '../helpers/resources/record-shapes.ts';
+import { customerFixture } from '../helpers/resources/fixtures.ts';
+import type { Operation } from '../helpers/contract/spec.ts';
+import type { TargetConfig } from '../helpers/config/target.ts';
 
 const target = (vendor: Partial<TargetConfig['vendor']> = {}) => ({ runId: 'scr-20260101-abcdef12', vendor: { ...DEFAULT_VENDOR_CONFIG, ...vendor } }) as TargetConfig;
 const update = { method: 'PATCH', path: '/api/v1/team-members/{id}', resource: 'team-members' } as Operation;

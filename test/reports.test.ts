@@ -13,13 +13,13 @@ import { startReference, type RunningReference } from '../reference/server.ts';
 import { runCli, type CliRun } from './support/cli.ts';
 import { harProblems, hasXmllint, junitProblems, resultProblems } from './support/validators.ts';
 import { sampleRun } from './support/sample-run.ts';
-import { writeReports } from '../helpers/reports.ts';
-import { sha256 } from '../helpers/reporters/certification.ts';
-import { shellWord } from '../helpers/reporters/curl.ts';
-import { useColour } from '../helpers/reporters/terminal.ts';
+import { writeReports } from '../helpers/results/write-reports.ts';
+import { sha256 } from '../helpers/results/reporters/certification.ts';
+import { shellWord } from '../helpers/results/reporters/curl.ts';
+import { useColour } from '../helpers/results/reporters/terminal.ts';
 import { faultNamed } from '../reference/faults/index.ts';
 import { matches } from './support/verdicts.ts';
-import type { RunResult } from '../helpers/run-result.ts';
+import type { RunResult } from '../helpers/results/run-result.ts';
 
 const KEY = 'sk_reports_secret_0815';
 const FAULT = 'route-missing:retrieveBusiness';

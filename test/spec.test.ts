@@ -1,7 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { describe, expect, test } from 'vitest';
-import { openapiPath } from '../helpers/paths.ts';
-import { loadSpec } from '../helpers/spec.ts';
+import { openapiPath } from '../helpers/command/paths.ts';
+import { loadSpec } from '../helpers/contract/spec.ts';
 
 describe('spec/openapi.yaml', () => {
   test('is a valid OpenAPI 3.1 document', async () => {

@@ -1,6 +1,6 @@
 import type { Fault } from './index.ts';
 import { seedBusiness } from '../seed.ts';
-import { NULLABLE_STRINGS } from '../business.ts';
+import { NULLABLE_STRINGS } from '../routes/business.ts';
 
 // Which field-level checks a fault reaches follows from the seed record: a field that is null
 // there is only changed once some field has shown that null round-trips (else not applicable).

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { projectRoot } from '../../helpers/paths.ts';
+import { projectRoot } from '../../helpers/command/paths.ts';
 
 export interface CliRun {
   code: number | null;

@@ -1,6 +1,6 @@
-import type { Exchange } from '../../helpers/exchanges.ts';
-import type { CheckResult } from '../../helpers/results.ts';
-import { buildRunResult, type RunResult } from '../../helpers/run-result.ts';
+import type { Exchange } from '../../helpers/http/exchanges.ts';
+import type { CheckResult } from '../../helpers/results/check-outcomes.ts';
+import { buildRunResult, type RunResult } from '../../helpers/results/run-result.ts';
 
 const exchange = (status: number, body: string): Exchange => ({
   startedAt: '2025-01-02T03:04:05.000Z',

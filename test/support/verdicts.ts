@@ -1,6 +1,6 @@
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CheckResult } from '../../helpers/results.ts';
+import type { CheckResult } from '../../helpers/results/check-outcomes.ts';
 import type { CliRun } from './cli.ts';
 
 /**

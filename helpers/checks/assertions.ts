@@ -1,0 +1,37 @@
+import { excerpt, type Answer } from '../http/client.ts';
+import { isRecord, listItems } from '../resources/record-shapes.ts';
+import { sameId } from './compare.ts';
+
+/** Fails the running check with a message that says what the target did. */
+export function ensure(condition: unknown, message: string | (() => string)): asserts condition {
+  if (!condition) throw new Error(typeof message === 'string' ? message : message());
+}
+
+/** Success of the customer and team member operations: the contract shows no status, so any 2xx. */
+export const is2xx = (answer: Answer): boolean => answer.status >= 200 && answer.status < 300;
+
+/** "answered 404 {"error":…}", for messages. */
+export function said(answer: Answer): string {
+  const body = answer.text.trim() === '' ? 'with an empty body' : excerpt(answer.text);
+  return `answered ${answer.status} ${body}`;
+}
+
+/**
+ * The elements of a list answer: a 2xx JSON array, or an object holding exactly one array (the
+ * envelope is not shown: see listItems); else the running check fails saying what came back.
+ */
+export function listElements(answer: Answer, doing: string): unknown[] {
+  ensure(is2xx(answer), () => `${doing} ${said(answer)}`);
+  const items = listItems(answer.json);
+  ensure(items, () => `${doing} ${said(answer)}, neither a JSON array nor an object holding exactly one array`);
+  return items;
+}
+
+/** The record a find answered: a 2xx JSON object carrying the id asked for, or the running check fails. */
+export function foundRecord(answer: Answer, doing: string, idField: string, id: unknown, noun: string): Record<string, unknown> {
+  ensure(is2xx(answer), () => `${doing} ${said(answer)}`);
+  const found = answer.json;
+  ensure(isRecord(found), () => `${doing} ${said(answer)}, not a ${noun} object`);
+  ensure(sameId(found[idField], id), () => `${doing} answered the ${noun} with ${idField} ${JSON.stringify(found[idField])}`);
+  return found;
+}

@@ -1,0 +1,152 @@
+import { inject, test, type TestContext } from 'vitest';
+import { loadCatalog, requirementOf, type Level } from '../contract/catalog.ts';
+import { withExchangeLog, type Exchange } from '../http/exchanges.ts';
+import { redactor } from '../http/redact.ts';
+
+export type Outcome = 'passed' | 'failed' | 'warning' | 'not-applicable' | 'skipped';
+
+/** What a check tells the reporters, on top of vitest's own result. */
+export interface CheckMeta {
+  checkId: string;
+  requirement: string;
+  level: Level;
+  clause: string;
+  title: string;
+  changesData: boolean;
+  outcome?: Outcome;
+  reason?: string;
+  exchanges: Exchange[];
+  notes: string[];
+}
+
+/** Something the suite reports about the target that the contract does not rule on: never fails. */
+export interface ObservationMeta {
+  id: string;
+  title: string;
+  text: string;
+  exchanges: Exchange[];
+}
+
+declare module 'vitest' {
+  interface TaskMeta {
+    conformance?: CheckMeta;
+    observation?: ObservationMeta;
+  }
+}
+
+/** The reason of a check that --only left out: such checks are not part of the run's reports. */
+export const NOT_SELECTED = 'not selected by --only';
+
+/** Thrown to report a check as not applicable to this target, with the reason. */
+export class NotApplicable extends Error {
+  override name = 'NotApplicable';
+}
+
+export interface CheckRun {
+  /** Ends the check as not applicable, with the reason. */
+  notApplicable(reason: string): never;
+  /** Adds a line of information to the report of this check. */
+  note(text: string): void;
+  context: TestContext;
+}
+
+export interface CheckDefinition {
+  /** Requirement id from spec/requirements.yaml, optionally ":" and a variant (e.g. BUS-UPDATE-APPLIES:name). */
+  id: string;
+  title: string;
+  /** Checks that change data on the target are left out of --read-only runs. */
+  changesData?: boolean;
+}
+
+/**
+ * Declares one conformance check: a vitest test named after its check id, which knows its
+ * requirement's level. A failing SHOULD check is a warning (the test passes, the report says
+ * "warning") unless the run is strict.
+ */
+export function check(def: CheckDefinition, body: (run: CheckRun) => Promise<void>): void {
+  const requirement = loadCatalog().byId.get(requirementOf(def.id));
+  if (!requirement) throw new Error(`check ${def.id}: no requirement ${requirementOf(def.id)} in spec/requirements.yaml`);
+
+  const declared: CheckMeta = {
+    checkId: def.id,
+    requirement: requirement.id,
+    level: requirement.level,
+    clause: requirement.clause,
+    title: def.title,
+    changesData: Boolean(def.changesData),
+    exchanges: [],
+    notes: [],
+  };
+  // Declared up front, so that a check that never starts (cancelled, its hook failed) is still
+  // reported under its own id and level.
+  test(`${def.id} ${def.title}`, { meta: { conformance: declared } }, async (context) => {
+    const target = inject('target');
+    const meta: CheckMeta = { ...declared, exchanges: [], notes: [] };
+    context.task.meta.conformance = meta;
+    const redact = redactor(target);
+
+    // --only matches the check's own id and title (not vitest's describe path), so ^ and $ work.
+    if (target.only !== undefined && !new RegExp(target.only).test(`${def.id} ${def.title}`)) {
+      meta.outcome = 'skipped';
+      meta.reason = NOT_SELECTED;
+      context.skip(meta.reason);
+    }
+    if (def.changesData && target.readOnly) {
+      meta.outcome = 'skipped';
+      meta.reason = 'left out of a --read-only run: this check changes data on the target';
+      context.skip(meta.reason);
+    }
+    const run: CheckRun = {
+      notApplicable(reason) {
+        throw new NotApplicable(reason);
+      },
+      note: (text) => meta.notes.push(redact(text)),
+      context,
+    };
+    try {
+      await withExchangeLog(meta.exchanges, () => body(run));
+      meta.outcome = 'passed';
+    } catch (error) {
+      if (error instanceof NotApplicable) {
+        meta.outcome = 'not-applicable';
+        meta.reason = redact(error.message);
+        context.skip(meta.reason);
+      }
+      meta.reason = redact(reasonOf(error));
+      if (requirement.level === 'SHOULD' && !target.strict) {
+        meta.outcome = 'warning';
+        return;
+      }
+      meta.outcome = 'failed';
+      throw error;
+    }
+  });
+}
+
+/**
+ * Declares an observation: information about the target where the contract is silent (e.g.
+ * whether customers can be listed without a key). It is reported, never judged; if the target
+ * cannot be asked, the observation says so.
+ */
+export function observe(def: { id: string; title: string }, body: () => Promise<string>): void {
+  test(`${def.id} ${def.title}`, { meta: { observation: { id: def.id, title: def.title, text: '', exchanges: [] } } }, async (context) => {
+    const redact = redactor(inject('target'));
+    const meta: ObservationMeta = { id: def.id, title: def.title, text: '', exchanges: [] };
+    context.task.meta.observation = meta;
+    try {
+      meta.text = redact(await withExchangeLog(meta.exchanges, body));
+    } catch (error) {
+      meta.text = redact(`could not be observed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  });
+}
+
+/**
+ * The reason a check failed, as a person reads it: the assertion's own message, without the
+ * tail vitest adds to a boolean assertion ("…: expected false to be true // Object.is equality"),
+ * which says nothing the message has not said.
+ */
+function reasonOf(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/: expected (true|false) to be (true|false)(?: \/\/ Object\.is equality)?$/, '').replace(/ \/\/ Object\.is equality$/, '');
+}

@@ -1,0 +1,72 @@
+import { randomBytes } from 'node:crypto';
+import { commandEnvironment, HELP, parseOptions, plainHttpWarning, type RunOptions } from './options.ts';
+import { EXIT, TargetError, UsageError } from './errors.ts';
+import { suiteVersion } from './version.ts';
+import { preflight } from './preflight.ts';
+import { redactor } from '../http/redact.ts';
+import type { TargetConfig } from '../config/target.ts';
+import { startReference, type RunningReference } from '../../reference/server.ts';
+import { conform } from './conform.ts';
+import { sweep } from '../safety/sweep.ts';
+import { loadSpec } from '../contract/spec.ts';
+import { formatLeftOnTarget } from '../safety/after-run-cleanup.ts';
+
+/** The scheduling-conformance command. Returns the exit code; never throws. */
+export async function main(argv: string[], env?: Record<string, string | undefined>): Promise<number> {
+  let reference: RunningReference | undefined;
+  let redact = (text: string) => text;
+  try {
+    // Help and version answer whatever else is wrong (a bad .env, a bad base URL in the environment).
+    if (argv.includes('--help') || argv.includes('-h')) return void process.stdout.write(HELP), EXIT.conformant;
+    if (argv.includes('--version') || argv.includes('-v')) return void process.stdout.write(`${suiteVersion}\n`), EXIT.conformant;
+    const options = parseOptions(argv, env ?? commandEnvironment());
+    redact = redactor(options);
+    if (!options.baseUrl) {
+      reference = await startReference({ apiKey: options.apiKey, expiredKey: options.expiredKey });
+      process.stdout.write(`Target: embedded reference implementation at ${reference.url}\n`);
+    }
+    const target = targetConfig(options, reference);
+    redact = redactor(target);
+    const warning = plainHttpWarning(target.baseUrl, options.allowHttp);
+    if (warning) process.stderr.write(`scheduling-conformance: ${warning}\n`);
+    await preflight(target);
+    if (options.sweep) return await sweepCommand(target, redact);
+    return await conform(options, target, redact);
+  } catch (e) {
+    if (e instanceof UsageError || e instanceof TargetError) {
+      process.stderr.write(`scheduling-conformance: ${redact(e.message)}\n`);
+      return EXIT.usage;
+    }
+    process.stderr.write(`scheduling-conformance: internal error: ${redact(e instanceof Error ? e.message : String(e)).split('\n')[0]}\n`);
+    return EXIT.usage;
+  } finally {
+    await reference?.close();
+  }
+}
+
+function targetConfig(options: RunOptions, reference: RunningReference | undefined): TargetConfig {
+  const baseUrl = options.baseUrl ?? reference?.url;
+  const apiKey = options.apiKey ?? reference?.apiKey;
+  if (!baseUrl) throw new UsageError('no target: give --base-url or SCHEDULING_BASE_URL');
+  if (!apiKey) throw new UsageError('no API key: set SCHEDULING_API_KEY (or --api-key) for the target');
+  return {
+    baseUrl,
+    apiKey,
+    expiredKey: options.expiredKey ?? reference?.expiredKey,
+    vendor: options.vendor,
+    strict: options.strict,
+    readOnly: options.readOnly,
+    timeoutMs: options.timeoutMs,
+    rate: options.rate,
+    // The run marker: helpers/safety/sweep.ts recognises this format.
+    runId: `scr-${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${randomBytes(4).toString('hex')}`,
+  };
+}
+
+/** `--sweep`: deletes what earlier, crashed runs left (by the run marker); exit 2 if some of it stays. */
+async function sweepCommand(target: TargetConfig, redact: (t: string) => string): Promise<number> {
+  const result = await sweep(target, await loadSpec());
+  process.stdout.write(redact(`Sweep: deleted ${result.deleted.length} record(s) left by earlier runs${result.deleted.length ? `: ${result.deleted.join(', ')}` : ''}\n`));
+  process.stdout.write(redact(formatLeftOnTarget(result.leftOnTarget)));
+  return result.leftOnTarget.length ? EXIT.usage : EXIT.conformant;
+}

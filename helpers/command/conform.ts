@@ -1,0 +1,136 @@
+import { mkdirSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { EXIT, UsageError } from './errors.ts';
+import type { RunOptions } from './options.ts';
+import type { TargetConfig } from '../config/target.ts';
+import { ResultCollector } from '../results/reporters/collector.ts';
+import { TerminalReporter, useColour } from '../results/reporters/terminal.ts';
+import { startSuites, type SuiteRun } from './run-suites.ts';
+import { loadSpec } from '../contract/spec.ts';
+import { loadCatalog } from '../contract/catalog.ts';
+import { suiteVersion } from './version.ts';
+import { ApiClient } from '../http/client.ts';
+import { Journal } from '../safety/journal.ts';
+import { formatLeftOnTarget, leftAccordingToJournal, recover, takeBaseline } from '../safety/after-run-cleanup.ts';
+import { onInterrupt } from './signals.ts';
+import { scanForSecrets } from '../safety/secret-scan.ts';
+import { buildRunResult, type Stopped } from '../results/run-result.ts';
+import { writeReports } from '../results/write-reports.ts';
+import type { CheckResult } from '../results/check-outcomes.ts';
+import { NOT_SELECTED } from '../checks/check.ts';
+
+/** The run journal, in the report directory: what the run changed, for clean-up and for the record. */
+export const JOURNAL_FILE = 'run-journal.jsonl';
+
+/** Checks --only left out are not part of the run. */
+const filteredOut = (c: CheckResult) => c.outcome === 'skipped' && c.reason === NOT_SELECTED;
+
+/**
+ * Runs the suites against a reachable target, undoes what they left changed, writes the reports,
+ * and returns the exit code. A first SIGINT/SIGTERM or the run timeout stops new checks from
+ * starting and goes on to the clean-up; a second signal exits at once.
+ */
+export async function conform(options: RunOptions, baseTarget: TargetConfig, redact: (t: string) => string): Promise<number> {
+  const started = new Date();
+  const dir = resolve(options.reportDir);
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (e) {
+    throw new UsageError(`--report-dir ${options.reportDir}: cannot be created (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  if (options.certify && options.expectFile) process.stderr.write(`note: --expect ${options.expectFile} is ignored: a certification holds every check to the contract\n`);
+  const journal = Journal.start(join(dir, JOURNAL_FILE));
+  const target: TargetConfig = { ...baseTarget, journalFile: journal.file, only: options.only };
+  const client = new ApiClient(target);
+  const collector = new ResultCollector(redact);
+  const terminal = new TerminalReporter(process.stdout, useColour(process.stdout), options.expectations);
+  const skip = filteredOut;
+  collector.onCheck((c) => skip(c) || terminal.check(c));
+  const say = (text: string) => process.stderr.write(redact(text));
+
+  let stopped: Stopped | undefined;
+  let suites: SuiteRun | undefined;
+  const removeHandlers = onInterrupt(
+    (signal) => {
+      stopped ??= 'interrupted';
+      say(`\n${signal}: no new checks start; restoring and cleaning up the target (a second signal exits at once)\n`);
+      void suites?.cancel('keyboard-input');
+    },
+    (signal) => {
+      say(`\n${signal} again: exiting at once.\n${formatLeftOnTarget(leftAccordingToJournal(journal, target.runId))}`);
+      process.exit(EXIT.interrupted);
+    },
+  );
+  const timer = setTimeout(() => {
+    stopped ??= 'run-timeout';
+    say(`\nrun timeout: ${options.runTimeoutMs / 1000} s have passed; no new checks start; cleaning up the target\n`);
+    void suites?.cancel('keyboard-input');
+  }, options.runTimeoutMs);
+
+  try {
+    const spec = await loadSpec();
+    if (!target.readOnly) for (const p of await takeBaseline(client, spec, target, journal)) say(`warning: ${p}\n`);
+    if (!stopped) {
+      suites = await startSuites({ target, reporters: [collector] });
+      if (stopped) void suites.cancel('keyboard-input');
+      await suites.done.catch((e: Error) => void collector.suiteErrors.push(redact(`suites: ${e.message.split('\n')[0]}`)));
+    }
+    clearTimeout(timer);
+    const recovery = await recover(client, journal, target);
+    removeHandlers();
+
+    if (stopped) {
+      for (const c of collector.checks) if (c.outcome === 'skipped' && c.reason === 'not run') c.reason = `not run: ${stopped}`;
+    } else {
+      for (const e of collector.suiteErrors) process.stderr.write(`suite error: ${e.split('\n')[0]}\n`);
+    }
+    if (recovery.deleted.length) process.stdout.write(redact(`Deleted after the suites: ${recovery.deleted.join(', ')}\n`));
+    if (recovery.restored.length) process.stdout.write(redact(`Restored after the suites: ${recovery.restored.join(', ')}\n`));
+
+    const catalog = loadCatalog();
+    const run = buildRunResult({
+      suiteVersion,
+      specSha256: spec.sha256,
+      baseUrl: target.baseUrl,
+      embeddedReference: !options.baseUrl,
+      startedAt: started,
+      endedAt: new Date(),
+      strict: target.strict,
+      readOnly: target.readOnly,
+      only: options.only,
+      certify: Boolean(options.certify),
+      expectFile: options.certify ? undefined : options.expectFile,
+      expectations: options.expectations,
+      checks: collector.checks.filter((c) => !skip(c)),
+      observations: collector.observations,
+      suiteErrors: collector.suiteErrors,
+      requirementText: (id) => catalog.byId.get(id)?.text ?? '',
+      notChecked: catalog.notChecked,
+      stopped,
+      cleanUp: { deleted: recovery.deleted, restored: recovery.restored },
+      leftOnTarget: recovery.leftOnTarget,
+    });
+    if (run.leftOut.length) process.stdout.write(`read-only: ${run.leftOut.length} checks that change data were left out: ${run.leftOut.join(', ')}\n`);
+    const written = writeReports(dir, run, { redact, certify: options.certify });
+    terminal.summary(run, written);
+
+    if (options.only !== undefined && run.checks.length === 0 && !stopped) {
+      say(`scheduling-conformance: --only "${options.only}" matches no check (it is matched against each check's id and title)\n`);
+      return EXIT.usage;
+    }
+    const leaks = scanForSecrets([...written.files, journal.file], target);
+    if (leaks.length) {
+      for (const l of leaks) rmSync(l.file, { force: true });
+      say(`scheduling-conformance: SECRET LEAK: ${leaks.map((l) => `${l.key} in ${l.file}`).join('; ')}; the files were deleted\n`);
+      return EXIT.usage;
+    }
+    if (stopped === 'run-timeout') {
+      say(`scheduling-conformance: run timeout: the run was stopped after ${options.runTimeoutMs / 1000} s; checks not run are reported as skipped\n`);
+    }
+    return run.exitCode;
+  } finally {
+    clearTimeout(timer);
+    removeHandlers();
+    await client.close();
+  }
+}

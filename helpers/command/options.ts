@@ -1,0 +1,235 @@
+import { parseArgs } from 'node:util';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse as parseDotenv } from 'dotenv';
+import { UsageError } from './errors.ts';
+import { loadVendorConfig, type VendorConfig } from '../config/vendor-config.ts';
+import { loadExpectations, type Expectations } from '../config/expectations.ts';
+import type { Product } from '../results/reporters/certification.ts';
+
+/** Everything a run needs to know, resolved from flags, then environment, then `.env`. */
+export interface RunOptions {
+  /** Undefined: start the embedded reference implementation. */
+  baseUrl?: string;
+  apiKey?: string;
+  expiredKey?: string;
+  vendor: VendorConfig;
+  configFile?: string;
+  reportDir: string;
+  strict: boolean;
+  readOnly: boolean;
+  timeoutMs: number;
+  /** The whole run stops starting checks after this, cleans up and exits 2. */
+  runTimeoutMs: number;
+  /** Requests per second at most; undefined: no cap. */
+  rate?: number;
+  /** No warning for a plain-HTTP base URL that is not loopback. */
+  allowHttp: boolean;
+  /** Only delete what earlier, crashed runs left behind (by the run marker), then exit. */
+  sweep: boolean;
+  /** Only checks whose name matches this pattern (a regular expression). */
+  only?: string;
+  expectFile?: string;
+  /** Known deviations from --expect; undefined in a certification run, which ignores them. */
+  expectations?: Expectations;
+  /** Set for a certification run (--certify): who and what is certified. */
+  certify?: Product;
+}
+
+export const HELP = `Usage: scheduling-conformance [options]
+
+Holds a Scheduling API v1 implementation to its documented contract.
+Without --base-url it starts the embedded reference implementation and tests that.
+
+Options:
+  --base-url URL      target origin, e.g. https://staging.example.com  (env SCHEDULING_BASE_URL)
+  --api-key KEY       valid API key; prefer the env variable          (env SCHEDULING_API_KEY)
+  --expired-key KEY   an expired key, for the expired-key check        (env SCHEDULING_EXPIRED_KEY)
+  --config FILE       vendor settings (JSON, see spec/vendor-config.schema.json)
+  --report-dir DIR    where reports go (default reports/<timestamp>)
+  --strict            SHOULD failures fail the run
+  --read-only         run only checks that change nothing on the target
+  --timeout MS        per-request timeout in milliseconds (default 10000)
+  --run-timeout S     stop the whole run after S seconds, clean up, exit 2 (default 1800)
+  --rate N            at most N requests per second (for rate-limited staging)
+  --allow-http        no warning for a plain-HTTP base URL that is not loopback
+  --sweep             only delete customers left by earlier, crashed runs (by their run marker)
+  --only PATTERN      run only checks whose "<id> <title>" matches PATTERN (a regular expression)
+  --expect FILE       known deviations: check id -> expected outcome (see spec/expectations.schema.json);
+                      a pinned failure does not fail the run
+  --certify           write the certification bundle too; refuses --only and --read-only, ignores --expect
+  --vendor NAME, --product NAME, --product-version V, --contact C
+                      who and what is certified (default: the config file's "product")
+  -h, --help          this help
+  -v, --version       the suite's version
+
+A .env file in the working directory is read too; flags win over the environment.
+
+Exit codes:
+  0    conformant: every MUST check passed (and every SHOULD check with --strict)
+  1    not conformant: a MUST check failed (or a SHOULD check with --strict)
+  2    usage or configuration error, or the target cannot be tested (unreachable, key refused)
+  130  interrupted (Ctrl-C / SIGTERM); the run restored what it changed before exiting
+`;
+
+const FLAGS = {
+  'base-url': { type: 'string' },
+  'api-key': { type: 'string' },
+  'expired-key': { type: 'string' },
+  config: { type: 'string' },
+  'report-dir': { type: 'string' },
+  strict: { type: 'boolean' },
+  'read-only': { type: 'boolean' },
+  timeout: { type: 'string' },
+  'run-timeout': { type: 'string' },
+  rate: { type: 'string' },
+  'allow-http': { type: 'boolean' },
+  sweep: { type: 'boolean' },
+  only: { type: 'string' },
+  expect: { type: 'string' },
+  certify: { type: 'boolean' },
+  vendor: { type: 'string' },
+  product: { type: 'string' },
+  'product-version': { type: 'string' },
+  contact: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const;
+
+/** The environment the command sees: `.env` in the working directory, overridden by the real one. */
+export function commandEnvironment(cwd = process.cwd(), env: NodeJS.ProcessEnv = process.env): Record<string, string | undefined> {
+  const file = join(cwd, '.env');
+  let fromFile: Record<string, string> = {};
+  try {
+    if (existsSync(file)) fromFile = parseDotenv(readFileSync(file));
+  } catch (e) {
+    throw new UsageError(`${file}: cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  return { ...fromFile, ...env };
+}
+
+function timestamp(): string {
+  return new Date().toISOString().replace(/[:.]/g, '-');
+}
+
+export function parseOptions(argv: string[], env: Record<string, string | undefined>): RunOptions {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({ args: argv, options: FLAGS, strict: true, allowPositionals: false }));
+  } catch (e) {
+    // parseArgs messages are one clear line; drop its "To specify a positional argument..." tail.
+    throw new UsageError(String((e as Error).message).split('\n')[0].replace(/\. To specify.*$/, ''));
+  }
+  const str = (flag: string, name: string) => (values[flag] as string | undefined) ?? (env[name] || undefined);
+
+  const baseUrl = str('base-url', 'SCHEDULING_BASE_URL');
+  if (baseUrl !== undefined) checkBaseUrl(baseUrl, values['base-url'] !== undefined ? '--base-url' : 'SCHEDULING_BASE_URL');
+  const apiKey = checkKey(str('api-key', 'SCHEDULING_API_KEY'), values['api-key'] !== undefined ? '--api-key' : 'SCHEDULING_API_KEY');
+  const expiredKey = checkKey(str('expired-key', 'SCHEDULING_EXPIRED_KEY'), values['expired-key'] !== undefined ? '--expired-key' : 'SCHEDULING_EXPIRED_KEY');
+
+  const timeoutText = (values.timeout as string | undefined) ?? '10000';
+  const timeoutMs = Number(timeoutText);
+  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0 || timeoutMs > MAX_TIMER_MS) {
+    throw new UsageError(`--timeout must be a whole number of milliseconds from 1 to ${MAX_TIMER_MS}, got "${timeoutText}"`);
+  }
+  const runTimeoutText = (values['run-timeout'] as string | undefined) ?? '1800';
+  const runTimeoutS = Number(runTimeoutText);
+  if (!Number.isFinite(runTimeoutS) || runTimeoutS <= 0 || runTimeoutS * 1000 > MAX_TIMER_MS) {
+    throw new UsageError(`--run-timeout must be a number of seconds above 0 and at most ${Math.floor(MAX_TIMER_MS / 1000)}, got "${runTimeoutText}"`);
+  }
+  const rateText = values.rate as string | undefined;
+  const rate = rateText === undefined ? undefined : Number(rateText);
+  if (rate !== undefined && (!Number.isFinite(rate) || rate <= 0)) {
+    throw new UsageError(`--rate must be a positive number of requests per second, got "${rateText}"`);
+  }
+  const configFile = values.config as string | undefined;
+  const vendor = loadVendorConfig(configFile);
+  const only = values.only as string | undefined;
+  if (only !== undefined) checkPattern(only);
+  const expectFile = values.expect as string | undefined;
+  const certify = values.certify ? certification(values, vendor, only !== undefined || Boolean(values['read-only'])) : undefined;
+  return {
+    baseUrl: baseUrl?.replace(/\/+$/, ''),
+    apiKey,
+    expiredKey,
+    vendor,
+    configFile,
+    reportDir: (values['report-dir'] as string | undefined) ?? join('reports', timestamp()),
+    strict: Boolean(values.strict),
+    readOnly: Boolean(values['read-only']),
+    timeoutMs,
+    runTimeoutMs: runTimeoutS * 1000,
+    rate,
+    allowHttp: Boolean(values['allow-http']),
+    sweep: Boolean(values.sweep),
+    only,
+    expectFile,
+    expectations: expectFile && !certify ? loadExpectations(expectFile) : undefined,
+    certify,
+  };
+}
+
+/**
+ * A warning for a base URL that would carry the key in clear text over a network, or undefined:
+ * https, or http to this machine, is fine.
+ */
+export function plainHttpWarning(baseUrl: string, allowHttp: boolean): string | undefined {
+  const url = new URL(baseUrl);
+  if (allowHttp || url.protocol !== 'http:') return undefined;
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (host === 'localhost' || host === '::1' || /^127\./.test(host)) return undefined;
+  return `warning: ${url.origin} is plain HTTP: the API key would travel in clear text (use https, or --allow-http to silence this)`;
+}
+
+function checkPattern(pattern: string): void {
+  try {
+    new RegExp(pattern);
+  } catch (e) {
+    throw new UsageError(`--only "${pattern}" is not a regular expression (${(e as Error).message})`);
+  }
+}
+
+/** Every MUST check runs in a certification, and the bundle names who is certified. */
+function certification(values: Record<string, string | boolean | undefined>, vendor: VendorConfig, filtered: boolean): Product {
+  if (filtered) throw new UsageError('--certify runs every check: it cannot be combined with --only or --read-only');
+  const from = (flag: string, key: keyof Product) => (values[flag] as string | undefined) ?? vendor.product?.[key];
+  const product = { vendor: from('vendor', 'vendor'), product: from('product', 'product'), version: from('product-version', 'version'), contact: from('contact', 'contact') };
+  const missing = (['vendor', 'product', 'version'] as const).filter((k) => !product[k]);
+  if (missing.length) {
+    throw new UsageError(`--certify needs ${missing.join(', ')} of the product: give --vendor, --product, --product-version or "product" in the config file`);
+  }
+  return Object.fromEntries(Object.entries(product).filter(([, v]) => v)) as unknown as Product;
+}
+
+/** Node's timers hold at most 2^31-1 ms; a longer one fires at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * A key must be something an Authorization header can carry: visible ASCII, no spaces. The
+ * message never repeats the key.
+ */
+function checkKey(key: string | undefined, source: string): string | undefined {
+  if (key === undefined) return undefined;
+  const trimmed = key.trim();
+  if (trimmed === '' || !/^[\x21-\x7e]+$/.test(trimmed)) {
+    throw new UsageError(`${source} is empty or holds characters an Authorization header cannot carry (spaces, control or non-ASCII characters)`);
+  }
+  return trimmed;
+}
+
+function checkBaseUrl(text: string, source: string): void {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`${source} "${text}" is not a URL (expected e.g. https://staging.example.com)`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`${source} must be http:// or https://, got ${url.protocol}`);
+  }
+  if (url.username || url.password) throw new UsageError(`${source} must not carry credentials; use SCHEDULING_API_KEY`);
+  if (url.search || url.hash) throw new UsageError(`${source} must not have a query or fragment`);
+  if (/\/api\/v1\/?$/.test(url.pathname)) {
+    throw new UsageError(`${source} ends in /api/v1: give the address before it (e.g. ${url.origin}); the suite appends /api/v1/… itself`);
+  }
+}

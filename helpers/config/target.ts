@@ -1,0 +1,26 @@
+import type { VendorConfig } from './vendor-config.ts';
+
+/** What the command hands each suite file (through vitest's provide/inject). */
+export interface TargetConfig {
+  baseUrl: string;
+  apiKey: string;
+  expiredKey?: string;
+  vendor: VendorConfig;
+  strict: boolean;
+  readOnly: boolean;
+  timeoutMs: number;
+  /** --only: a regular expression a check's id and title must match for it to run. */
+  only?: string;
+  /** Unique per run: marks what this run creates so that it, and only it, is cleaned up. */
+  runId: string;
+  /** The run journal (JSON lines) every worker appends to: see helpers/safety/journal.ts. */
+  journalFile?: string;
+  /** At most this many requests per second (--rate); undefined: no cap. */
+  rate?: number;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    target: TargetConfig;
+  }
+}

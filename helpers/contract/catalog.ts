@@ -1,0 +1,48 @@
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { requirementsPath } from '../command/paths.ts';
+
+export type Level = 'MUST' | 'SHOULD';
+
+export interface Requirement {
+  id: string;
+  level: Level;
+  clause: string;
+  operations: string[];
+  text: string;
+}
+
+export interface NotChecked {
+  clause: string;
+  statement: string;
+  why: string;
+}
+
+export interface Catalog {
+  requirements: Requirement[];
+  notChecked: NotChecked[];
+  byId: Map<string, Requirement>;
+}
+
+let cached: Catalog | undefined;
+
+/** The requirement catalog, read synchronously: check definitions need it at collection time. */
+export function loadCatalog(file = requirementsPath): Catalog {
+  if (cached && file === requirementsPath) return cached;
+  const raw = parse(readFileSync(file, 'utf8')) as {
+    requirements: Requirement[];
+    'not-checked': NotChecked[];
+  };
+  const catalog: Catalog = {
+    requirements: raw.requirements,
+    notChecked: raw['not-checked'] ?? [],
+    byId: new Map(raw.requirements.map((r) => [r.id, r])),
+  };
+  if (file === requirementsPath) cached = catalog;
+  return catalog;
+}
+
+/** A check id is a requirement id, optionally followed by ":" and the variant it checks. */
+export function requirementOf(checkId: string): string {
+  return checkId.split(':')[0];
+}

@@ -1,0 +1,113 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { openapiPath } from '../command/paths.ts';
+
+/** One documented operation, as the suites need it: everything here is read from spec/openapi.yaml. */
+export interface Operation {
+  operationId: string;
+  summary: string;
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  /** Path template, e.g. /api/v1/customers/{id}. */
+  path: string;
+  /** First tag: the resource the operation belongs to (customers, business, team-members). */
+  resource: string;
+  /** Whether the spec puts the operation under a security scheme (the contract's documented auth). */
+  secured: boolean;
+  /** The documented success: an exact status ("200") or a class ("2XX"). */
+  success: string;
+  /** The documented status codes other than success, e.g. ["401"]. */
+  otherStatuses: string[];
+  /** Whether the path names a record by {id}. */
+  itemPath: boolean;
+  /** The collection the record belongs to (the path without its {id}). */
+  collectionPath: string;
+  hasRequestBody: boolean;
+  /** JSON Schema of the documented success body, when the spec documents a JSON one. */
+  successSchema?: Record<string, unknown>;
+  clause: string;
+}
+
+/** A field of the business update schema, with the types the contract documents. */
+export interface BusinessField {
+  /** The name in the spec (email is named `email` there; see vendorName). */
+  specName: string;
+  types: string[];
+  nullable: boolean;
+  description: string;
+  /** Name of the vendor config key that renames the field, if the contract does not show its name. */
+  vendorConfigKey?: string;
+  /** For arrays: whether the element structure is documented (WorkHours' is not). */
+  itemsShown: boolean;
+}
+
+export interface Spec {
+  operations: Operation[];
+  businessFields: BusinessField[];
+  /** SHA-256 of spec/openapi.yaml as checked in: reports name the exact spec they were held to. */
+  sha256: string;
+}
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+
+type Json = Record<string, any>;
+
+let cached: Promise<Spec> | undefined;
+
+/** Loads, validates and dereferences the spec once per process. */
+export function loadSpec(): Promise<Spec> {
+  cached ??= readSpec(openapiPath);
+  return cached;
+}
+
+export async function readSpec(file: string): Promise<Spec> {
+  const doc = (await SwaggerParser.validate(file)) as Json;
+  const operations: Operation[] = [];
+  for (const [path, item] of Object.entries<Json>(doc.paths ?? {})) {
+    for (const method of METHODS) {
+      const op = item[method] as Json | undefined;
+      if (!op) continue;
+      const statuses = Object.keys(op.responses ?? {});
+      const success = statuses.find((s) => /^2/.test(s));
+      if (!success) throw new Error(`spec: ${op.operationId} documents no success response`);
+      const security = op.security ?? doc.security ?? [];
+      operations.push({
+        operationId: op.operationId,
+        summary: op.summary ?? op.operationId,
+        method: method.toUpperCase() as Operation['method'],
+        path,
+        resource: (op.tags ?? ['other'])[0],
+        secured: security.length > 0,
+        success,
+        otherStatuses: statuses.filter((s) => s !== success),
+        itemPath: /\{[^}]+\}$/.test(path),
+        collectionPath: path.replace(/\/\{[^}]+\}$/, ''),
+        hasRequestBody: Boolean(op.requestBody),
+        successSchema: op.responses[success]?.content?.['application/json']?.schema,
+        clause: String(op['x-clause'] ?? ''),
+      });
+    }
+  }
+  const update = doc.components?.schemas?.BusinessUpdate as Json | undefined;
+  const businessFields: BusinessField[] = Object.entries<Json>(update?.properties ?? {}).map(
+    ([specName, schema]) => {
+      const types = ([] as string[]).concat(schema.type ?? []);
+      return {
+        specName,
+        types,
+        nullable: types.includes('null'),
+        description: schema.description ?? '',
+        vendorConfigKey: schema['x-vendor-config'],
+        itemsShown: Boolean(schema.items && !schema.items['x-not-shown']),
+      };
+    },
+  );
+  const sha256 = createHash('sha256').update(readFileSync(file)).digest('hex');
+  return { operations, businessFields, sha256 };
+}
+
+/** Whether a status satisfies a documented one ("200" exactly, "2XX" any of the class). */
+export function statusMatches(documented: string, status: number): boolean {
+  if (/^\dXX$/i.test(documented)) return String(status)[0] === documented[0];
+  return String(status) === documented;
+}

@@ -1,0 +1,32 @@
+import type { TargetConfig } from '../config/target.ts';
+import { NAME_FIELDS } from './record-shapes.ts';
+
+/** The fixture field that carries the run marker: configured, or the first name-like string field. */
+export function markerField(target: TargetConfig): string | undefined {
+  const fixture = target.vendor.customerFixture;
+  if (target.vendor.markerField) return target.vendor.markerField;
+  return NAME_FIELDS.find((f) => typeof fixture[f] === 'string');
+}
+
+/** How many customer bodies this process has made: each one's email-like fields are its own. */
+let made = 0;
+
+/**
+ * A customer body to create: the vendor's fixture with the run's marker appended to a name
+ * field, so that what this run creates can be told apart from everything else on the target.
+ * Every string holding an '@' (an email, whatever its field is called) gets `+<runId>-<n>`
+ * before its '@', so that no two creates send the same email: the contract does not say
+ * whether a target keeps customer emails unique, and one that does must not answer 409.
+ */
+export function customerFixture(target: TargetConfig, label = ''): Record<string, unknown> {
+  const body = structuredClone(target.vendor.customerFixture);
+  const field = markerField(target);
+  if (field) body[field] = `${String(body[field] ?? '')} ${target.runId}${label ? ` ${label}` : ''}`.trim();
+  made += 1;
+  for (const [key, value] of Object.entries(body)) {
+    if (typeof value !== 'string' || key === field) continue;
+    const at = value.lastIndexOf('@');
+    if (at > 0) body[key] = `${value.slice(0, at)}+${target.runId}-${made}${value.slice(at)}`;
+  }
+  return body;
+}

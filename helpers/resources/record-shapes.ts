@@ -1,0 +1,53 @@
+import { SERVER_MAINTAINED } from '../checks/compare.ts';
+import type { Operation } from '../contract/spec.ts';
+import type { TargetConfig } from '../config/target.ts';
+
+type Row = Record<string, unknown>;
+
+export const isRecord = (v: unknown): v is Row => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Field names that commonly hold a person's or a business's name, most likely first (fields are not shown). */
+export const NAME_FIELDS = ['lastName', 'name', 'firstName', 'fullName', 'displayName'];
+
+/** The business field names as the target uses them: the email field's name comes from the vendor. */
+export function businessFieldName(specName: string, vendorConfigKey: string | undefined, target: TargetConfig): string {
+  if (vendorConfigKey === 'businessEmailField') return target.vendor.businessEmailField;
+  return specName;
+}
+
+/**
+ * A PATCH body that writes back one field of a customer or team member as read (their fields
+ * are not shown; the business has its own write-back in business-record.ts). The field is, in
+ * this order: one the vendor's patch (customerPatch, teamMemberPatch) names, a name-like one,
+ * any other string field. Never the id, a field the server maintains (updatedAt…) or any other
+ * "…At" stamp: a target may refuse to take those from a client.
+ */
+export function writeBackBody(read: unknown, target: TargetConfig, op: Operation): Row {
+  if (!isRecord(read)) throw new Error(`${op.method} ${op.path}: the record read back is not a JSON object`);
+  const writable = (k: string) => k !== target.vendor.idField && !SERVER_MAINTAINED.test(k) && !/At$/.test(k) && read[k] !== undefined;
+  const patch = op.resource === 'team-members' ? target.vendor.teamMemberPatch : target.vendor.customerPatch;
+  const field =
+    [...Object.keys(patch ?? {}), ...NAME_FIELDS].find((k) => k in read && writable(k)) ??
+    Object.keys(read).find((k) => writable(k) && typeof read[k] === 'string');
+  if (!field) throw new Error(`${op.method} ${op.path}: the record has no field to write back`);
+  return { [field]: read[field] };
+}
+
+/**
+ * The elements of a list answer, or undefined when it is no list. The contract does not show a
+ * list's envelope: a bare JSON array, or an object holding exactly one array property (such as
+ * {"data": [...]}, whatever the property is called). The one list reader of the project.
+ */
+export function listItems(json: unknown): unknown[] | undefined {
+  if (Array.isArray(json)) return json;
+  if (isRecord(json)) {
+    const arrays = Object.values(json).filter(Array.isArray);
+    if (arrays.length === 1) return arrays[0] as unknown[];
+  }
+  return undefined;
+}
+
+/** The rows (JSON objects) of a list answer: see listItems. */
+export function rowsOf(json: unknown): Row[] | undefined {
+  return listItems(json)?.filter(isRecord);
+}

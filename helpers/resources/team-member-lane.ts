@@ -1,0 +1,169 @@
+import { changedFields, SERVER_MAINTAINED, without } from '../checks/compare.ts';
+import { ensure, foundRecord, is2xx, listElements, said } from '../checks/assertions.ts';
+import type { Answer, ApiClient } from '../http/client.ts';
+import { isRecord, NAME_FIELDS, rowsOf } from './record-shapes.ts';
+import { undocumented, type ResourceOps } from '../contract/resource-ops.ts';
+import { currentJournal } from '../safety/current-journal.ts';
+import { once } from '../checks/shared-step.ts';
+import type { Operation } from '../contract/spec.ts';
+import type { TargetConfig } from '../config/target.ts';
+
+type Row = Record<string, unknown>;
+type MemberOps = Required<Pick<ResourceOps, 'list' | 'find' | 'update'>>;
+
+/**
+ * Team members are shared records the run cannot create: the checks take turns on them in one
+ * ordered lane, put back whatever they change, and verify it.
+ */
+export class TeamLane {
+  readonly idField: string;
+  /** Section 1 rules these out; the suite sends them to prove the target refuses them. */
+  readonly createProbe: Operation;
+  readonly deleteProbe: Operation;
+  /** The members as the run found them: what the lane must leave behind. */
+  readonly initial = once(() => this.readList('listing team members'));
+
+  constructor(
+    private readonly client: ApiClient,
+    readonly ops: MemberOps,
+    target: TargetConfig,
+  ) {
+    this.idField = target.vendor.idField;
+    this.createProbe = undocumented(ops.list, 'POST', 'createTeamMember');
+    this.deleteProbe = undocumented(ops.find, 'DELETE', 'deleteTeamMember');
+  }
+
+  list(): Promise<Answer> {
+    return this.client.call(this.ops.list);
+  }
+
+  /** The members listed: a 2xx list (see listElements) of objects, each carrying its id; anything else fails the check. */
+  async readList(why: string): Promise<Row[]> {
+    const doing = `${why}: GET ${this.ops.list.path}`;
+    const rows = listElements(await this.list(), doing);
+    const bad = rows.findIndex((r) => !isRecord(r) || r[this.idField] === undefined || r[this.idField] === null);
+    ensure(bad < 0, () => `${doing}: element ${bad} is not a member carrying "${this.idField}" (set idField in the vendor config if the id has another name)`);
+    return rows as Row[];
+  }
+
+  find(id: unknown): Promise<Answer> {
+    return this.client.call(this.ops.find, { id });
+  }
+
+  /** The member with that id, as a find answers it; anything else fails the check. */
+  async read(id: unknown, why: string): Promise<Row> {
+    return foundRecord(await this.find(id), `${why}: GET ${this.ops.find.path} with id ${String(id)}`, this.idField, id, 'team member');
+  }
+
+  update(id: unknown, body: Row): Promise<Answer> {
+    return this.client.call(this.ops.update, { id, body });
+  }
+
+  /** A change of a name-like string field the member has, when the vendor configured none. */
+  nameChange(member: Row): Row | undefined {
+    const field = NAME_FIELDS.find((f) => typeof member[f] === 'string');
+    if (!field) return undefined;
+    return { [field]: member[field] === 'Conformance' ? 'Conformance Changed' : 'Conformance' };
+  }
+
+  /** A member's fields to send back as a new member: everything but its id and server stamps. */
+  copyOf(member: Row): Row {
+    return without(member, (k) => k === this.idField || SERVER_MAINTAINED.test(k));
+  }
+
+  /**
+   * Runs `change` on a member, then restores the member's original values and verifies them with
+   * a find. A member that cannot be restored fails the check, saying what is left changed.
+   */
+  async changing(original: Row, sent: string[], change: () => Promise<void>): Promise<void> {
+    let failure: Error | undefined;
+    try {
+      await change();
+    } catch (e) {
+      failure = e as Error;
+    }
+    const problem = await this.restore(original, sent);
+    if (problem) throw new Error(`${failure ? `${failure.message}; then ` : ''}the member was NOT restored: ${problem}`);
+    if (failure) throw failure;
+  }
+
+  /** After a request that should have changed nothing: puts the member back if it did change; says what could not be. */
+  async putBack(original: Row, sent: string[]): Promise<string | undefined> {
+    const now = await this.find(original[this.idField]);
+    if (is2xx(now) && isRecord(now.json) && changedFields(original, now.json).length === 0) return undefined;
+    return this.restore(original, sent);
+  }
+
+  /** Writes back the fields sent; if the member still differs (a PATCH that replaced it), every field. Undefined when restored. */
+  private async restore(original: Row, sent: string[]): Promise<string | undefined> {
+    const id = original[this.idField];
+    const attempts = [
+      Object.fromEntries(sent.filter((k) => k in original).map((k) => [k, original[k]])),
+      this.copyOf(original),
+    ];
+    let problem = '';
+    for (const body of attempts) {
+      const answer = await this.update(id, body);
+      const now = await this.find(id);
+      if (!is2xx(now) || !isRecord(now.json)) {
+        problem = `after PATCH ${this.ops.update.path} ${said(answer)}, GET ${this.ops.find.path} ${said(now)}`;
+        continue;
+      }
+      const left = changedFields(original, now.json);
+      if (left.length === 0) return undefined;
+      problem = `member ${String(id)} differs from its original: ${left.join('; ')}`;
+    }
+    return problem;
+  }
+
+  /** Undoes a member the target wrongly created: deletes it (the only way the API could) and says what came of it. */
+  async undoCreate(ids: unknown[]): Promise<string> {
+    const outcomes: string[] = [];
+    for (const id of ids) {
+      const removed = await this.client.call(this.deleteProbe, { id });
+      const found = await this.find(id);
+      outcomes.push(
+        is2xx(found)
+          ? `member ${String(id)} was NOT removed (DELETE ${said(removed)}) and remains on the target`
+          : `member ${String(id)} was deleted again (DELETE ${said(removed)})`,
+      );
+    }
+    return outcomes.length ? `Undo: ${outcomes.join('; ')}.` : 'Undo: no new member was found, nothing to remove.';
+  }
+
+  /** Undoes a member the target wrongly deleted: creates it anew from its last reading and says what came of it. */
+  async undoDelete(original: Row): Promise<string> {
+    const id = original[this.idField];
+    const answer = await this.client.call(this.createProbe, { body: this.copyOf(original) });
+    const newId = isRecord(answer.json) ? answer.json[this.idField] : undefined;
+    if (!is2xx(answer)) {
+      return `Undo: member ${String(id)} was NOT restored: re-creating it with POST ${this.ops.list.path} ${said(answer)}. It was: ${JSON.stringify(original)}`;
+    }
+    // The client journals every create for deletion after the run: this one must stay.
+    if (newId !== undefined && newId !== null) currentJournal()?.append({ kind: 'kept', path: this.ops.find.path.replace(/\{[^}]+\}/, () => encodeURIComponent(String(newId))) });
+    return `Undo: member ${String(id)} was re-created as a new member${newId === undefined ? '' : ` ${String(newId)}`} with the same fields (POST ${said(answer)}); its original id ${String(id)} could not be restored.`;
+  }
+
+  /** What differs between the members now and as the run found them: added, gone or changed. */
+  async finish(): Promise<string[]> {
+    let before: Row[];
+    try {
+      before = await this.initial();
+    } catch {
+      return []; // never read, so never changed
+    }
+    const answer = await this.list();
+    const rows = is2xx(answer) ? rowsOf(answer.json) : undefined;
+    if (!rows) return [];
+    const now = new Map(rows.map((r) => [String(r[this.idField]), r]));
+    const then = new Map(before.map((r) => [String(r[this.idField]), r]));
+    const problems: string[] = [];
+    for (const [id, row] of then) {
+      const current = now.get(id);
+      if (!current) problems.push(`member ${id} is gone`);
+      else if (changedFields(row, current).length) problems.push(`member ${id} changed (${changedFields(row, current).join('; ')})`);
+    }
+    for (const id of now.keys()) if (!then.has(id)) problems.push(`member ${id} was added`);
+    return problems;
+  }
+}

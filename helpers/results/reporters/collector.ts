@@ -1,0 +1,74 @@
+import { basename } from 'node:path';
+import type { Reporter, TestCase, TestModule } from 'vitest/node';
+import type { SerializedError } from 'vitest';
+import type { CheckResult, Observation } from '../check-outcomes.ts';
+import type { CheckMeta, ObservationMeta } from '../../checks/check.ts';
+
+/** Turns vitest's test cases into the result model; every other reporter reads from here. */
+export class ResultCollector implements Reporter {
+  readonly checks: CheckResult[] = [];
+  readonly observations: Observation[] = [];
+  /** Errors outside any check (a suite file that failed to load, a hook that threw). */
+  readonly suiteErrors: string[] = [];
+  private listeners: ((check: CheckResult) => void)[] = [];
+  /** Vitest reports a test again when a run is cancelled; each is kept once, the last word wins. */
+  private readonly seen = new Map<string, number>();
+
+  constructor(private readonly redact: (text: string) => string) {}
+
+  onCheck(listener: (check: CheckResult) => void): void {
+    this.listeners.push(listener);
+  }
+
+  onTestCaseResult(testCase: TestCase): void {
+    const observation = (testCase.meta() as { observation?: ObservationMeta }).observation;
+    if (observation) {
+      // An observation that never ran (the run was stopped) has nothing to say.
+      if (testCase.result().state !== 'passed') return;
+      const resource = basename(testCase.module.moduleId).replace(/\.test\.ts$/, '');
+      this.observations.push({ ...observation, resource, text: this.redact(observation.text) });
+      return;
+    }
+    const check = toCheckResult(testCase, this.redact);
+    if (!check) return;
+    const index = this.seen.get(testCase.id);
+    if (index !== undefined) {
+      this.checks[index] = check;
+      return;
+    }
+    this.seen.set(testCase.id, this.checks.push(check) - 1);
+    for (const l of this.listeners) l(check);
+  }
+
+  onTestModuleEnd(module: TestModule): void {
+    for (const e of module.errors()) this.suiteErrors.push(this.redact(`${basename(module.moduleId)}: ${e.message}`));
+    for (const suite of module.children.allSuites()) {
+      for (const e of suite.errors()) this.suiteErrors.push(this.redact(`${basename(module.moduleId)} > ${suite.fullName}: ${e.message}`));
+    }
+  }
+
+  onTestRunEnd(_modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<SerializedError>): void {
+    for (const e of errors) this.suiteErrors.push(this.redact(`unhandled: ${e.message}`));
+  }
+}
+
+function toCheckResult(testCase: TestCase, redact: (t: string) => string): CheckResult | undefined {
+  const meta = (testCase.meta() as { conformance?: CheckMeta }).conformance;
+  const result = testCase.result();
+  const resource = basename(testCase.module.moduleId).replace(/\.test\.ts$/, '');
+  const durationMs = Math.round(testCase.diagnostic()?.duration ?? 0);
+  // Every check declares its meta (helpers/checks/check.ts); a test without one is not a check.
+  if (!meta) return undefined;
+  // No outcome: the check never started (the run was stopped, or its suite's hook failed).
+  let outcome = meta.outcome ?? (result.state === 'failed' ? 'failed' : 'skipped');
+  let reason = meta.outcome ? meta.reason : result.state === 'failed' ? result.errors[0]?.message : 'not run';
+  // A check whose body passed but whose test failed afterwards (e.g. in onTestFinished) failed.
+  if (result.state === 'failed' && outcome === 'passed') {
+    outcome = 'failed';
+    reason = result.errors[0]?.message;
+  }
+  return {
+    checkId: meta.checkId, requirement: meta.requirement, level: meta.level, clause: meta.clause, title: meta.title, resource,
+    outcome, reason: reason && redact(reason), durationMs, exchanges: meta.exchanges, notes: meta.notes,
+  };
+}

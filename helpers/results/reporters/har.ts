@@ -1,0 +1,73 @@
+import { STATUS_CODES } from 'node:http';
+import type { Entry, Har, Header, Page } from 'har-format';
+import type { Exchange } from '../../http/exchanges.ts';
+import type { RunResult } from '../run-result.ts';
+
+const headerList = (headers: Record<string, string>): Header[] => Object.entries(headers).map(([name, value]) => ({ name, value }));
+const lower = (headers: Record<string, string>, name: string) =>
+  Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1];
+
+function entry(e: Exchange, pageref: string): Entry {
+  const url = new URL(e.request.url);
+  const requestBytes = e.request.body === undefined ? 0 : Buffer.byteLength(e.request.body);
+  const r = e.response;
+  return {
+    pageref,
+    startedDateTime: e.startedAt,
+    time: e.durationMs,
+    request: {
+      method: e.request.method,
+      url: e.request.url,
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: headerList(e.request.headers),
+      queryString: [...url.searchParams].map(([name, value]) => ({ name, value })),
+      ...(e.request.body === undefined ? {} : { postData: { mimeType: lower(e.request.headers, 'content-type') ?? 'application/json', text: e.request.body } }),
+      headersSize: -1,
+      bodySize: requestBytes,
+    },
+    // No answer (timeout, refused): HAR has no such response, so status 0 as browsers record it.
+    response: {
+      status: r?.status ?? 0,
+      statusText: r ? (STATUS_CODES[r.status] ?? '') : '',
+      httpVersion: r ? 'HTTP/1.1' : '',
+      cookies: [],
+      headers: r ? headerList(r.headers) : [],
+      content: {
+        size: r?.bodyBytes ?? 0,
+        mimeType: (r && lower(r.headers, 'content-type')) ?? 'x-unknown',
+        text: r?.body ?? '',
+        ...(r?.truncated ? { comment: `cut to the first ${r.body.length} characters of ${r.bodyBytes} bytes` } : {}),
+      },
+      redirectURL: (r && lower(r.headers, 'location')) ?? '',
+      headersSize: -1,
+      bodySize: r?.bodyBytes ?? -1,
+      ...(e.error ? { _error: e.error } : {}),
+    },
+    cache: {},
+    timings: { send: 0, wait: e.durationMs, receive: 0 },
+    ...(e.attempt > 1 ? { comment: `attempt ${e.attempt}` } : {}),
+  };
+}
+
+/** HAR 1.2 of every exchange of the run: one page per check or observation, in run order. */
+export function toHar(run: RunResult): Har {
+  const pages: Page[] = [];
+  const entries: Entry[] = [];
+  const add = (id: string, title: string, exchanges: Exchange[]) => {
+    if (!exchanges.length) return;
+    pages.push({ id, title, startedDateTime: exchanges[0].startedAt, pageTimings: {} });
+    for (const e of exchanges) entries.push(entry(e, id));
+  };
+  for (const c of run.checks) add(c.id, `${c.id} [${c.level}] ${c.outcome}: ${c.title}`, c.exchanges);
+  for (const o of run.observations) add(`observation:${o.id}`, `observation ${o.id}: ${o.title}`, o.exchanges);
+  return {
+    log: {
+      version: '1.2',
+      creator: { name: run.suite.name, version: run.suite.version },
+      pages,
+      entries,
+      comment: `${run.target.origin}, ${run.startedAt}; keys appear as $SCHEDULING_API_KEY / $SCHEDULING_EXPIRED_KEY`,
+    },
+  };
+}

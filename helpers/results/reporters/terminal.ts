@@ -1,0 +1,85 @@
+import { styleText } from 'node:util';
+import type { CheckResult } from '../check-outcomes.ts';
+import type { Expectations } from '../../config/expectations.ts';
+import { isKnownDeviation, STOPPED_TEXT, VERDICT_TEXT, type RunResult } from '../run-result.ts';
+
+type Style = Parameters<typeof styleText>[0];
+
+/** Colours only on a TTY, and never when CI or NO_COLOR is set. */
+export function useColour(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv = process.env): boolean {
+  const ci = env.CI !== undefined && env.CI !== '' && env.CI !== 'false' && env.CI !== '0';
+  return Boolean(stream.isTTY) && !env.NO_COLOR && !ci;
+}
+
+// Each outcome has its own mark and word, so the lines read apart without colour too.
+const MARKS: Record<CheckResult['outcome'] | 'known', { mark: string; style: Style; label: string }> = {
+  passed: { mark: '✓', style: 'green', label: 'pass' },
+  failed: { mark: '✗', style: 'red', label: 'FAIL' },
+  warning: { mark: '!', style: 'yellow', label: 'warn' },
+  'not-applicable': { mark: '–', style: 'cyan', label: 'n/a ' },
+  skipped: { mark: '·', style: 'gray', label: 'skip' },
+  known: { mark: '✗', style: 'magenta', label: 'KNWN' },
+};
+
+/** A line per check as it finishes (fed by vitest's reporter API), grouped by resource; then the summary. */
+export class TerminalReporter {
+  private resource?: string;
+
+  constructor(
+    private readonly out: NodeJS.WriteStream,
+    private readonly colour: boolean,
+    private readonly expectations: Expectations = {},
+  ) {}
+
+  private paint(style: Style, text: string): string {
+    return this.colour ? styleText(style, text) : text;
+  }
+
+  check(c: CheckResult): void {
+    if (c.resource !== this.resource) {
+      this.resource = c.resource;
+      this.out.write(`\n${this.paint('bold', c.resource)}\n`);
+    }
+    const pin = this.expectations[c.checkId];
+    const m = MARKS[pin && c.outcome === 'failed' && pin.outcome === 'failed' ? 'known' : c.outcome];
+    const head = `${m.mark} ${m.label} ${c.level.padEnd(6)} ${c.checkId}`;
+    let line = `  ${this.paint(m.style, head)} ${this.paint('dim', `${c.title} (${c.durationMs} ms)`)}`;
+    // A skipped check's reason is the same for all of them (read-only, interrupted): the summary says it once.
+    if (c.reason && c.outcome !== 'passed' && c.outcome !== 'skipped') line += `\n      ${this.paint(m.style, c.reason.split('\n')[0])}`;
+    if (pin && pin.outcome === c.outcome) line += `\n      ${this.paint('magenta', `known deviation (--expect): ${pin.reason}`)}`;
+    else if (pin && c.outcome === 'passed') line += `\n      ${this.paint('yellow', `pinned as ${pin.outcome} in the --expect file, now passes: remove the pin`)}`;
+    this.out.write(`${line}\n`);
+  }
+
+  summary(run: RunResult, reports?: { dir: string; bundle?: string }): void {
+    const n = run.counts;
+    const style: Style = run.verdict === 'conformant' ? 'green' : 'red';
+    const lines: string[] = [];
+    if (run.observations.length) {
+      lines.push('', this.paint('bold', 'Observations (where the contract does not rule: information, never a failure)'));
+      for (const o of run.observations) lines.push(`  ${this.paint('cyan', 'i')} ${o.id}  ${this.paint('dim', o.text)}`);
+    }
+    lines.push(
+      '',
+      `MUST    ${n.must.passed} passed, ${n.must.failed} failed${n.knownDeviations ? ` (${n.knownDeviations} known deviations, --expect)` : ''}`,
+      `SHOULD  ${n.should.passed} passed, ${n.should.warned} warned${n.should.failed ? `, ${n.should.failed} failed (--strict)` : ''}`,
+      `other   ${n.notApplicable} not applicable, ${n.skipped} skipped`,
+      `run     ${n.requests} requests in ${(run.durationMs / 1000).toFixed(1)} s`,
+    );
+    const stale = run.checks.filter((c) => c.expected?.status === 'now-passes').map((c) => c.id);
+    if (stale.length) lines.push(this.paint('yellow', `pins    now passing, remove from the --expect file: ${stale.join(', ')}`));
+    if (run.unmatchedExpectations.length) lines.push(this.paint('yellow', `pins    matching no check of this run: ${run.unmatchedExpectations.join(', ')}`));
+    const why = run.stopped ? STOPPED_TEXT[run.stopped] : 'the suite could not run; see the errors above';
+    const verdict = run.verdict === 'incomplete' ? `${VERDICT_TEXT.incomplete} (${why})` : VERDICT_TEXT[run.verdict];
+    const passes = run.verdict === 'not-conformant' && run.checks.filter((c) => c.outcome === 'failed').every(isKnownDeviation);
+    lines.push(`verdict ${this.paint(style, verdict)}${passes ? ' (only known deviations: the run passes)' : ''}`);
+    lines.push('', this.paint('bold', 'Left on the target'));
+    if (!run.leftOnTarget.length) lines.push('  nothing');
+    for (const l of run.leftOnTarget) lines.push(this.paint('red', `  ${l.record}: ${l.problem}`));
+    if (reports) {
+      lines.push('', `Reports: ${reports.dir}`);
+      if (reports.bundle) lines.push(`Certification bundle: ${reports.bundle}`);
+    }
+    this.out.write(`${lines.join('\n')}\n`);
+  }
+}

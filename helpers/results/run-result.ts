@@ -1,0 +1,163 @@
+import type { Level, NotChecked } from '../contract/catalog.ts';
+import type { Exchange } from '../http/exchanges.ts';
+import type { Outcome } from '../checks/check.ts';
+import { pinStatus, type Expectation, type Expectations, type PinStatus } from '../config/expectations.ts';
+import { countOutcomes, type CheckResult, type Counts, type Observation } from './check-outcomes.ts';
+import { EXIT } from '../command/errors.ts';
+
+import type { LeftOnTarget } from '../safety/restore-record.ts';
+
+export type { LeftOnTarget };
+
+export interface ResultCheck {
+  /** The check id: the requirement id, optionally ":" and a variant. */
+  id: string;
+  requirement: string;
+  level: Level;
+  clause: string;
+  title: string;
+  /** The catalog's statement of the requirement. */
+  text: string;
+  resource: string;
+  outcome: Outcome;
+  reason: string | null;
+  durationMs: number;
+  exchanges: Exchange[];
+  notes: string[];
+  /** Present when the --expect file pins this check. */
+  expected?: Expectation & { status: PinStatus };
+}
+
+export type Verdict = 'conformant' | 'not-conformant' | 'incomplete';
+
+/** Why a run ended before every check ran. */
+export type Stopped = 'interrupted' | 'run-timeout';
+
+export const STOPPED_TEXT: Record<Stopped, string> = {
+  interrupted: 'interrupted',
+  'run-timeout': 'stopped by the run timeout',
+};
+
+/** The one result of a run: result.json, and what every other report is rendered from. */
+export interface RunResult {
+  format: 'scheduling-conformance-result/1';
+  suite: { name: string; version: string };
+  spec: { file: string; sha256: string };
+  /** Origin only: never a path, query or credential. */
+  target: { origin: string; embeddedReference: boolean };
+  startedAt: string;
+  endedAt: string;
+  durationMs: number;
+  options: { strict: boolean; readOnly: boolean; only: string | null; certify: boolean; expectFile: string | null };
+  verdict: Verdict;
+  exitCode: number;
+  counts: Counts & { checks: number; requests: number; knownDeviations: number };
+  checks: ResultCheck[];
+  observations: Observation[];
+  suiteErrors: string[];
+  /** Pinned check ids that no check of this run carries (removed, renamed, or filtered out). */
+  unmatchedExpectations: string[];
+  notChecked: NotChecked[];
+  /** Set when the run ended early; the verdict is then incomplete. */
+  stopped: Stopped | null;
+  /** Checks a --read-only run left out because they change data. */
+  leftOut: string[];
+  /** What the command itself deleted and restored after the suites (see helpers/safety/after-run-cleanup.ts). */
+  cleanUp: { deleted: string[]; restored: string[] };
+  leftOnTarget: LeftOnTarget[];
+  resources: { maxRssMiB: number };
+}
+
+export interface RunFacts {
+  suiteVersion: string;
+  specSha256: string;
+  baseUrl: string;
+  embeddedReference: boolean;
+  startedAt: Date;
+  endedAt: Date;
+  strict: boolean;
+  readOnly: boolean;
+  only?: string;
+  certify: boolean;
+  expectFile?: string;
+  expectations?: Expectations;
+  checks: CheckResult[];
+  observations: Observation[];
+  suiteErrors: string[];
+  requirementText: (id: string) => string;
+  notChecked: NotChecked[];
+  stopped?: Stopped;
+  cleanUp?: { deleted: string[]; restored: string[] };
+  leftOnTarget?: LeftOnTarget[];
+}
+
+/** A failure the --expect file pins as a failure: it does not fail the run. */
+export function isKnownDeviation(c: ResultCheck): boolean {
+  return c.outcome === 'failed' && c.expected?.status === 'as-expected';
+}
+
+export function buildRunResult(f: RunFacts): RunResult {
+  const pins = f.expectations ?? {};
+  const checks: ResultCheck[] = f.checks.map((c) => {
+    const pin = pins[c.checkId];
+    return {
+      id: c.checkId, requirement: c.requirement, level: c.level, clause: c.clause, title: c.title,
+      text: f.requirementText(c.requirement), resource: c.resource, outcome: c.outcome, reason: c.reason ?? null,
+      durationMs: c.durationMs, exchanges: c.exchanges, notes: c.notes,
+      ...(pin ? { expected: { ...pin, status: pinStatus(pin, c.outcome) } } : {}),
+    };
+  });
+  const failed = checks.filter((c) => c.outcome === 'failed');
+  // A failed check proves non-conformance even when something else went wrong (say, what a broken
+  // delete left on the target): only a run that proves nothing either way is incomplete.
+  const verdict: Verdict = f.stopped ? 'incomplete' : failed.length ? 'not-conformant' : f.suiteErrors.length ? 'incomplete' : 'conformant';
+  const unpinnedFailures = failed.filter((c) => !isKnownDeviation(c));
+  const exitCode =
+    f.stopped === 'interrupted' ? EXIT.interrupted
+    : f.stopped ? EXIT.usage
+    : unpinnedFailures.length ? EXIT.nonConformant
+    : f.suiteErrors.length ? EXIT.usage
+    : EXIT.conformant;
+  const ids = new Set(checks.map((c) => c.id));
+  return {
+    format: 'scheduling-conformance-result/1',
+    suite: { name: 'scheduling-conformance', version: f.suiteVersion },
+    spec: { file: 'spec/openapi.yaml', sha256: f.specSha256 },
+    target: { origin: new URL(f.baseUrl).origin, embeddedReference: f.embeddedReference },
+    startedAt: f.startedAt.toISOString(),
+    endedAt: f.endedAt.toISOString(),
+    durationMs: f.endedAt.getTime() - f.startedAt.getTime(),
+    options: { strict: f.strict, readOnly: f.readOnly, only: f.only ?? null, certify: f.certify, expectFile: f.expectFile ?? null },
+    verdict,
+    exitCode,
+    counts: {
+      ...countOutcomes(f.checks),
+      checks: checks.length,
+      requests: checks.reduce((n, c) => n + c.exchanges.length, 0) + f.observations.reduce((n, o) => n + o.exchanges.length, 0),
+      knownDeviations: failed.length - unpinnedFailures.length,
+    },
+    checks,
+    observations: f.observations,
+    suiteErrors: f.suiteErrors,
+    unmatchedExpectations: Object.keys(pins).filter((id) => !ids.has(id)).sort(),
+    notChecked: f.notChecked,
+    stopped: f.stopped ?? null,
+    leftOut: f.readOnly ? checks.filter((c) => c.outcome === 'skipped').map((c) => c.id) : [],
+    cleanUp: f.cleanUp ?? { deleted: [], restored: [] },
+    leftOnTarget: f.leftOnTarget ?? [],
+    resources: { maxRssMiB: Math.round(process.resourceUsage().maxRSS / 1024) },
+  };
+}
+
+/** Checks grouped by resource, in the order the run met them. */
+export function byResource(checks: ResultCheck[]): [string, ResultCheck[]][] {
+  const groups = new Map<string, ResultCheck[]>();
+  for (const c of checks) groups.set(c.resource, [...(groups.get(c.resource) ?? []), c]);
+  return [...groups];
+}
+
+export const VERDICT_TEXT: Record<Verdict, string> = {
+  conformant: 'CONFORMANT',
+  'not-conformant': 'NOT CONFORMANT',
+  incomplete: 'INCOMPLETE',
+};

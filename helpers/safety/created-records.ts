@@ -1,0 +1,44 @@
+import type { ApiClient } from '../http/client.ts';
+import type { Operation } from '../contract/spec.ts';
+import { currentJournal } from './current-journal.ts';
+import type { Journal } from './journal.ts';
+
+/**
+ * Records this suite file created, noted as soon as the target answers, so that clean-up
+ * can delete them whatever happened in between. Each record also goes to the run journal, so
+ * that the main process deletes it should this worker never get to its clean-up.
+ */
+export class Ledger {
+  private readonly created = new Map<string, { id: unknown; deleteOp: Operation }>();
+
+  constructor(private readonly journal: Journal | undefined = currentJournal()) {}
+
+  record(deleteOp: Operation, id: unknown): void {
+    this.created.set(`${deleteOp.path} ${String(id)}`, { id, deleteOp });
+    const path = deleteOp.path.replace(/\{[^}]+\}/, () => encodeURIComponent(String(id)));
+    this.journal?.append({ kind: 'created', path, listPath: deleteOp.collectionPath, id });
+  }
+
+  forget(deleteOp: Operation, id: unknown): void {
+    this.created.delete(`${deleteOp.path} ${String(id)}`);
+  }
+
+  /**
+   * Deletes, newest first, everything still recorded (or only the records with the given ids:
+   * one check's own, while other checks still work on theirs); returns what could not be deleted.
+   */
+  async cleanUp(client: ApiClient, only?: unknown[]): Promise<string[]> {
+    const leftOver: string[] = [];
+    for (const [key, { id, deleteOp }] of [...this.created].reverse()) {
+      if (only && !only.some((o) => String(o) === String(id))) continue;
+      try {
+        const answer = await client.call(deleteOp, { id });
+        if (answer.status < 300 || answer.status === 404) this.created.delete(key);
+        else leftOver.push(`${key}: delete answered ${answer.status}`);
+      } catch (e) {
+        leftOver.push(`${key}: ${(e as Error).message}`);
+      }
+    }
+    return leftOver;
+  }
+}

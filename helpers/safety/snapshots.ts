@@ -1,0 +1,74 @@
+import type { ApiClient } from '../http/client.ts';
+import type { Journal } from './journal.ts';
+import { outstanding } from './journal.ts';
+import { isRecord } from '../resources/record-shapes.ts';
+import { restoreRecord, type LeftOnTarget, type Restoration } from './restore-record.ts';
+import { SERVER_MAINTAINED } from '../checks/compare.ts';
+import { currentJournal } from './current-journal.ts';
+
+type Row = Record<string, unknown>;
+
+/**
+ * Snapshot and restore of records a suite changes but cannot create (the business record,
+ * team members). `take` before the first change: the snapshot goes to the run journal at once,
+ * so that the main process restores the record even if this suite never gets to `restoreAll`.
+ */
+export class Snapshots {
+  private readonly taken = new Map<string, Row>();
+  private readonly pending = new Map<string, Promise<Row>>();
+
+  constructor(
+    private readonly client: ApiClient,
+    private readonly idField = 'id',
+    private readonly journal: Journal | undefined = currentJournal(),
+  ) {}
+
+  /** Reads and keeps the record at `path` (a concrete path, e.g. /api/v1/business); once per path. */
+  take(path: string): Promise<Row> {
+    let snapshot = this.pending.get(path);
+    if (!snapshot) {
+      snapshot = this.read(path);
+      this.pending.set(path, snapshot);
+      snapshot.catch(() => this.pending.delete(path));
+    }
+    return snapshot;
+  }
+
+  private async read(path: string): Promise<Row> {
+    const answer = await this.client.send({ method: 'GET', path });
+    if (answer.status < 200 || answer.status >= 300 || !isRecord(answer.json)) {
+      throw new Error(`cannot snapshot ${path} before changing it: GET answered ${answer.status}${answer.jsonError ? ` (${answer.jsonError})` : ''}`);
+    }
+    this.taken.set(path, answer.json);
+    this.journal?.append({ kind: 'snapshot', path, record: answer.json });
+    return answer.json;
+  }
+
+  /**
+   * Puts a snapshotted record back now, every field but the id and the stamps a server keeps
+   * itself: for a write that should have changed nothing but did, so that later checks find the
+   * record as it was. Returns the fields that were put back (and a problem, if any).
+   */
+  async restoreNow(path: string): Promise<Restoration> {
+    const before = await this.take(path);
+    const fields = Object.keys(before).filter((k) => k !== this.idField && !SERVER_MAINTAINED.test(k) && !/At$/.test(k));
+    return restoreRecord(this.client, path, before, fields);
+  }
+
+  /**
+   * Restores every snapshotted record and verifies it by reading back. Only fields the run wrote
+   * (as journalled) are put back, so that fields the target maintains itself are left alone.
+   */
+  async restoreAll(): Promise<LeftOnTarget[]> {
+    const written = this.journal ? outstanding(this.journal.read()).written : undefined;
+    const left: LeftOnTarget[] = [];
+    for (const [path, before] of this.taken) {
+      const fields = written ? [...(written.get(path) ?? [])] : Object.keys(before).filter((f) => f !== this.idField);
+      if (!fields.length) continue;
+      const result = await restoreRecord(this.client, path, before, fields);
+      if (result.problem) left.push({ record: path, problem: result.problem });
+      else this.journal?.append({ kind: 'restored', path });
+    }
+    return left;
+  }
+}

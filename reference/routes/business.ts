@@ -1,0 +1,117 @@
+import { requireKey } from './auth.ts';
+import { error, isObject, json, type RefContext, type RefRequest, type Route } from '../types.ts';
+
+export const NULLABLE_STRINGS = [
+  'phoneNumber', 'address', 'websiteUrl', 'termsAndConditionsUrl', 'privacyPolicyUrl',
+  'instagramUrl', 'tikTokUrl', 'youTubeUrl', 'twitterUrl', 'linkedInUrl', 'facebookUrl',
+];
+const URL_FIELDS = NULLABLE_STRINGS.filter((f) => f.endsWith('Url'));
+
+/** The documented update fields and a validator for each (section 2). */
+function fieldRules(ctx: RefContext): Record<string, (v: unknown) => boolean> {
+  const isString = (v: unknown) => typeof v === 'string';
+  const strict = ctx.varies('strict-validation');
+  const rules: Record<string, (v: unknown) => boolean> = {
+    name: isString,
+    [ctx.state.emailField]: (v) => isString(v) && (!strict || /^[^@\s]+@[^@\s]+$/.test(v as string)),
+    currencyIso: (v) => isString(v) && (!strict || Intl.supportedValuesOf('currency').includes(v as string)),
+    timeZone: (v) => isString(v) && (!strict || Intl.supportedValuesOf('timeZone').includes(v as string)),
+    businessHours: (v) => Array.isArray(v) && v.every(isObject) && (!ctx.varies('business-hours-every-day') || sameDays(v, ctx.state.business.businessHours)),
+    useGdprCompliance: (v) => typeof v === 'boolean',
+  };
+  for (const f of NULLABLE_STRINGS) {
+    rules[f] = (v) => v === null || (isString(v) && (!strict || !URL_FIELDS.includes(f) || /^https?:\/\/[^\s/]+/.test(v as string)));
+  }
+  return rules;
+}
+
+/** Variation business-hours-every-day: an update of businessHours must name the same days as before. */
+function sameDays(next: unknown[], current: unknown): boolean {
+  const days = (v: unknown) => (Array.isArray(v) ? v.map((e) => (isObject(e) ? String(e.dayOfWeek) : '')).sort().join() : '');
+  return days(next) === days(current);
+}
+
+/**
+ * Fault business-get-wrong-type:<field>: the retrieval serves the field with a wrong JSON type
+ * (a boolean as "true"/"false", an array as its JSON text, a string or null wrapped in an array),
+ * and its update takes that form back, so that the fault breaks the representation only.
+ */
+function wrongType(value: unknown): unknown {
+  if (typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) return JSON.stringify(value);
+  return [value];
+}
+function rightType(value: unknown, stored: unknown): unknown {
+  if (typeof stored === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
+  if (Array.isArray(stored) && typeof value === 'string') return JSON.parse(value);
+  if (!Array.isArray(stored) && Array.isArray(value) && value.length === 1) return value[0];
+  return value;
+}
+const wrongTypeField = (ctx: RefContext) => Object.keys(ctx.state.business).find((f) => ctx.fault(`business-get-wrong-type:${f}`));
+
+/** What a stale cache serves (fault business-get-stale): the record as first read, per reference. */
+const staleCopies = new WeakMap<object, Record<string, unknown>>();
+
+function retrieve(req: RefRequest, ctx: RefContext) {
+  const keyless = ctx.fault('business-get-without-key') && req.headers.authorization === undefined;
+  const denied = keyless ? undefined : requireKey(req, ctx);
+  if (denied) return denied;
+  let business = ctx.state.business;
+  if (ctx.fault('business-get-stale')) {
+    if (!staleCopies.has(ctx.state)) staleCopies.set(ctx.state, structuredClone(business));
+    business = staleCopies.get(ctx.state)!;
+  }
+  const wrong = wrongTypeField(ctx);
+  if (wrong) business = { ...business, [wrong]: wrongType(business[wrong]) };
+  // Variation omit-null-fields: the retrieval leaves out the fields that are null.
+  if (ctx.varies('omit-null-fields')) business = Object.fromEntries(Object.entries(business).filter(([, v]) => v !== null));
+  if (ctx.fault('business-get-text-plain')) return { status: 200, raw: JSON.stringify(business), headers: { 'content-type': 'text/plain; charset=utf-8' } };
+  return json(200, business);
+}
+
+/** Fault business-fields-crossed: these two fields are stored under each other's name. */
+const CROSSED: Record<string, string> = { tikTokUrl: 'youTubeUrl', youTubeUrl: 'tikTokUrl' };
+
+/** How a faulty implementation mangles one incoming value; undefined drops it. */
+function mangle(field: string, value: unknown, ctx: RefContext): { field: string; value: unknown } | undefined {
+  if (ctx.fault('business-field-ignored') && field === 'address') return undefined;
+  if (ctx.fault('business-false-ignored') && value === false) return undefined;
+  if (ctx.fault('business-null-ignored') && value === null) return undefined;
+  if (ctx.fault('business-null-as-empty-string') && value === null) return { field, value: '' };
+  if (field === wrongTypeField(ctx)) return { field, value: rightType(value, ctx.state.business[field]) };
+  if (ctx.fault('business-fields-crossed') && CROSSED[field]) return { field: CROSSED[field], value };
+  return { field, value };
+}
+
+function update(req: RefRequest, ctx: RefContext) {
+  if (ctx.fault('business-patch-405')) return error(405, 'method_not_allowed', 'Method not allowed on this path');
+  const keyless = ctx.fault('business-patch-without-key') && req.headers.authorization === undefined;
+  const denied = keyless ? undefined : requireKey(req, ctx);
+  if (denied && !ctx.fault('business-rejected-patch-applied')) return denied;
+  if (!isObject(req.body)) return error(400, 'invalid_body', 'The body must be a JSON object');
+  if (ctx.fault('business-name-required') && !('name' in req.body)) return error(422, 'invalid_value', 'name is required');
+  const rules = fieldRules(ctx);
+  const changes: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(req.body)) {
+    const valid = rules[field];
+    if (!valid) {
+      if (ctx.varies('strict-validation')) return error(422, 'unknown_field', `Unknown field ${field}`);
+      continue;
+    }
+    if (ctx.fault('business-null-rejected') && value === null) return error(422, 'invalid_value', `${field} must not be null`);
+    const mangled = mangle(field, value, ctx);
+    if (!mangled) continue;
+    if (!valid(mangled.value)) return error(422, 'invalid_value', `Invalid value for ${field}`);
+    changes[mangled.field] = mangled.value;
+  }
+  const base = ctx.fault('business-patch-replaces') ? {} : ctx.state.business;
+  ctx.state.business = { ...base, ...structuredClone(changes) };
+  if (ctx.fault('business-hours-reset') && !('businessHours' in changes)) ctx.state.business.businessHours = [];
+  if (denied) return denied;
+  return json(200, ctx.state.business);
+}
+
+export const businessRoutes: Route[] = [
+  { operationId: 'retrieveBusiness', method: 'GET', path: '/api/v1/business', handler: retrieve },
+  { operationId: 'updateBusiness', method: 'PATCH', path: '/api/v1/business', handler: update },
+];

@@ -1,0 +1,46 @@
+import { error, isObject, json, type RefContext, type RefRequest, type Route } from '../types.ts';
+
+function list(_req: RefRequest, ctx: RefContext) {
+  return json(200, [...ctx.state.teamMembers.values()]);
+}
+
+function find(req: RefRequest, ctx: RefContext) {
+  const member = ctx.fault('team-member-find-ignores-id') ? ctx.state.teamMembers.values().next().value : ctx.state.teamMembers.get(req.params.id);
+  return member ? json(200, member) : error(404, 'not_found', 'No team member with that id');
+}
+
+function update(req: RefRequest, ctx: RefContext) {
+  const member = ctx.state.teamMembers.get(req.params.id);
+  if (!member) return error(404, 'not_found', 'No team member with that id');
+  if (!isObject(req.body)) return error(400, 'invalid_body', 'The body must be a JSON object');
+  const { id: _ignored, ...changes } = req.body;
+  const updated = ctx.fault('team-member-patch-replaces') ? { id: member.id, ...structuredClone(changes) } : { ...member, ...structuredClone(changes) };
+  if (!ctx.fault('team-member-update-not-persisted')) ctx.state.teamMembers.set(req.params.id, updated);
+  return json(200, updated);
+}
+
+/** Section 1: team members cannot be created or deleted through the interface. */
+function notAllowed(_req: RefRequest, ctx: RefContext) {
+  if (ctx.varies('tm-forbidden-403')) return error(403, 'forbidden', 'Team members cannot be created or deleted');
+  if (ctx.varies('tm-unknown-404')) return error(404, 'not_found', 'No such route');
+  return error(405, 'method_not_allowed', 'Team members cannot be created or deleted');
+}
+
+function create(req: RefRequest, ctx: RefContext) {
+  if (!(ctx.fault('team-member-create-allowed') || ctx.fault('team-members-writable')) || !isObject(req.body)) return notAllowed(req, ctx);
+  const { id: _ignored, ...fields } = req.body;
+  return json(201, ctx.state.insert(ctx.state.teamMembers, structuredClone(fields), 'tm'));
+}
+
+function remove(req: RefRequest, ctx: RefContext) {
+  if (!(ctx.fault('team-member-delete-allowed') || ctx.fault('team-members-writable')) || !ctx.state.teamMembers.delete(req.params.id)) return notAllowed(req, ctx);
+  return json(204);
+}
+
+export const teamMemberRoutes: Route[] = [
+  { operationId: 'listTeamMembers', method: 'GET', path: '/api/v1/team-members', handler: list },
+  { method: 'POST', path: '/api/v1/team-members', handler: create },
+  { operationId: 'findTeamMember', method: 'GET', path: '/api/v1/team-members/:id', handler: find },
+  { operationId: 'updateTeamMember', method: 'PATCH', path: '/api/v1/team-members/:id', handler: update },
+  { method: 'DELETE', path: '/api/v1/team-members/:id', handler: remove },
+];
