@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { loadCatalog } from '../helpers/contract/catalog.ts';
 import { specDir } from '../helpers/command/paths.ts';
 import { FAULTS } from '../reference/faults/index.ts';
-import { matches } from '../test/support/verdicts.ts';
+import { matches } from '../reference/faults/fault.ts';
 
 export interface ListedCheck {
   checkId: string;

@@ -13,7 +13,7 @@ import { check, type CheckRun } from '../helpers/checks/check.ts';
 import { ApiClient, type Answer, type Auth } from '../helpers/http/client.ts';
 import { loadSpec } from '../helpers/contract/spec.ts';
 import { isRecord } from '../helpers/resources/record-shapes.ts';
-import { BusinessRecord } from '../helpers/resources/business-lane.ts';
+import { BusinessLane } from '../helpers/resources/business-lane.ts';
 import { differingFields, hasDocumentedType, jsonType, namedBusinessFields, newValue, type NamedField } from '../helpers/resources/business-values.ts';
 
 type Row = Record<string, unknown>;
@@ -26,7 +26,7 @@ const retrieveOp = businessOps.find((o) => o.method === 'GET');
 const updateOp = businessOps.find((o) => o.method === 'PATCH');
 if (!retrieveOp || !updateOp) throw new Error('spec: the business needs a GET and a PATCH operation');
 const fields = namedBusinessFields(spec, target);
-const record = new BusinessRecord(client, retrieveOp, updateOp, fields);
+const record = new BusinessLane(client, retrieveOp, updateOp, fields);
 const show = (v: unknown) => JSON.stringify(v) ?? 'nothing';
 const patchText = (body: Row) => `${updateOp.method} ${updateOp.path} ${show(body)}`;
 

@@ -7,22 +7,22 @@
 import { afterAll, describe, inject } from 'vitest';
 import { observeAuth, type Probe } from '../helpers/checks/auth-observation.ts';
 import { changedFields, mismatches, sameId } from '../helpers/checks/compare.ts';
-import { CustomerLab, customerCheck, type Scope } from '../helpers/resources/customer-lane.ts';
+import { CustomerLane, customerCheck, type Scope } from '../helpers/resources/customer-lane.ts';
 import { ensure, is2xx, said } from '../helpers/checks/assertions.ts';
 import { customerFixture } from '../helpers/resources/fixtures.ts';
 import { ApiClient, type Answer } from '../helpers/http/client.ts';
-import { Ledger } from '../helpers/safety/created-records.ts';
+import { CreatedRecords } from '../helpers/safety/created-records.ts';
 import { check } from '../helpers/checks/check.ts';
 import { isRecord, writeBackBody, rowsOf } from '../helpers/resources/record-shapes.ts';
 import { requireOps, resourceOps } from '../helpers/contract/resource-ops.ts';
-import { once } from '../helpers/checks/shared-step.ts';
+import { sharedStep } from '../helpers/checks/shared-step.ts';
 import { loadSpec, type Operation } from '../helpers/contract/spec.ts';
 
 const spec = await loadSpec();
 const target = inject('target');
 const client = new ApiClient(target);
 const ops = requireOps(resourceOps(spec, 'customers'), 'customers', ['list', 'create', 'find', 'update', 'remove']);
-const lab = new CustomerLab(client, ops, target, new Ledger());
+const lab = new CustomerLane(client, ops, target, new CreatedRecords());
 const { idField } = lab;
 const patch = target.vendor.customerPatch;
 const suiteScope = lab.scope();
@@ -123,7 +123,7 @@ describe.concurrent('customers', () => {
   }
 
   // One deletion, judged by a MUST (no longer found nor listed) and a SHOULD (found answers 404).
-  const deletion = once(async () => {
+  const deletion = sharedStep(async () => {
     const made = await suiteScope.make('delete');
     const removed = await lab.remove(made.id);
     return { made, removed, found: await lab.find(made.id), listed: await lab.list() };
@@ -155,7 +155,7 @@ describe.concurrent('customers', () => {
     ['delete', ops.remove, undefined],
   ];
   for (const [variant, op, body] of unknown) {
-    const probe = once(async () => {
+    const probe = sharedStep(async () => {
       const made = await suiteScope.make(`unknown ${variant}`);
       const removed = await lab.remove(made.id);
       ensure(is2xx(removed), () => `deleting a customer to get an unknown id: DELETE ${ops.remove.path} ${said(removed)}`);
@@ -180,7 +180,7 @@ describe.concurrent('customers', () => {
 describe('customers: authentication (not documented, observed only)', () => {
   const mine: Scope = lab.scope();
   afterAll(async () => void (await mine.cleanUp()));
-  const made = once(() => mine.make('auth'));
+  const made = sharedStep(() => mine.make('auth'));
   const firstListed = async (): Promise<Probe> => {
     const [first] = await lab.readList('listing customers to find one to ask for');
     return first ? { id: first[idField] } : { cannot: 'the target lists no customer to ask for' };

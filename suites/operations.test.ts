@@ -5,7 +5,7 @@
 import { afterAll, describe, expect, inject } from 'vitest';
 import { check, type CheckRun } from '../helpers/checks/check.ts';
 import { ApiClient } from '../helpers/http/client.ts';
-import { Ledger } from '../helpers/safety/created-records.ts';
+import { CreatedRecords } from '../helpers/safety/created-records.ts';
 import { Snapshots } from '../helpers/safety/snapshots.ts';
 import { customerFixture } from '../helpers/resources/fixtures.ts';
 import { loadSpec, statusMatches, type Operation } from '../helpers/contract/spec.ts';
@@ -15,7 +15,7 @@ import { schemaProblems } from '../helpers/contract/schema.ts';
 const spec = await loadSpec();
 const target = inject('target');
 const client = new ApiClient(target);
-const ledger = new Ledger();
+const createdRecords = new CreatedRecords();
 const snapshots = new Snapshots(client, target.vendor.idField);
 
 // Within a resource: list, create, find, update, delete — so that the record a delete
@@ -39,7 +39,7 @@ async function recordId(op: Operation, run: CheckRun): Promise<unknown> {
     const answer = await client.call(create, { body: customerFixture(target, 'operations') });
     id = (answer.json as Record<string, unknown> | undefined)?.[idField];
     const deleteOp = opOf('DELETE', op.path);
-    if (id !== undefined && deleteOp) ledger.record(deleteOp, id);
+    if (id !== undefined && deleteOp) createdRecords.record(deleteOp, id);
   } else {
     const list = opOf('GET', op.collectionPath);
     if (!list) throw new Error(`no way to find a record of ${op.collectionPath}`);
@@ -85,7 +85,7 @@ async function repair(op: Operation, id: unknown, run: CheckRun): Promise<void> 
 
 afterAll(async () => {
   await snapshots.restoreAll();
-  await ledger.cleanUp(client);
+  await createdRecords.cleanUp(client);
   await client.close();
 });
 
@@ -105,9 +105,9 @@ for (const resource of resources) {
           if (op.method === 'POST') {
             const created = (answer.json as Record<string, unknown> | undefined)?.[target.vendor.idField];
             const deleteOp = opOf('DELETE', `${op.path}/{id}`);
-            if (created !== undefined && deleteOp) ledger.record(deleteOp, created);
+            if (created !== undefined && deleteOp) createdRecords.record(deleteOp, created);
           }
-          if (op.method === 'DELETE') ledger.forget(op, id);
+          if (op.method === 'DELETE') createdRecords.forget(op, id);
           if (statusMatches(op.success, answer.status)) await repair(op, id, run);
           expect(
             statusMatches(op.success, answer.status),

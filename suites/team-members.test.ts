@@ -14,13 +14,13 @@ import { ApiClient } from '../helpers/http/client.ts';
 import { isRecord, writeBackBody, rowsOf } from '../helpers/resources/record-shapes.ts';
 import { requireOps, resourceOps } from '../helpers/contract/resource-ops.ts';
 import { loadSpec } from '../helpers/contract/spec.ts';
-import { TeamLane } from '../helpers/resources/team-member-lane.ts';
+import { TeamMemberLane } from '../helpers/resources/team-member-lane.ts';
 
 const spec = await loadSpec();
 const target = inject('target');
 const client = new ApiClient(target);
 const ops = requireOps(resourceOps(spec, 'team-members'), 'team-members', ['list', 'find', 'update']);
-const lane = new TeamLane(client, ops, target);
+const lane = new TeamMemberLane(client, ops, target);
 const { idField } = lane;
 /** How many listed members the find check asks for: enough to catch a find that ignores the id. */
 const FIND_SAMPLE = 10;

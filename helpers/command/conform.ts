@@ -16,14 +16,14 @@ import { onInterrupt } from './signals.ts';
 import { scanForSecrets } from '../safety/secret-scan.ts';
 import { buildRunResult, type Stopped } from '../results/run-result.ts';
 import { writeReports } from '../results/write-reports.ts';
-import type { CheckResult } from '../results/check-outcomes.ts';
+import type { CollectedCheck } from '../results/check-outcomes.ts';
 import { NOT_SELECTED } from '../checks/check.ts';
 
 /** The run journal, in the report directory: what the run changed, for clean-up and for the record. */
 export const JOURNAL_FILE = 'run-journal.jsonl';
 
 /** Checks --only left out are not part of the run. */
-const filteredOut = (c: CheckResult) => c.outcome === 'skipped' && c.reason === NOT_SELECTED;
+const filteredOut = (c: CollectedCheck) => c.outcome === 'skipped' && c.reason === NOT_SELECTED;
 
 /**
  * Runs the suites against a reachable target, undoes what they left changed, writes the reports,

@@ -5,7 +5,7 @@ import { parse as parseDotenv } from 'dotenv';
 import { UsageError } from './errors.ts';
 import { loadVendorConfig, type VendorConfig } from '../config/vendor-config.ts';
 import { loadExpectations, type Expectations } from '../config/expectations.ts';
-import type { Product } from '../results/reporters/certification.ts';
+import type { Product } from '../config/product.ts';
 
 /** Everything a run needs to know, resolved from flags, then environment, then `.env`. */
 export interface RunOptions {

@@ -10,7 +10,7 @@ type Row = Record<string, unknown>;
  * through here, in order. Holds the snapshot taken before the first change, the last read
  * (so that consecutive steps share a read), and restores and verifies the snapshot at the end.
  */
-export class BusinessRecord {
+export class BusinessLane {
   private snapshot?: Row;
   private snapshotError = 'the business record has not been read yet';
   private last?: Row;

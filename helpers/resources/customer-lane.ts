@@ -2,7 +2,7 @@ import { check, type CheckDefinition, type CheckRun } from '../checks/check.ts';
 import { ensure, foundRecord, is2xx, listElements, said } from '../checks/assertions.ts';
 import { customerFixture, markerField } from './fixtures.ts';
 import type { Answer, ApiClient } from '../http/client.ts';
-import type { Ledger } from '../safety/created-records.ts';
+import type { CreatedRecords } from '../safety/created-records.ts';
 import { isRecord, rowsOf } from './record-shapes.ts';
 import type { ResourceOps } from '../contract/resource-ops.ts';
 import type { TargetConfig } from '../config/target.ts';
@@ -26,10 +26,10 @@ export interface Scope {
 
 /**
  * Works with customers the way the checks need to: every customer it creates is noted in the
- * ledger the moment the target answers, and belongs to one scope (a check, or the suite) that
+ * createdRecords the moment the target answers, and belongs to one scope (a check, or the suite) that
  * deletes it. Customers this run did not create are only ever read.
  */
-export class CustomerLab {
+export class CustomerLane {
   /** Ids this run created (as text): every other customer is pre-existing and never changed. */
   private readonly ours = new Set<string>();
   readonly idField: string;
@@ -38,7 +38,7 @@ export class CustomerLab {
     private readonly client: ApiClient,
     readonly ops: CustomerOps,
     private readonly target: TargetConfig,
-    private readonly ledger: Ledger,
+    private readonly createdRecords: CreatedRecords,
   ) {
     this.idField = target.vendor.idField;
   }
@@ -52,7 +52,7 @@ export class CustomerLab {
     return {
       create: (label) => this.create(label, owned),
       make: (label) => this.make(label, owned),
-      cleanUp: () => this.ledger.cleanUp(this.client, owned),
+      cleanUp: () => this.createdRecords.cleanUp(this.client, owned),
     };
   }
 
@@ -75,7 +75,7 @@ export class CustomerLab {
   }
 
   private keep(id: unknown, owned: unknown[]): void {
-    this.ledger.record(this.ops.remove, id);
+    this.createdRecords.record(this.ops.remove, id);
     this.ours.add(String(id));
     owned.push(id);
   }
@@ -121,7 +121,7 @@ export class CustomerLab {
 
   async remove(id: unknown): Promise<Answer> {
     const answer = await this.client.call(this.ops.remove, { id });
-    if (is2xx(answer)) this.ledger.forget(this.ops.remove, id);
+    if (is2xx(answer)) this.createdRecords.forget(this.ops.remove, id);
     return answer;
   }
 
@@ -135,7 +135,7 @@ export class CustomerLab {
    * the list cannot be read, a find of each) that none of it is left. Returns what is left.
    */
   async finish(): Promise<string[]> {
-    const failed = await this.ledger.cleanUp(this.client);
+    const failed = await this.createdRecords.cleanUp(this.client);
     const answer = await this.list();
     const listed = is2xx(answer) ? rowsOf(answer.json)?.map((r) => r[this.idField]) : undefined;
     const suspects = listed ? listed.filter((id) => this.isOurs(id)) : [...this.ours];
@@ -155,7 +155,7 @@ export class CustomerLab {
  * created when it ends, whatever happened; what cannot be deleted is noted and left to the suite's
  * final clean-up.
  */
-export function customerCheck(lab: CustomerLab, def: Omit<CheckDefinition, 'changesData'>, body: (scope: Scope, run: CheckRun) => Promise<void>): void {
+export function customerCheck(lab: CustomerLane, def: Omit<CheckDefinition, 'changesData'>, body: (scope: Scope, run: CheckRun) => Promise<void>): void {
   check({ ...def, changesData: true }, async (run) => {
     const scope = lab.scope();
     try {

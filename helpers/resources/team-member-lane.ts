@@ -4,7 +4,7 @@ import type { Answer, ApiClient } from '../http/client.ts';
 import { isRecord, NAME_FIELDS, rowsOf } from './record-shapes.ts';
 import { undocumented, type ResourceOps } from '../contract/resource-ops.ts';
 import { currentJournal } from '../safety/current-journal.ts';
-import { once } from '../checks/shared-step.ts';
+import { sharedStep } from '../checks/shared-step.ts';
 import type { Operation } from '../contract/spec.ts';
 import type { TargetConfig } from '../config/target.ts';
 
@@ -15,13 +15,13 @@ type MemberOps = Required<Pick<ResourceOps, 'list' | 'find' | 'update'>>;
  * Team members are shared records the run cannot create: the checks take turns on them in one
  * ordered lane, put back whatever they change, and verify it.
  */
-export class TeamLane {
+export class TeamMemberLane {
   readonly idField: string;
   /** Section 1 rules these out; the suite sends them to prove the target refuses them. */
   readonly createProbe: Operation;
   readonly deleteProbe: Operation;
   /** The members as the run found them: what the lane must leave behind. */
-  readonly initial = once(() => this.readList('listing team members'));
+  readonly initial = sharedStep(() => this.readList('listing team members'));
 
   constructor(
     private readonly client: ApiClient,

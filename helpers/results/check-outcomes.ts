@@ -3,7 +3,7 @@ import type { Exchange } from '../http/exchanges.ts';
 import type { Outcome } from '../checks/check.ts';
 
 /** One check as every report shows it. */
-export interface CheckResult {
+export interface CollectedCheck {
   checkId: string;
   requirement: string;
   level: Level;
@@ -34,7 +34,7 @@ export interface Counts {
   skipped: number;
 }
 
-export function countOutcomes(checks: CheckResult[]): Counts {
+export function countOutcomes(checks: CollectedCheck[]): Counts {
   const counts: Counts = { must: { passed: 0, failed: 0 }, should: { passed: 0, warned: 0, failed: 0 }, notApplicable: 0, skipped: 0 };
   for (const c of checks) {
     if (c.outcome === 'not-applicable') counts.notApplicable++;
@@ -46,6 +46,6 @@ export function countOutcomes(checks: CheckResult[]): Counts {
 }
 
 /** A run is conformant when no check failed: SHOULD checks fail only under --strict. */
-export function isConformant(checks: CheckResult[]): boolean {
+export function isConformant(checks: CollectedCheck[]): boolean {
   return checks.every((c) => c.outcome !== 'failed');
 }

@@ -2,14 +2,14 @@ import type { Level, NotChecked } from '../contract/catalog.ts';
 import type { Exchange } from '../http/exchanges.ts';
 import type { Outcome } from '../checks/check.ts';
 import { pinStatus, type Expectation, type Expectations, type PinStatus } from '../config/expectations.ts';
-import { countOutcomes, type CheckResult, type Counts, type Observation } from './check-outcomes.ts';
+import { countOutcomes, type CollectedCheck, type Counts, type Observation } from './check-outcomes.ts';
 import { EXIT } from '../command/errors.ts';
 
 import type { LeftOnTarget } from '../safety/restore-record.ts';
 
 export type { LeftOnTarget };
 
-export interface ResultCheck {
+export interface ReportedCheck {
   /** The check id: the requirement id, optionally ":" and a variant. */
   id: string;
   requirement: string;
@@ -52,7 +52,7 @@ export interface RunResult {
   verdict: Verdict;
   exitCode: number;
   counts: Counts & { checks: number; requests: number; knownDeviations: number };
-  checks: ResultCheck[];
+  checks: ReportedCheck[];
   observations: Observation[];
   suiteErrors: string[];
   /** Pinned check ids that no check of this run carries (removed, renamed, or filtered out). */
@@ -81,7 +81,7 @@ export interface RunFacts {
   certify: boolean;
   expectFile?: string;
   expectations?: Expectations;
-  checks: CheckResult[];
+  checks: CollectedCheck[];
   observations: Observation[];
   suiteErrors: string[];
   requirementText: (id: string) => string;
@@ -92,13 +92,13 @@ export interface RunFacts {
 }
 
 /** A failure the --expect file pins as a failure: it does not fail the run. */
-export function isKnownDeviation(c: ResultCheck): boolean {
+export function isKnownDeviation(c: ReportedCheck): boolean {
   return c.outcome === 'failed' && c.expected?.status === 'as-expected';
 }
 
 export function buildRunResult(f: RunFacts): RunResult {
   const pins = f.expectations ?? {};
-  const checks: ResultCheck[] = f.checks.map((c) => {
+  const checks: ReportedCheck[] = f.checks.map((c) => {
     const pin = pins[c.checkId];
     return {
       id: c.checkId, requirement: c.requirement, level: c.level, clause: c.clause, title: c.title,
@@ -150,8 +150,8 @@ export function buildRunResult(f: RunFacts): RunResult {
 }
 
 /** Checks grouped by resource, in the order the run met them. */
-export function byResource(checks: ResultCheck[]): [string, ResultCheck[]][] {
-  const groups = new Map<string, ResultCheck[]>();
+export function byResource(checks: ReportedCheck[]): [string, ReportedCheck[]][] {
+  const groups = new Map<string, ReportedCheck[]>();
   for (const c of checks) groups.set(c.resource, [...(groups.get(c.resource) ?? []), c]);
   return [...groups];
 }

@@ -8,7 +8,7 @@ import type { Journal } from './journal.ts';
  * can delete them whatever happened in between. Each record also goes to the run journal, so
  * that the main process deletes it should this worker never get to its clean-up.
  */
-export class Ledger {
+export class CreatedRecords {
   private readonly created = new Map<string, { id: unknown; deleteOp: Operation }>();
 
   constructor(private readonly journal: Journal | undefined = currentJournal()) {}

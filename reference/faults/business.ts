@@ -1,4 +1,4 @@
-import type { Fault } from './index.ts';
+import type { Fault } from './fault.ts';
 import { seedBusiness } from '../seed.ts';
 import { NULLABLE_STRINGS } from '../routes/business.ts';
 

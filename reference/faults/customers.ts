@@ -1,4 +1,4 @@
-import type { Fault } from './index.ts';
+import type { Fault } from './fault.ts';
 
 /** Every customer check that works on a customer it created (all but CUS-LIST:array). */
 const NEEDS_A_CREATED_CUSTOMER = [

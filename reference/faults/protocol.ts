@@ -1,4 +1,4 @@
-import type { Fault } from './index.ts';
+import type { Fault } from './fault.ts';
 import { CUSTOMER_CHECKS_NEEDING } from './customers.ts';
 import { TEAM_MEMBER_CHECKS_NEEDING } from './team-members.ts';
 

@@ -1,4 +1,4 @@
-import type { Fault } from './index.ts';
+import type { Fault } from './fault.ts';
 
 /** Team member checks that lose their footing when an operation is not served (see protocol.ts). */
 export const TEAM_MEMBER_CHECKS_NEEDING: Record<string, string[]> = {

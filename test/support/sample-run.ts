@@ -1,5 +1,5 @@
 import type { Exchange } from '../../helpers/http/exchanges.ts';
-import type { CheckResult } from '../../helpers/results/check-outcomes.ts';
+import type { CollectedCheck } from '../../helpers/results/check-outcomes.ts';
 import { buildRunResult, type RunResult } from '../../helpers/results/run-result.ts';
 
 const exchange = (status: number, body: string): Exchange => ({
@@ -15,7 +15,7 @@ const exchange = (status: number, body: string): Exchange => ({
   attempt: 1,
 });
 
-const check = (checkId: string, level: 'MUST' | 'SHOULD', outcome: CheckResult['outcome'], reason?: string): CheckResult => ({
+const check = (checkId: string, level: 'MUST' | 'SHOULD', outcome: CollectedCheck['outcome'], reason?: string): CollectedCheck => ({
   checkId, requirement: checkId.split(':')[0], level, clause: '4', title: `title of ${checkId}`, resource: checkId.startsWith('BUS') ? 'business' : 'operations',
   outcome, reason, durationMs: 7, exchanges: outcome === 'skipped' ? [] : [exchange(outcome === 'passed' ? 200 : 404, '{"error":"nope"}')], notes: [],
 });

@@ -1,25 +1,22 @@
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CheckResult } from '../../helpers/results/check-outcomes.ts';
+import type { CollectedCheck } from '../../helpers/results/check-outcomes.ts';
 import type { CliRun } from './cli.ts';
+
+export { matches } from '../../reference/faults/fault.ts';
 
 /**
  * The result a run wrote (result.json in its report directory), its checks as CheckResults:
  * result.json names a check's id `id`, the model `checkId`.
  */
-export function readResult(run: CliRun): { checks: CheckResult[]; [k: string]: unknown } {
+export function readResult(run: CliRun): { checks: CollectedCheck[]; [k: string]: unknown } {
   const direct = join(run.reportDir, 'result.json');
   const file = existsSync(direct) ? direct : join(run.reportDir, readdirSync(run.reportDir)[0], 'result.json');
   const result = JSON.parse(readFileSync(file, 'utf8'));
   return { ...result, checks: result.checks.map((c: { id: string }) => ({ ...c, checkId: c.id })) };
 }
 
-/** Whether a check id matches a pattern from a fault's `kills` (exact, or a prefix ending in "*"). */
-export function matches(pattern: string, checkId: string): boolean {
-  return pattern.endsWith('*') ? checkId.startsWith(pattern.slice(0, -1)) : checkId === pattern;
-}
-
 /** Check ids with the given outcomes. */
-export function idsWith(checks: CheckResult[], outcomes: CheckResult['outcome'][]): string[] {
+export function idsWith(checks: CollectedCheck[], outcomes: CollectedCheck['outcome'][]): string[] {
   return checks.filter((c) => outcomes.includes(c.outcome)).map((c) => c.checkId).sort();
 }

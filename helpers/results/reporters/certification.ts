@@ -1,13 +1,9 @@
 import { createHash } from 'node:crypto';
 import { VERDICT_TEXT, type RunResult } from '../run-result.ts';
+import type { Product } from '../../config/product.ts';
 
-/** Who and what a certification run certifies (PRODUCT.json). */
-export interface Product {
-  vendor: string;
-  product: string;
-  version: string;
-  contact?: string;
-}
+export type { Product };
+
 
 export const sha256 = (content: string | Buffer) => createHash('sha256').update(content).digest('hex');
 

@@ -1,22 +1,22 @@
 import { basename } from 'node:path';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import type { SerializedError } from 'vitest';
-import type { CheckResult, Observation } from '../check-outcomes.ts';
+import type { CollectedCheck, Observation } from '../check-outcomes.ts';
 import type { CheckMeta, ObservationMeta } from '../../checks/check.ts';
 
 /** Turns vitest's test cases into the result model; every other reporter reads from here. */
 export class ResultCollector implements Reporter {
-  readonly checks: CheckResult[] = [];
+  readonly checks: CollectedCheck[] = [];
   readonly observations: Observation[] = [];
   /** Errors outside any check (a suite file that failed to load, a hook that threw). */
   readonly suiteErrors: string[] = [];
-  private listeners: ((check: CheckResult) => void)[] = [];
+  private listeners: ((check: CollectedCheck) => void)[] = [];
   /** Vitest reports a test again when a run is cancelled; each is kept once, the last word wins. */
   private readonly seen = new Map<string, number>();
 
   constructor(private readonly redact: (text: string) => string) {}
 
-  onCheck(listener: (check: CheckResult) => void): void {
+  onCheck(listener: (check: CollectedCheck) => void): void {
     this.listeners.push(listener);
   }
 
@@ -52,7 +52,7 @@ export class ResultCollector implements Reporter {
   }
 }
 
-function toCheckResult(testCase: TestCase, redact: (t: string) => string): CheckResult | undefined {
+function toCheckResult(testCase: TestCase, redact: (t: string) => string): CollectedCheck | undefined {
   const meta = (testCase.meta() as { conformance?: CheckMeta }).conformance;
   const result = testCase.result();
   const resource = basename(testCase.module.moduleId).replace(/\.test\.ts$/, '');

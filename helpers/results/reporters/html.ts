@@ -1,12 +1,12 @@
 import type { Exchange } from '../../http/exchanges.ts';
-import { byResource, isKnownDeviation, VERDICT_TEXT, type ResultCheck, type RunResult } from '../run-result.ts';
+import { byResource, isKnownDeviation, VERDICT_TEXT, type ReportedCheck, type RunResult } from '../run-result.ts';
 import { curlCommand } from './curl.ts';
 import { SCRIPT, STYLE } from './html-style.ts';
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const esc = (text: unknown) => String(text).replace(/[&<>"']/g, (c) => ENTITIES[c]);
 
-const LABEL: Record<ResultCheck['outcome'] | 'known', string> = {
+const LABEL: Record<ReportedCheck['outcome'] | 'known', string> = {
   passed: 'passed', failed: 'FAILED', warning: 'warning', 'not-applicable': 'not applicable', skipped: 'skipped', known: 'known deviation',
 };
 
@@ -36,7 +36,7 @@ function exchangeHtml(e: Exchange, n: number): string {
 </div>`;
 }
 
-function checkHtml(c: ResultCheck): string {
+function checkHtml(c: ReportedCheck): string {
   const known = isKnownDeviation(c);
   const classes = ['check', c.outcome, ...(known ? ['known'] : [])].join(' ');
   const badge = known ? `<span class="badge known">${LABEL.known}</span>` : `<span class="badge ${c.outcome}">${LABEL[c.outcome]}</span>`;
@@ -56,7 +56,7 @@ ${detail}</tbody>`;
 }
 
 function filters(run: RunResult): string {
-  const n = (f: (c: ResultCheck) => boolean) => run.checks.filter(f).length;
+  const n = (f: (c: ReportedCheck) => boolean) => run.checks.filter(f).length;
   const options: [string, string, number][] = [
     ['all', 'All', run.checks.length],
     ['failed', 'Failures', n((c) => c.outcome === 'failed')],

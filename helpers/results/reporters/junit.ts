@@ -1,13 +1,13 @@
 import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
-import { byResource, isKnownDeviation, VERDICT_TEXT, type ResultCheck, type RunResult } from '../run-result.ts';
+import { byResource, isKnownDeviation, VERDICT_TEXT, type ReportedCheck, type RunResult } from '../run-result.ts';
 import { curlCommand } from './curl.ts';
 import { exchangeText } from './exchange-text.ts';
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
 /** What the check saw, for the body of a failure or a warning: reason, requirement, exchanges, cURL. */
-function details(c: ResultCheck): string {
+function details(c: ReportedCheck): string {
   const parts = [
     c.reason ?? c.outcome,
     `requirement ${c.requirement} (${c.level}, clause ${c.clause}): ${c.text}`,
@@ -23,7 +23,7 @@ function details(c: ResultCheck): string {
  * a passing testcase whose system-out starts with "WARNING", as a CI tool shows a pass; not
  * applicable checks and known deviations (--expect) are skipped testcases, with the reason.
  */
-function testcase(suite: XMLBuilder, c: ResultCheck): void {
+function testcase(suite: XMLBuilder, c: ReportedCheck): void {
   const tc = suite.ele('testcase', { name: `${c.id} [${c.level}] ${c.title}`, classname: `scheduling-conformance.${c.resource}`, time: seconds(c.durationMs) });
   if (isKnownDeviation(c)) {
     const pin = c.expected!;
@@ -41,8 +41,8 @@ function testcase(suite: XMLBuilder, c: ResultCheck): void {
 
 export function toJunit(run: RunResult): string {
   const root = create({ version: '1.0', encoding: 'UTF-8', invalidCharReplacement: '\uFFFD' });
-  const failures = (cs: ResultCheck[]) => cs.filter((c) => c.outcome === 'failed' && !isKnownDeviation(c)).length;
-  const skipped = (cs: ResultCheck[]) => cs.filter((c) => c.outcome === 'not-applicable' || c.outcome === 'skipped' || isKnownDeviation(c)).length;
+  const failures = (cs: ReportedCheck[]) => cs.filter((c) => c.outcome === 'failed' && !isKnownDeviation(c)).length;
+  const skipped = (cs: ReportedCheck[]) => cs.filter((c) => c.outcome === 'not-applicable' || c.outcome === 'skipped' || isKnownDeviation(c)).length;
   const suites = root.ele('testsuites', {
     name: `scheduling-conformance ${run.suite.version}: ${VERDICT_TEXT[run.verdict]}`,
     tests: run.checks.length + run.suiteErrors.length,

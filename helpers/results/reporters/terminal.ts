@@ -1,5 +1,5 @@
 import { styleText } from 'node:util';
-import type { CheckResult } from '../check-outcomes.ts';
+import type { CollectedCheck } from '../check-outcomes.ts';
 import type { Expectations } from '../../config/expectations.ts';
 import { isKnownDeviation, STOPPED_TEXT, VERDICT_TEXT, type RunResult } from '../run-result.ts';
 
@@ -12,7 +12,7 @@ export function useColour(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv = p
 }
 
 // Each outcome has its own mark and word, so the lines read apart without colour too.
-const MARKS: Record<CheckResult['outcome'] | 'known', { mark: string; style: Style; label: string }> = {
+const MARKS: Record<CollectedCheck['outcome'] | 'known', { mark: string; style: Style; label: string }> = {
   passed: { mark: '✓', style: 'green', label: 'pass' },
   failed: { mark: '✗', style: 'red', label: 'FAIL' },
   warning: { mark: '!', style: 'yellow', label: 'warn' },
@@ -35,7 +35,7 @@ export class TerminalReporter {
     return this.colour ? styleText(style, text) : text;
   }
 
-  check(c: CheckResult): void {
+  check(c: CollectedCheck): void {
     if (c.resource !== this.resource) {
       this.resource = c.resource;
       this.out.write(`\n${this.paint('bold', c.resource)}\n`);
