@@ -9,14 +9,15 @@ import { CreatedRecords } from '../helpers/safety/created-records.ts';
 import { Snapshots } from '../helpers/safety/snapshots.ts';
 import { customerFixture } from '../helpers/resources/fixtures.ts';
 import { loadSpec, statusMatches, type Operation } from '../helpers/contract/spec.ts';
-import { isRecord, writeBackBody, listItems, rowsOf } from '../helpers/resources/record-shapes.ts';
+import { isRecord, recordReader, writeBackBody, listItems, rowsOf } from '../helpers/resources/record-shapes.ts';
 import { schemaProblems } from '../helpers/contract/schema.ts';
 
 const spec = await loadSpec();
 const target = inject('target');
 const client = new ApiClient(target);
 const createdRecords = new CreatedRecords();
-const snapshots = new Snapshots(client, target.vendor.idField);
+const recordOf = recordReader(spec, target);
+const snapshots = new Snapshots(client, target.vendor.idField, undefined, recordOf);
 
 // Within a resource: list, create, find, update, delete — so that the record a delete
 // removes was found and updated first.
@@ -67,9 +68,10 @@ async function requestBody(op: Operation, id: unknown, run: CheckRun): Promise<u
   if (answer.status >= 300) throw new Error(`reading the record to write back: GET ${op.path} answered ${answer.status}`);
   if (op.resource !== 'business') return writeBackBody(answer.json, target, op);
   // Section 2 names a body with only currencyIso a valid update: its value as read changes nothing.
-  if (!isRecord(answer.json)) throw new Error(`reading the record to write back: GET ${op.path} answered no JSON object`);
-  if (!('currencyIso' in answer.json)) run.notApplicable(`GET ${op.path} does not return currencyIso, so there is no value to write back unchanged`);
-  return { currencyIso: answer.json.currencyIso };
+  const business = recordOf(op.path, answer.json);
+  if (!business) throw new Error(`reading the record to write back: GET ${op.path} answered no JSON object holding the business record`);
+  if (!('currencyIso' in business)) run.notApplicable(`GET ${op.path} does not return currencyIso, so there is no value to write back unchanged`);
+  return { currencyIso: business.currencyIso };
 }
 
 /**

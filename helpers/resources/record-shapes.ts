@@ -1,5 +1,5 @@
 import { SERVER_MAINTAINED } from '../checks/compare.ts';
-import type { Operation } from '../contract/spec.ts';
+import type { Operation, Spec } from '../contract/spec.ts';
 import type { TargetConfig } from '../config/target.ts';
 
 type Row = Record<string, unknown>;
@@ -75,4 +75,18 @@ export function businessRecordIn(json: unknown, names: string[], envelope?: stri
     return { problem: `the answer could hold the business record under ${holders.map((h) => `"${h}"`).join(' or ')}; name the property in the vendor config (businessEnvelope)` };
   }
   return { record: json };
+}
+
+/** A record as the GET of its path answers it, or undefined when the answer holds none. */
+export type RecordReader = (path: string, json: unknown) => Row | undefined;
+
+/** Reads the business record out of its retrieval's answer (businessRecordIn), any other record as the object it is. */
+export function recordReader(spec: Spec, target: TargetConfig): RecordReader {
+  const businessPath = spec.operations.find((o) => o.resource === 'business' && o.method === 'GET')?.path;
+  const names = spec.businessFields.map((f) => businessFieldName(f.specName, f.vendorConfigKey, target));
+  return (path, json) => {
+    if (path !== businessPath) return isRecord(json) ? json : undefined;
+    const read = businessRecordIn(json, names, target.vendor.businessEnvelope);
+    return 'record' in read ? read.record : undefined;
+  };
 }

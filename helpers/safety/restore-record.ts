@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { NoAnswerError, type ApiClient } from '../http/client.ts';
-import { isRecord } from '../resources/record-shapes.ts';
+import { businessRecordIn } from '../resources/record-shapes.ts';
 
 type Row = Record<string, unknown>;
 
@@ -30,8 +30,10 @@ export async function restoreRecord(client: ApiClient, path: string, before: Row
     const known = [...fields].filter((f) => f in before);
     const differing = async () => {
       const now = await client.send({ method: 'GET', path });
-      if (!ok(now.status) || !isRecord(now.json)) throw new Error(`reading it back answered ${now.status}`);
-      const current = now.json;
+      // The record itself, or the one property of the answer holding these fields (an envelope).
+      const read = ok(now.status) ? businessRecordIn(now.json, known) : undefined;
+      if (!read || !('record' in read)) throw new Error(`reading it back answered ${now.status}`);
+      const current = read.record;
       return known.filter((f) => !isDeepStrictEqual(current[f], before[f]));
     };
     const changed = await differing();

@@ -1,7 +1,7 @@
 import type { ApiClient } from '../http/client.ts';
 import type { Journal } from './journal.ts';
 import { outstanding } from './journal.ts';
-import { isRecord } from '../resources/record-shapes.ts';
+import { isRecord, type RecordReader } from '../resources/record-shapes.ts';
 import { restoreRecord, type LeftOnTarget, type Restoration } from './restore-record.ts';
 import { SERVER_MAINTAINED } from '../checks/compare.ts';
 import { currentJournal } from './current-journal.ts';
@@ -21,6 +21,8 @@ export class Snapshots {
     private readonly client: ApiClient,
     private readonly idField = 'id',
     private readonly journal: Journal | undefined = currentJournal(),
+    /** The record in a GET's answer (the business record may sit in an envelope). */
+    private readonly recordOf: RecordReader = (_path, json) => (isRecord(json) ? json : undefined),
   ) {}
 
   /** Reads and keeps the record at `path` (a concrete path, e.g. /api/v1/business); once per path. */
@@ -36,12 +38,13 @@ export class Snapshots {
 
   private async read(path: string): Promise<Row> {
     const answer = await this.client.send({ method: 'GET', path });
-    if (answer.status < 200 || answer.status >= 300 || !isRecord(answer.json)) {
+    const record = answer.status >= 200 && answer.status < 300 ? this.recordOf(path, answer.json) : undefined;
+    if (!record) {
       throw new Error(`cannot snapshot ${path} before changing it: GET answered ${answer.status}${answer.jsonError ? ` (${answer.jsonError})` : ''}`);
     }
-    this.taken.set(path, answer.json);
-    this.journal?.append({ kind: 'snapshot', path, record: answer.json });
-    return answer.json;
+    this.taken.set(path, record);
+    this.journal?.append({ kind: 'snapshot', path, record });
+    return record;
   }
 
   /**
