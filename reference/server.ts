@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { State, type IdStyle } from './state.ts';
 import { requireKey } from './routes/auth.ts';
-import { businessRoutes } from './routes/business.ts';
+import { businessRoutes, seedChanges } from './routes/business.ts';
 import { customerRoutes } from './routes/customers.ts';
 import { teamMemberRoutes } from './routes/team-members.ts';
 import { faultNamed } from './faults/index.ts';
@@ -96,6 +96,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
     options.seedCustomers ?? (varies('many-customers') ? 300 : 3),
     varies('timestamps'),
   );
+  Object.assign(state.business, seedChanges(varies));
   const ctx: RefContext = { state, apiKey, expiredKey, fault: (name) => options.fault === name, varies };
 
   async function handle(req: IncomingMessage): Promise<RefResponse> {

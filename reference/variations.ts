@@ -26,6 +26,39 @@ export interface Variation {
 /** The fields the seed business record holds as null. */
 const NULL_IN_SEED = Object.entries(seedBusiness('email')).filter(([, v]) => v === null).map(([f]) => f);
 
+/** Variations of what a product accepts where section 2 shows no formats: the suite learns values, it does not invent them. */
+const VALUES_ACCEPTED: Variation[] = [
+  {
+    name: 'social-links-own-domain',
+    description: 'Each social link must be an https URL on that network\'s own domain (instagram.com, tiktok.com, …); anything else answers 422.',
+  },
+  { name: 'currency-whitelist', description: 'Only the currencies of a North American product are accepted (USD, CAD, MXN); others answer 422.' },
+  { name: 'time-zone-whitelist', description: 'Only time zones of the Americas the product serves are accepted; others answer 422.' },
+  { name: 'phone-one-region', description: 'A UK product: phone numbers must be UK numbers (+44 and ten digits); the business holds one.' },
+  {
+    name: 'currency-own-list',
+    description: 'Only USD and ISK are accepted, a list no one could guess; the vendor gives ISK in businessValues.',
+    vendorConfig: { businessValues: { currencyIso: ['ISK'] } },
+  },
+  {
+    name: 'currency-single',
+    description: 'A single-currency product: only the currency the business holds is accepted.',
+    // Every other currency is refused: the change checks of currencyIso are not applicable, with
+    // the values tried and how to give one (businessValues); writing back USD is still checked.
+    expectNotApplicable: ['BUS-UPDATE-200:currencyIso', 'BUS-UPDATE-APPLIES:currencyIso', 'BUS-UPDATE-PARTIAL:currencyIso'],
+  },
+];
+
+/** Section 4: the bodies of the retrieval and the update are not shown; the record may come wrapped. */
+const ENVELOPES: Variation[] = [
+  { name: 'business-envelope-data', description: 'The business retrieval and update answer {"data": {...}}.' },
+  { name: 'business-envelope-business', description: 'The business retrieval and update answer {"business": {...}}.' },
+  {
+    name: 'business-envelope-result',
+    description: 'The business retrieval and update answer {"result": {...}}, named by the vendor (businessEnvelope).',
+    vendorConfig: { businessEnvelope: 'result' },
+  },
+];
 export const VARIATIONS: Variation[] = [
   { name: 'ids-integer', description: 'Ids are JSON integers.' },
   { name: 'ids-prefixed', description: 'Ids are prefixed strings such as cus_000123.' },
@@ -77,6 +110,8 @@ export const VARIATIONS: Variation[] = [
     description: 'The business email field is called contactEmail.',
     vendorConfig: { businessEmailField: 'contactEmail' },
   },
+  ...VALUES_ACCEPTED,
+  ...ENVELOPES,
 ];
 
 export function variationNamed(name: string): Variation | undefined {

@@ -10,10 +10,13 @@ const SET = FIELDS.filter((f) => SEED[f] !== null);
 const CLEARABLE = SET.filter((f) => NULLABLE_STRINGS.includes(f));
 const ids = (requirement: string, fields: string[]) => fields.map((f) => `${requirement}:${f}`);
 const without = (fields: string[], field: string) => fields.filter((f) => f !== field);
+/** The near-miss keys of the 401 matrix: the valid key a character short, a character off, in another case. */
+const NEAR_MISSES = ['key-without-last-character', 'key-with-one-character-changed', 'key-with-case-changed'];
+const bothOps = (name: string) => ['retrieveBusiness', 'updateBusiness'].map((op) => `BUS-AUTH-INVALID:${op}:${name}`);
 /** The 401 checks of the update, one per case of the matrix. */
 const UPDATE_401 = [
   'BUS-AUTH-MISSING:updateBusiness', 'BUS-AUTH-EXPIRED:updateBusiness',
-  ...ids('BUS-AUTH-INVALID:updateBusiness', ['empty-token', 'unknown-key', 'key-with-extra-characters', 'basic-scheme', 'token-scheme']),
+  ...ids('BUS-AUTH-INVALID:updateBusiness', ['empty-token', 'unknown-key', 'key-with-extra-characters', ...NEAR_MISSES, 'basic-scheme', 'token-scheme']),
 ];
 /** Everything the update lane flags when no update is applied (null stays unproven). */
 const NO_UPDATE = [
@@ -76,6 +79,11 @@ export const businessFaults: Fault[] = [
     kills: [...ids('BUS-UPDATE-APPLIES', ['tikTokUrl', 'youTubeUrl']), ...ids('BUS-UPDATE-PARTIAL', ['tikTokUrl', 'youTubeUrl']), ...ids('BUS-UPDATE-NULLABLE', ['tikTokUrl', 'youTubeUrl']), 'BUS-UPDATE-WRITEBACK'],
   },
   {
+    name: 'business-patch-first-field-only',
+    description: 'An update applies only the first field of its body and answers 200.',
+    kills: ['BUS-UPDATE-MULTI'],
+  },
+  {
     name: 'business-false-ignored',
     description: 'A boolean sent as false is ignored (a truthiness test on the value).',
     kills: ['BUS-UPDATE-APPLIES:useGdprCompliance', 'BUS-UPDATE-BOOLEAN:useGdprCompliance:true-to-false'],
@@ -122,12 +130,27 @@ export const businessFaults: Fault[] = [
   {
     name: 'auth-any-token-accepted',
     description: 'Any bearer token is accepted (only the expired key is refused).',
-    kills: ['retrieveBusiness', 'updateBusiness'].flatMap((op) => ids(`BUS-AUTH-INVALID:${op}`, ['unknown-key', 'key-with-extra-characters'])),
+    kills: ['retrieveBusiness', 'updateBusiness'].flatMap((op) => ids(`BUS-AUTH-INVALID:${op}`, ['unknown-key', 'key-with-extra-characters', ...NEAR_MISSES])),
   },
   {
     name: 'auth-key-prefix-match',
     description: 'A token is accepted when it starts with the key: the key with extra characters passes.',
     kills: ['BUS-AUTH-INVALID:retrieveBusiness:key-with-extra-characters', 'BUS-AUTH-INVALID:updateBusiness:key-with-extra-characters'],
+  },
+  {
+    name: 'auth-key-prefix-compare',
+    description: 'The token is compared over its own length only: any start of the key passes.',
+    kills: bothOps('key-without-last-character'),
+  },
+  {
+    name: 'auth-key-last-character-ignored',
+    description: 'The comparison stops one character short: a key of the right length with another last character passes.',
+    kills: bothOps('key-with-one-character-changed'),
+  },
+  {
+    name: 'auth-key-case-insensitive',
+    description: 'The key is compared ignoring case.',
+    kills: bothOps('key-with-case-changed'),
   },
   {
     name: 'auth-any-scheme-accepted',

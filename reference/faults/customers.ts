@@ -31,6 +31,11 @@ export const customerFaults: Fault[] = [
     kills: [...NEEDS_A_CREATED_CUSTOMER, 'OP-DOCUMENTED:findCustomer', 'OP-DOCUMENTED:updateCustomer', 'OP-DOCUMENTED:deleteCustomer'],
   },
   {
+    name: 'customer-create-twice',
+    description: 'Create Customer stores the customer twice, under two ids (a retried insert), and answers one.',
+    kills: ['CUS-CREATE-ONE'],
+  },
+  {
     name: 'customer-create-drops-field',
     description: 'Create Customer silently drops the last field sent (it is neither stored nor answered).',
     kills: ['CUS-CREATE'],

@@ -35,6 +35,11 @@ export const teamMemberFaults: Fault[] = [
     kills: ['TM-UPDATE:write-back', 'TM-UPDATE:change'],
   },
   {
+    name: 'team-member-update-all',
+    description: 'Update Team Member applies the change to every member, not only the one addressed.',
+    kills: ['TM-ISOLATION'],
+  },
+  {
     name: 'team-member-find-ignores-id',
     description: 'Find Team Member answers the first member whatever the id.',
     kills: ['TM-FIND', 'TM-NO-DELETE'],
