@@ -2,7 +2,7 @@ import type { Fault } from './fault.ts';
 
 /** Every customer check that works on a customer it created (all but CUS-LIST:array). */
 const NEEDS_A_CREATED_CUSTOMER = [
-  'CUS-CREATE', 'CUS-FIND', 'CUS-LIST:new-and-existing', 'CUS-UPDATE', 'CUS-ISOLATION:update', 'CUS-ISOLATION:delete',
+  'CUS-CREATE', 'CUS-CREATE-ONE', 'CUS-FIND', 'CUS-LIST:new-and-existing', 'CUS-UPDATE', 'CUS-ISOLATION:update', 'CUS-ISOLATION:delete',
   'CUS-DELETE', 'CUS-DELETE-404',
   'CUS-UNKNOWN-NOT-2XX:find',
   'CUS-UNKNOWN-404:find', 'CUS-UNKNOWN-404:update', 'CUS-UNKNOWN-404:delete',
@@ -11,7 +11,7 @@ const UNKNOWN_ID = ['CUS-UNKNOWN-NOT-2XX:find', ...['find', 'update', 'delete'].
 
 /** Customer checks that lose their footing when an operation is not served (see protocol.ts). */
 export const CUSTOMER_CHECKS_NEEDING: Record<string, string[]> = {
-  listCustomers: ['CUS-LIST:array', 'CUS-LIST:new-and-existing', 'CUS-DELETE', 'CUS-ISOLATION:update', 'CUS-ISOLATION:delete'],
+  listCustomers: ['CUS-LIST:array', 'CUS-LIST:new-and-existing', 'CUS-CREATE-ONE', 'CUS-DELETE', 'CUS-ISOLATION:update', 'CUS-ISOLATION:delete'],
   createCustomer: NEEDS_A_CREATED_CUSTOMER,
   findCustomer: ['CUS-FIND', 'CUS-UPDATE', 'CUS-ISOLATION:update', 'CUS-ISOLATION:delete', 'CUS-DELETE-404', 'CUS-UNKNOWN-404:find'],
   updateCustomer: ['CUS-UPDATE', 'CUS-ISOLATION:update', 'CUS-UNKNOWN-404:update'],
@@ -58,7 +58,7 @@ export const customerFaults: Fault[] = [
   {
     name: 'customer-list-stale',
     description: 'List Customers answers the list as it was at the first customer request: new customers are missing.',
-    kills: ['CUS-LIST:new-and-existing'],
+    kills: ['CUS-LIST:new-and-existing', 'CUS-CREATE-ONE'],
   },
   {
     name: 'customer-list-keeps-deleted',

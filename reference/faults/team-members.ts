@@ -2,9 +2,9 @@ import type { Fault } from './fault.ts';
 
 /** Team member checks that lose their footing when an operation is not served (see protocol.ts). */
 export const TEAM_MEMBER_CHECKS_NEEDING: Record<string, string[]> = {
-  listTeamMembers: ['TM-LIST', 'TM-FIND', 'TM-UPDATE:write-back', 'TM-UPDATE:change', 'TM-NO-CREATE', 'TM-NO-DELETE'],
-  findTeamMember: ['TM-FIND', 'TM-UPDATE:write-back', 'TM-UPDATE:change', 'TM-NO-DELETE'],
-  updateTeamMember: ['TM-UPDATE:write-back', 'TM-UPDATE:change'],
+  listTeamMembers: ['TM-LIST', 'TM-FIND', 'TM-ISOLATION', 'TM-UPDATE:write-back', 'TM-UPDATE:change', 'TM-NO-CREATE', 'TM-NO-DELETE'],
+  findTeamMember: ['TM-FIND', 'TM-ISOLATION', 'TM-UPDATE:write-back', 'TM-UPDATE:change', 'TM-NO-DELETE'],
+  updateTeamMember: ['TM-ISOLATION', 'TM-UPDATE:write-back', 'TM-UPDATE:change'],
 };
 
 /** Faults of the team member operations, and of what section 1 rules out. */
