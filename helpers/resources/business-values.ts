@@ -14,9 +14,6 @@ export function namedBusinessFields(spec: Spec, target: TargetConfig): NamedFiel
   return spec.businessFields.map((field) => ({ field, name: businessFieldName(field.specName, field.vendorConfigKey, target) }));
 }
 
-/** A new value for a field, or why none can be derived. */
-export type Derived = { value: unknown } | { unavailable: string };
-
 /** A value to try, and where it came from (for the report when the target refuses them all). */
 export interface Candidate {
   value: unknown;
@@ -124,12 +121,6 @@ export function candidateValues(nf: NamedField, vendorValues: Record<string, unk
     out.push(c);
   }
   return out.length ? out : { unavailable: `${name}: no value to try differs from the current one` };
-}
-
-/** The first value to try (see candidateValues). */
-export function newValue(nf: NamedField, current: unknown, original: unknown = current, vendorValues?: Record<string, unknown[]>): Derived {
-  const candidates = candidateValues(nf, vendorValues, current, original);
-  return 'unavailable' in candidates ? candidates : { value: candidates[0].value };
 }
 
 /** The JSON type of a value, in the spec's vocabulary. */
