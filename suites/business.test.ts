@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
 import { check, type CheckRun } from '../helpers/checks/check.ts';
 import { ApiClient, type Answer, type Auth } from '../helpers/http/client.ts';
 import { loadSpec } from '../helpers/contract/spec.ts';
+import type { CheckId, MustRequirementId } from '../helpers/contract/catalog.ts';
 import { isRecord } from '../helpers/resources/record-shapes.ts';
 import { BusinessLane } from '../helpers/resources/business-lane.ts';
 import { differingFields, hasDocumentedType, jsonType, namedBusinessFields, newValue, type NamedField } from '../helpers/resources/business-values.ts';
@@ -232,7 +233,8 @@ describe('update', () => {
 
 interface AuthCase {
   name: string;
-  requirement: string;
+  /** The contract states the 401 (5.2, 7): a MUST, which the type holds to. */
+  requirement: MustRequirementId;
   description: string;
   auth?: Auth;
   /** Why the case cannot be tried on this target. */
@@ -287,7 +289,7 @@ describe('authentication', () => {
     describe(op.operationId, () => {
       for (const c of AUTH_CASES) {
         const key = `${op.operationId}:${c.name}`;
-        const requestCheck = `${c.requirement}:${op.operationId}${caseSuffix(c)}`;
+        const requestCheck: CheckId = `${c.requirement}:${op.operationId}${caseSuffix(c)}`;
         check({ id: requestCheck, title: `${op.method} ${op.path} ${c.description} answers 401`, changesData: writes }, async (run) => {
           try {
             if (c.unavailable) {
