@@ -4,7 +4,7 @@
  */
 import { afterAll, describe, expect, inject } from 'vitest';
 import { check, type CheckRun } from '../helpers/checks/check.ts';
-import { ApiClient } from '../helpers/http/client.ts';
+import { ApiClient, is2xx } from '../helpers/http/client.ts';
 import { CreatedRecords } from '../helpers/safety/created-records.ts';
 import { Snapshots } from '../helpers/safety/snapshots.ts';
 import { customerFixture } from '../helpers/resources/fixtures.ts';
@@ -44,7 +44,7 @@ async function recordId(op: Operation, run: CheckRun): Promise<unknown> {
     const list = opOf('GET', op.collectionPath);
     if (!list) throw new Error(`no way to find a record of ${op.collectionPath}`);
     const answer = await client.call(list);
-    const rows = answer.status >= 200 && answer.status < 300 ? rowsOf(answer.json) : undefined;
+    const rows = is2xx(answer) ? rowsOf(answer.json) : undefined;
     if (rows && rows.length === 0) {
       const why = create ? 'a --read-only run creates none' : 'the interface offers no way to create one';
       run.notApplicable(`GET ${list.path} lists no record to address, and ${why}`);

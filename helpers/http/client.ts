@@ -54,6 +54,12 @@ export interface Answer {
   exchange: Exchange;
 }
 
+/**
+ * Whether an answer is a success: any 2xx, since the contract shows no status for most
+ * operations. The one test of it, for checks and clean-up alike.
+ */
+export const is2xx = (answer: { status: number }): boolean => answer.status >= 200 && answer.status < 300;
+
 /** The target did not give a complete answer; the message says what happened, in one line. */
 export class NoAnswerError extends Error {
   override name = 'NoAnswerError';
@@ -159,7 +165,7 @@ export class ApiClient {
 
   private journalAnswer(options: SendOptions, answer: Answer): void {
     if (!this.journal) return;
-    const ok = answer.status >= 200 && answer.status < 300;
+    const ok = is2xx(answer);
     if (options.method === 'POST' && ok && answer.json && typeof answer.json === 'object' && !Array.isArray(answer.json)) {
       const id = (answer.json as Record<string, unknown>)[this.target.vendor.idField];
       if (id !== undefined && id !== null) {

@@ -1,7 +1,7 @@
 import { check, type CheckDefinition, type CheckRun } from '../checks/check.ts';
-import { ensure, foundRecord, is2xx, listElements, said } from '../checks/assertions.ts';
+import { ensure, foundRecord, listElements, said } from '../checks/assertions.ts';
 import { customerFixture, markerField } from './fixtures.ts';
-import type { Answer, ApiClient } from '../http/client.ts';
+import { is2xx, type Answer, type ApiClient } from '../http/client.ts';
 import type { CreatedRecords } from '../safety/created-records.ts';
 import { isRecord, rowsOf } from './record-shapes.ts';
 import type { ResourceOps } from '../contract/resource-ops.ts';

@@ -1,6 +1,6 @@
 import { changedFields, SERVER_MAINTAINED, without } from '../checks/compare.ts';
-import { ensure, foundRecord, is2xx, listElements, said } from '../checks/assertions.ts';
-import type { Answer, ApiClient } from '../http/client.ts';
+import { ensure, foundRecord, listElements, said } from '../checks/assertions.ts';
+import { is2xx, type Answer, type ApiClient } from '../http/client.ts';
 import { isRecord, NAME_FIELDS, rowsOf } from './record-shapes.ts';
 import { undocumented, type ResourceOps } from '../contract/resource-ops.ts';
 import { currentJournal } from '../safety/current-journal.ts';

@@ -1,4 +1,4 @@
-import type { ApiClient } from '../http/client.ts';
+import { is2xx, type ApiClient } from '../http/client.ts';
 import { outstanding, type Journal, type Outstanding } from './journal.ts';
 import { markerField } from '../resources/fixtures.ts';
 import { isRecord, rowsOf } from '../resources/record-shapes.ts';
@@ -14,7 +14,6 @@ export interface Recovery {
   leftOnTarget: LeftOnTarget[];
 }
 
-const ok = (status: number) => status >= 200 && status < 300;
 const itemPath = (collection: string, id: unknown) => `${collection}/${encodeURIComponent(String(id))}`;
 
 /**
@@ -33,11 +32,11 @@ export async function takeBaseline(client: ApiClient, spec: Spec, target: Target
     if (!singleton && !fixed) continue;
     try {
       const answer = await client.send({ method: 'GET', path: op.path });
-      if (singleton && ok(answer.status) && isRecord(answer.json)) {
+      if (singleton && is2xx(answer) && isRecord(answer.json)) {
         journal.append({ kind: 'snapshot', path: op.path, record: answer.json });
         continue;
       }
-      const rows = fixed && ok(answer.status) ? rowsOf(answer.json) : undefined;
+      const rows = fixed && is2xx(answer) ? rowsOf(answer.json) : undefined;
       if (!rows) throw new Error(`answered ${answer.status}${answer.jsonError ? ` (${answer.jsonError})` : ''}`);
       for (const row of rows) {
         const id = row[target.vendor.idField];
@@ -63,7 +62,7 @@ export async function recover(client: ApiClient, journal: Journal, target: Targe
   const remove = async (path: string) => {
     try {
       const answer = await client.send({ method: 'DELETE', path });
-      if (ok(answer.status) || answer.status === 404) {
+      if (is2xx(answer) || answer.status === 404) {
         recovery.deleted.push(path);
         left.delete(path);
       } else left.set(path, `delete answered ${answer.status}`);
@@ -105,7 +104,7 @@ export async function recover(client: ApiClient, journal: Journal, target: Targe
 async function ownRecords(client: ApiClient, listPath: string, state: Outstanding, target: TargetConfig): Promise<string[] | string> {
   try {
     const answer = await client.send({ method: 'GET', path: listPath });
-    const rows = ok(answer.status) ? rowsOf(answer.json) : undefined;
+    const rows = is2xx(answer) ? rowsOf(answer.json) : undefined;
     if (!rows) return `GET ${listPath} answered ${answer.status}${answer.jsonError ? ` (${answer.jsonError})` : ''}`;
     const field = markerField(target);
     const paths: string[] = [];

@@ -1,4 +1,4 @@
-import type { ApiClient } from '../http/client.ts';
+import { is2xx, type ApiClient } from '../http/client.ts';
 import type { Operation } from '../contract/spec.ts';
 import { currentJournal } from './current-journal.ts';
 import type { Journal } from './journal.ts';
@@ -33,7 +33,7 @@ export class CreatedRecords {
       if (only && !only.some((o) => String(o) === String(id))) continue;
       try {
         const answer = await client.call(deleteOp, { id });
-        if (answer.status < 300 || answer.status === 404) this.created.delete(key);
+        if (is2xx(answer) || answer.status === 404) this.created.delete(key);
         else leftOver.push(`${key}: delete answered ${answer.status}`);
       } catch (e) {
         leftOver.push(`${key}: ${(e as Error).message}`);
