@@ -64,7 +64,7 @@ async function requestBody(op: Operation, id: unknown, run: CheckRun): Promise<u
   // Records the suite cannot create are snapshotted before the first change, and restored below.
   if (!opOf('POST', op.collectionPath)) await snapshots.take(op.path.replace(/\{[^}]+\}/, () => encodeURIComponent(String(id))));
   const answer = await client.call(read, { id });
-  if (answer.status >= 300) throw new Error(`reading the record to write back: GET ${op.path} answered ${answer.status}`);
+  if (!is2xx(answer)) throw new Error(`reading the record to write back: GET ${op.path} answered ${answer.status}`);
   if (op.resource !== 'business') return writeBackBody(answer.json, target, op);
   // Section 2 names a body with only currencyIso a valid update: its value as read changes nothing.
   if (!isRecord(answer.json)) throw new Error(`reading the record to write back: GET ${op.path} answered no JSON object`);
