@@ -4,7 +4,7 @@
  */
 import { afterAll, describe, expect, inject } from 'vitest';
 import { check, type CheckRun } from '../helpers/checks/check.ts';
-import { ApiClient, is2xx } from '../helpers/http/client.ts';
+import { ApiClient, fillId, is2xx } from '../helpers/http/client.ts';
 import { CreatedRecords } from '../helpers/safety/created-records.ts';
 import { Snapshots } from '../helpers/safety/snapshots.ts';
 import { customerFixture } from '../helpers/resources/fixtures.ts';
@@ -62,7 +62,7 @@ async function requestBody(op: Operation, id: unknown, run: CheckRun): Promise<u
   const read = opOf('GET', op.path);
   if (!read) throw new Error(`no GET for ${op.path} to read the record back from`);
   // Records the suite cannot create are snapshotted before the first change, and restored below.
-  if (!opOf('POST', op.collectionPath)) await snapshots.take(op.path.replace(/\{[^}]+\}/, () => encodeURIComponent(String(id))));
+  if (!opOf('POST', op.collectionPath)) await snapshots.take(fillId(op.path, id));
   const answer = await client.call(read, { id });
   if (!is2xx(answer)) throw new Error(`reading the record to write back: GET ${op.path} answered ${answer.status}`);
   if (op.resource !== 'business') return writeBackBody(answer.json, target, op);
@@ -79,7 +79,7 @@ async function requestBody(op: Operation, id: unknown, run: CheckRun): Promise<u
  */
 async function repair(op: Operation, id: unknown, run: CheckRun): Promise<void> {
   if (op.method !== 'PATCH' || opOf('POST', op.collectionPath)) return;
-  const { restored, problem } = await snapshots.restoreNow(op.path.replace(/\{[^}]+\}/, () => encodeURIComponent(String(id))));
+  const { restored, problem } = await snapshots.restoreNow(fillId(op.path, id));
   if (restored.length || problem) run.note(`the write-back changed ${restored.join(', ') || 'the record'}; it was put back at once${problem ? ` (${problem})` : ''}`);
 }
 

@@ -1,4 +1,4 @@
-import { is2xx, type ApiClient } from '../http/client.ts';
+import { fillId, is2xx, type ApiClient } from '../http/client.ts';
 import { outstanding, type Journal, type Outstanding } from './journal.ts';
 import { markerField } from '../resources/fixtures.ts';
 import { isRecord, rowsOf } from '../resources/record-shapes.ts';
@@ -13,8 +13,6 @@ export interface Recovery {
   restored: string[];
   leftOnTarget: LeftOnTarget[];
 }
-
-const itemPath = (collection: string, id: unknown) => `${collection}/${encodeURIComponent(String(id))}`;
 
 /**
  * Before the suites: snapshots every record the run may change but cannot create — singletons
@@ -40,7 +38,7 @@ export async function takeBaseline(client: ApiClient, spec: Spec, target: Target
       if (!rows) throw new Error(`answered ${answer.status}${answer.jsonError ? ` (${answer.jsonError})` : ''}`);
       for (const row of rows) {
         const id = row[target.vendor.idField];
-        if (id !== undefined && id !== null) journal.append({ kind: 'snapshot', path: itemPath(op.path, id), record: row });
+        if (id !== undefined && id !== null) journal.append({ kind: 'snapshot', path: fillId(item, id), record: row });
       }
     } catch (e) {
       problems.push(`could not snapshot ${op.path} before the run: ${(e as Error).message}`);
@@ -111,7 +109,7 @@ async function ownRecords(client: ApiClient, listPath: string, state: Outstandin
     for (const row of rows) {
       const id = row[target.vendor.idField];
       if (id === undefined || id === null) continue;
-      const path = itemPath(listPath, id);
+      const path = fillId(`${listPath}/{id}`, id);
       const marked = field !== undefined && typeof row[field] === 'string' && (row[field] as string).includes(target.runId);
       if (marked || state.everCreated.has(path)) paths.push(path);
     }

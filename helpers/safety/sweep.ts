@@ -1,4 +1,4 @@
-import { ApiClient, is2xx } from '../http/client.ts';
+import { ApiClient, fillId, is2xx } from '../http/client.ts';
 import { markerField } from '../resources/fixtures.ts';
 import { type LeftOnTarget } from './restore-record.ts';
 import { rowsOf } from '../resources/record-shapes.ts';
@@ -33,7 +33,7 @@ export async function sweep(target: TargetConfig, spec: Spec): Promise<SweepResu
         if (!rows) throw new Error(`GET ${listPath} answered ${answer.status}`);
         return rows
           .filter((r) => typeof r[field] === 'string' && RUN_MARKER.test(r[field] as string) && r[target.vendor.idField] != null)
-          .map((r) => `${listPath}/${encodeURIComponent(String(r[target.vendor.idField]))}`);
+          .map((r) => fillId(`${listPath}/{id}`, r[target.vendor.idField]));
       };
       for (const path of await marked()) {
         const answer = await client.send({ method: 'DELETE', path }).catch((e: Error) => e);
