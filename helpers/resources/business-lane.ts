@@ -1,6 +1,6 @@
 import type { Answer, ApiClient, Auth } from '../http/client.ts';
 import type { Operation } from '../contract/spec.ts';
-import { isRecord } from './record-shapes.ts';
+import { isRecord, pick } from './record-shapes.ts';
 import { differingFields, hasDocumentedType, type NamedField } from './business-values.ts';
 
 type Row = Record<string, unknown>;
@@ -119,8 +119,4 @@ export class BusinessLane {
     }
     return differing;
   }
-}
-
-function pick(row: Row, names: string[]): Row {
-  return Object.fromEntries(Object.entries(row).filter(([k]) => names.includes(k)));
 }

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { is2xx, NoAnswerError, type ApiClient } from '../http/client.ts';
-import { isRecord } from '../resources/record-shapes.ts';
+import { isRecord, pick } from '../resources/record-shapes.ts';
 
 type Row = Record<string, unknown>;
 
@@ -52,8 +52,4 @@ export async function restoreRecord(client: ApiClient, path: string, before: Row
   } catch (e) {
     return { restored: [], problem: e instanceof NoAnswerError || e instanceof Error ? e.message : String(e) };
   }
-}
-
-function pick(row: Row, fields: string[]): Row {
-  return Object.fromEntries(fields.map((f) => [f, row[f]]));
 }
