@@ -13,11 +13,9 @@ import { check, type CheckRun } from '../helpers/checks/check.ts';
 import { ApiClient, is2xx, type Answer, type Auth } from '../helpers/http/client.ts';
 import { loadSpec } from '../helpers/contract/spec.ts';
 import type { CheckId, MustRequirementId } from '../helpers/contract/catalog.ts';
-import { isRecord } from '../helpers/resources/record-shapes.ts';
+import { isRecord, type Row } from '../helpers/resources/record-shapes.ts';
 import { BusinessLane } from '../helpers/resources/business-lane.ts';
 import { differingFields, hasDocumentedType, jsonType, namedBusinessFields, newValue, type NamedField } from '../helpers/resources/business-values.ts';
-
-type Row = Record<string, unknown>;
 
 const spec = await loadSpec();
 const target = inject('target');

@@ -2,7 +2,8 @@ import { SERVER_MAINTAINED } from '../checks/compare.ts';
 import type { Operation } from '../contract/spec.ts';
 import type { TargetConfig } from '../config/target.ts';
 
-type Row = Record<string, unknown>;
+/** A record as JSON: an object of fields (their names and types are mostly not shown). */
+export type Row = Record<string, unknown>;
 
 export const isRecord = (v: unknown): v is Row => typeof v === 'object' && v !== null && !Array.isArray(v);
 

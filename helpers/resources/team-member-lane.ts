@@ -1,14 +1,13 @@
 import { changedFields, SERVER_MAINTAINED, without } from '../checks/compare.ts';
 import { ensure, foundRecord, listElements, said } from '../checks/assertions.ts';
 import { fillId, is2xx, type Answer, type ApiClient } from '../http/client.ts';
-import { isRecord, NAME_FIELDS, rowsOf } from './record-shapes.ts';
+import { isRecord, NAME_FIELDS, rowsOf, type Row } from './record-shapes.ts';
 import { undocumented, type ResourceOps } from '../contract/resource-ops.ts';
 import { currentJournal } from '../safety/current-journal.ts';
 import { sharedStep } from '../checks/shared-step.ts';
 import type { Operation } from '../contract/spec.ts';
 import type { TargetConfig } from '../config/target.ts';
 
-type Row = Record<string, unknown>;
 type MemberOps = Required<Pick<ResourceOps, 'list' | 'find' | 'update'>>;
 
 /**

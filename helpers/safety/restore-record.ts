@@ -1,8 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { is2xx, NoAnswerError, type ApiClient } from '../http/client.ts';
-import { isRecord, pick } from '../resources/record-shapes.ts';
-
-type Row = Record<string, unknown>;
+import { isRecord, pick, type Row } from '../resources/record-shapes.ts';
 
 /** A record the run could not leave as it found it, and why: the report's last section. */
 export interface LeftOnTarget {

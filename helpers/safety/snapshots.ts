@@ -1,12 +1,10 @@
 import { is2xx, type ApiClient } from '../http/client.ts';
 import type { Journal } from './journal.ts';
 import { outstanding } from './journal.ts';
-import { isRecord } from '../resources/record-shapes.ts';
+import { isRecord, type Row } from '../resources/record-shapes.ts';
 import { restoreRecord, type LeftOnTarget, type Restoration } from './restore-record.ts';
 import { SERVER_MAINTAINED } from '../checks/compare.ts';
 import { currentJournal } from './current-journal.ts';
-
-type Row = Record<string, unknown>;
 
 /**
  * Snapshot and restore of records a suite changes but cannot create (the business record,
