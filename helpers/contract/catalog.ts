@@ -10,17 +10,11 @@ export type Level = 'MUST' | 'SHOULD';
 /** A requirement id of spec/requirements.yaml (the union is generated: `npm run generate`). */
 export type RequirementId = MustRequirementId | ShouldRequirementId;
 
-/** The level of a requirement, known to the compiler. */
-export type LevelOf<R extends RequirementId> = R extends MustRequirementId ? 'MUST' : 'SHOULD';
-
 /** The id of a check of one of the requirements R: the requirement id, optionally ":" and the variant it checks. */
 export type CheckIdOf<R extends RequirementId> = R | `${R}:${string}`;
 
 /** A check id, e.g. BUS-UPDATE-APPLIES:name. */
 export type CheckId = CheckIdOf<RequirementId>;
-
-/** The requirement a check id belongs to, known to the compiler. */
-export type RequirementOf<C extends CheckId> = C extends `${infer R extends RequirementId}:${string}` ? R : C;
 
 export interface Requirement {
   id: string;
