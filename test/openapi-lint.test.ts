@@ -21,7 +21,7 @@ function rulesTurnedOff(): { rule: string; reason: string }[] {
   const commentAbove = (pair: Pair, i: number) => (i === 0 ? rules.commentBefore : (pair.key as { commentBefore?: string }).commentBefore) ?? '';
   return (rules.items as Pair[])
     .map((pair, i) => ({ pair, reason: commentAbove(pair, i) }))
-    .filter(({ pair }) => isScalar(pair.value) && pair.value.value === 'off')
+    .filter(({ pair }) => (isMap(pair.value) ? pair.value.get('severity') : isScalar(pair.value) ? pair.value.value : undefined) === 'off')
     .map(({ pair, reason }) => ({ rule: String((pair.key as { value: unknown }).value), reason }));
 }
 
