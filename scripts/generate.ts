@@ -20,5 +20,10 @@ function write(path: string, text: string, what: string): void {
 const catalog = loadCatalog();
 write(requirementIdsPath, renderRequirementIds(catalog), `${catalog.requirements.length} requirement ids`);
 write(faultNamesPath, renderFaultNames(FAULTS), `${FAULTS.length} fault names`);
-const checks = await listChecks();
-write(coveragePath, renderCoverage(checks, checkSites(), faultSites()), `${checks.length} checks`);
+try {
+  const checks = await listChecks();
+  write(coveragePath, renderCoverage(checks, checkSites(), faultSites()), `${checks.length} checks`);
+} catch (e) {
+  console.error(`spec/coverage.md not written: ${(e as Error).message}`);
+  process.exitCode = 1;
+}
