@@ -1,8 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
-import { NoAnswerError, type ApiClient } from '../http/client.ts';
-import { businessRecordIn } from '../resources/record-shapes.ts';
-
-type Row = Record<string, unknown>;
+import { is2xx, NoAnswerError, type ApiClient } from '../http/client.ts';
+import { businessRecordIn, pick, type Row } from '../resources/record-shapes.ts';
 
 /** A record the run could not leave as it found it, and why: the report's last section. */
 export interface LeftOnTarget {
@@ -15,8 +13,6 @@ export interface Restoration {
   restored: string[];
   problem?: string;
 }
-
-const ok = (status: number) => status >= 200 && status < 300;
 
 /**
  * Puts `fields` of the record at `path` back to their values in `before`: reads it, writes back
@@ -31,7 +27,7 @@ export async function restoreRecord(client: ApiClient, path: string, before: Row
     const differing = async () => {
       const now = await client.send({ method: 'GET', path });
       // The record itself, or the one property of the answer holding these fields (an envelope).
-      const read = ok(now.status) ? businessRecordIn(now.json, known) : undefined;
+      const read = is2xx(now) ? businessRecordIn(now.json, known) : undefined;
       if (!read || !('record' in read)) throw new Error(`reading it back answered ${now.status}`);
       const current = read.record;
       return known.filter((f) => !isDeepStrictEqual(current[f], before[f]));
@@ -39,7 +35,7 @@ export async function restoreRecord(client: ApiClient, path: string, before: Row
     const changed = await differing();
     if (changed.length) {
       const all = await client.send({ method: 'PATCH', path, body: pick(before, changed) });
-      if (!ok(all.status) && changed.length > 1) {
+      if (!is2xx(all) && changed.length > 1) {
         for (const f of changed) await client.send({ method: 'PATCH', path, body: pick(before, [f]) });
       }
     }
@@ -56,8 +52,4 @@ export async function restoreRecord(client: ApiClient, path: string, before: Row
   } catch (e) {
     return { restored: [], problem: e instanceof NoAnswerError || e instanceof Error ? e.message : String(e) };
   }
-}
-
-function pick(row: Row, fields: string[]): Row {
-  return Object.fromEntries(fields.map((f) => [f, row[f]]));
 }
