@@ -7,6 +7,8 @@ import { redactor } from '../http/redact.ts';
 import type { TargetConfig } from '../config/target.ts';
 import { startReference, type RunningReference } from '../../reference/server.ts';
 import { conform } from './conform.ts';
+import { collectChecks } from './run-suites.ts';
+import { selects } from '../checks/check.ts';
 import { sweep } from '../safety/sweep.ts';
 import { loadSpec } from '../contract/spec.ts';
 import { formatLeftOnTarget } from '../safety/after-run-cleanup.ts';
@@ -24,15 +26,16 @@ export async function main(argv: string[], env?: Record<string, string | undefin
     if (argv.includes('--help') || argv.includes('-h')) return void io.stdout.write(HELP), EXIT.conformant;
     if (argv.includes('--version') || argv.includes('-v')) return void io.stdout.write(`${suiteVersion}\n`), EXIT.conformant;
     const options = parseOptions(argv, env ?? commandEnvironment());
+    // The run timeout counts from here: start-up is part of the run.
+    const stopChecksAt = Date.now() + options.runTimeoutMs;
     redact = redactor(options);
-    if (!options.baseUrl) {
-      reference = await startReference({ apiKey: options.apiKey, expiredKey: options.expiredKey });
-      io.stdout.write(`Target: embedded reference implementation at ${reference.url}\n`);
-    }
-    const target = targetConfig(options, reference);
+    if (!options.baseUrl) reference = await startReference({ apiKey: options.apiKey, expiredKey: options.expiredKey });
+    const target = { ...targetConfig(options, reference), stopChecksAt };
     redact = redactor(target);
+    io.stdout.write(`${targetLine(target.baseUrl, Boolean(reference))}\n`);
     const warning = plainHttpWarning(target.baseUrl, options.allowHttp);
     if (warning) io.stderr.write(`scheduling-conformance: ${warning}\n`);
+    if (options.only !== undefined && !options.sweep) await refuseEmptySelection(target, options.only);
     await preflight(target);
     if (options.sweep) return await sweepCommand(target, redact, io);
     return await conform(options, target, redact, io);
@@ -58,6 +61,7 @@ function targetConfig(options: RunOptions, reference: RunningReference | undefin
     apiKey,
     expiredKey: options.expiredKey ?? reference?.expiredKey,
     vendor: options.vendor,
+    only: options.only,
     strict: options.strict,
     readOnly: options.readOnly,
     timeoutMs: options.timeoutMs,
@@ -65,6 +69,25 @@ function targetConfig(options: RunOptions, reference: RunningReference | undefin
     // The run marker: helpers/safety/sweep.ts recognises this format.
     runId: `scr-${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${randomBytes(4).toString('hex')}`,
   };
+}
+
+/** Which target a run is about to test, origin and base path apart: the first line of every run. */
+export function targetLine(baseUrl: string, embedded: boolean): string {
+  const url = new URL(baseUrl);
+  const base = url.pathname.replace(/\/+$/, '');
+  const where = `${url.origin}${base ? `, base path ${base}` : ''} (requests go to ${url.origin}${base}/api/v1/…)`;
+  return `Target: ${embedded ? 'embedded reference implementation at ' : ''}${where}`;
+}
+
+/**
+ * --only that selects no check ends the run before any request: the suites are collected (their
+ * checks are declared from the spec and the configuration; nothing runs) and matched first.
+ */
+async function refuseEmptySelection(target: TargetConfig, only: string): Promise<void> {
+  const checks = await collectChecks(target);
+  if (!checks.some((c) => selects(only, c))) {
+    throw new UsageError(`--only "${only}" matches none of the ${checks.length} checks (it is matched against each check's "<id> <title>"); nothing was sent to the target`);
+  }
 }
 
 /** `--sweep`: deletes what earlier, crashed runs left (by the run marker); exit 2 if some of it stays. */

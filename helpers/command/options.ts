@@ -115,7 +115,7 @@ function timestamp(): string {
 export function parseOptions(argv: string[], env: Record<string, string | undefined>): RunOptions {
   let values: Record<string, string | boolean | undefined>;
   try {
-    ({ values } = parseArgs({ args: argv, options: FLAGS, strict: true, allowPositionals: false }));
+    ({ values } = parseArgs({ args: joinNegativeNumbers(argv), options: FLAGS, strict: true, allowPositionals: false }));
   } catch (e) {
     // parseArgs messages are one clear line; drop its "To specify a positional argument..." tail.
     throw new UsageError(String((e as Error).message).split('\n')[0].replace(/\. To specify.*$/, ''));
@@ -167,6 +167,22 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
     expectations: expectFile && !certify ? loadExpectations(expectFile) : undefined,
     certify,
   };
+}
+
+/** Flags that take a number. */
+const NUMERIC_FLAGS = ['--timeout', '--run-timeout', '--rate'];
+
+/**
+ * parseArgs takes "-5" after a flag for an option of its own ("argument is ambiguous"): a
+ * negative number is joined to its flag, so that the flag's own check says what is wrong.
+ */
+function joinNegativeNumbers(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (NUMERIC_FLAGS.includes(argv[i]) && /^-[\d.]/.test(argv[i + 1] ?? '')) out.push(`${argv[i]}=${argv[++i]}`);
+    else out.push(argv[i]);
+  }
+  return out;
 }
 
 /**

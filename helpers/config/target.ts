@@ -15,6 +15,8 @@ export interface TargetConfig {
   runId: string;
   /** The run journal (JSON lines) every worker appends to: see helpers/safety/journal.ts. */
   journalFile?: string;
+  /** When the run timeout ends the run (epoch ms): no check starts after it. */
+  stopChecksAt?: number;
   /** At most this many requests per second (--rate); undefined: no cap. */
   rate?: number;
 }
