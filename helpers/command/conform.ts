@@ -62,14 +62,19 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
       process.exit(EXIT.interrupted);
     },
   );
-  const timer = setTimeout(() => {
-    stopped ??= 'run-timeout';
+  const stopAt = target.stopChecksAt ?? Date.now() + options.runTimeoutMs;
+  const timeUp = () => {
+    if (stopped) return;
+    stopped = 'run-timeout';
     say(`\nrun timeout: ${options.runTimeoutMs / 1000} s have passed; no new checks start; cleaning up the target\n`);
     void suites?.cancel('keyboard-input');
-  }, Math.max(0, (target.stopChecksAt ?? Date.now() + options.runTimeoutMs) - Date.now()));
+  };
+  const timer = setTimeout(timeUp, Math.max(0, stopAt - Date.now()));
 
   try {
     const spec = await loadSpec();
+    // Start-up counts: a timeout already past changes nothing on the target.
+    if (Date.now() >= stopAt) timeUp();
     if (!target.readOnly && !stopped) for (const p of await takeBaseline(client, spec, target, journal)) say(`warning: ${p}\n`);
     if (!stopped) {
       suites = await startSuites({ target, reporters: [collector], stillWanted: () => !stopped });
