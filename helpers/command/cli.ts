@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { commandEnvironment, HELP, parseOptions, plainHttpWarning, type RunOptions } from './options.ts';
+import { commandEnvironment, HELP, parseOptions, plainHttpWarning, runProxy, type RunOptions } from './options.ts';
+import { proxyShown } from '../http/network.ts';
 import { EXIT, TargetError, UsageError } from './errors.ts';
 import { suiteVersion } from './version.ts';
 import { preflight } from './preflight.ts';
@@ -26,17 +27,18 @@ export async function main(argv: string[], env?: Record<string, string | undefin
     if (argv.includes('--help') || argv.includes('-h')) return void io.stdout.write(HELP), EXIT.conformant;
     if (argv.includes('--version') || argv.includes('-v')) return void io.stdout.write(`${suiteVersion}\n`), EXIT.conformant;
     const options = parseOptions(argv, env ?? commandEnvironment());
-    // The run timeout counts from here: start-up is part of the run.
-    const stopChecksAt = Date.now() + options.runTimeoutMs;
+    // The run timeout counts from here (start-up is part of the run), but for --wait-for-target.
+    const started = Date.now();
     redact = redactor(options);
     if (!options.baseUrl) reference = await startReference({ apiKey: options.apiKey, expiredKey: options.expiredKey });
-    const target = { ...targetConfig(options, reference), stopChecksAt };
+    const target = targetConfig(options, reference);
     redact = redactor(target);
-    io.stdout.write(`${targetLine(target.baseUrl, Boolean(reference))}\n`);
+    io.stdout.write(`${targetLine(target, Boolean(reference))}\n`);
     const warning = plainHttpWarning(target.baseUrl, options.allowHttp);
     if (warning) io.stderr.write(`scheduling-conformance: ${warning}\n`);
     if (options.only !== undefined && !options.sweep) await refuseEmptySelection(target, options.only);
-    await preflight(target);
+    const waited = await preflight(target, { waitMs: options.waitForTargetMs, say: (t) => io.stderr.write(redact(t)) });
+    target.stopChecksAt = started + waited + options.runTimeoutMs;
     if (options.sweep) return await sweepCommand(target, redact, io);
     return await conform(options, target, redact, io);
   } catch (e) {
@@ -62,6 +64,9 @@ function targetConfig(options: RunOptions, reference: RunningReference | undefin
     expiredKey: options.expiredKey ?? reference?.expiredKey,
     vendor: options.vendor,
     only: options.only,
+    // The embedded reference is on this machine: never through a proxy.
+    network: { ...options.network, proxy: reference ? undefined : runProxy(options, baseUrl) },
+    headers: options.headers,
     strict: options.strict,
     readOnly: options.readOnly,
     timeoutMs: options.timeoutMs,
@@ -72,11 +77,12 @@ function targetConfig(options: RunOptions, reference: RunningReference | undefin
 }
 
 /** Which target a run is about to test, origin and base path apart: the first line of every run. */
-export function targetLine(baseUrl: string, embedded: boolean): string {
-  const url = new URL(baseUrl);
+export function targetLine(target: TargetConfig, embedded: boolean): string {
+  const url = new URL(target.baseUrl);
   const base = url.pathname.replace(/\/+$/, '');
   const where = `${url.origin}${base ? `, base path ${base}` : ''} (requests go to ${url.origin}${base}/api/v1/…)`;
-  return `Target: ${embedded ? 'embedded reference implementation at ' : ''}${where}`;
+  const proxy = target.network?.proxy ? `, through the proxy ${proxyShown(target.network.proxy)}` : '';
+  return `Target: ${embedded ? 'embedded reference implementation at ' : ''}${where}${proxy}`;
 }
 
 /**

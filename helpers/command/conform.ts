@@ -99,6 +99,7 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
       specSha256: spec.sha256,
       baseUrl: target.baseUrl,
       embeddedReference: !options.baseUrl,
+      proxy: target.network?.proxy,
       startedAt: started,
       endedAt: new Date(),
       strict: target.strict,
