@@ -60,18 +60,19 @@ Options:
   --strict            SHOULD failures fail the run
   --read-only         run only checks that change nothing on the target
   --timeout MS        per-request timeout in milliseconds (default 10000)
-  --run-timeout S     stop the whole run after S seconds, clean up, exit 2 (default 1800)
+  --run-timeout S     stop the whole run after S seconds (start-up included), clean up, exit 2 (default 1800)
   --rate N            at most N requests per second (for rate-limited staging)
   --allow-http        no warning for a plain-HTTP base URL that is not loopback
   --header 'NAME: VALUE'
                       send this header with every request (repeatable; e.g. a tenant or gateway header);
                       $VAR or \${VAR} in VALUE is taken from the environment and shown as $VAR in every report
-  --ca FILE           trust this CA (PEM) for the target's certificate, besides the system's (or NODE_EXTRA_CA_CERTS)
+  --ca FILE           also trust this CA (PEM) for the target's certificate (NODE_EXTRA_CA_CERTS works too)
   --cert FILE, --key FILE
                       client certificate and key (PEM) for a target that asks for mutual TLS
   --wait-for-target S keep asking a target that does not answer yet, for up to S seconds (CI starting it)
   --sweep             only delete customers left by earlier, crashed runs (by their run marker)
-  --only PATTERN      run only checks whose "<id> <title>" matches PATTERN (a regular expression)
+  --only PATTERN      run only checks whose "<id> <title>" matches PATTERN (a regular expression);
+                      one that matches none exits 2 before any request
   --expect FILE       known deviations: check id -> expected outcome (see spec/expectations.schema.json);
                       a pinned failure does not fail the run
   --certify           write the certification bundle too; refuses --only and --read-only, ignores --expect

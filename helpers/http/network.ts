@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { connect } from 'node:tls';
+import { connect, rootCertificates } from 'node:tls';
 import { Agent, ProxyAgent, type Dispatcher } from 'undici';
 
 /** How the target is reached: the proxy (decided once, from the environment) and TLS material by file. */
@@ -59,8 +59,23 @@ export function proxyShown(proxy: string): string {
   }
 }
 
+/**
+ * Node's `ca` option replaces the trusted CAs: --ca adds to them instead (the system's, and
+ * NODE_EXTRA_CA_CERTS, which Node reads at start only into its default list).
+ */
+function trusted(caFile: string): (string | Buffer)[] {
+  const extra = process.env.NODE_EXTRA_CA_CERTS;
+  let extraCerts: Buffer[] = [];
+  try {
+    if (extra) extraCerts = [readFileSync(extra)];
+  } catch {
+    // Node itself warns about an unreadable NODE_EXTRA_CA_CERTS at start.
+  }
+  return [...rootCertificates, ...extraCerts, readFileSync(caFile)];
+}
+
 const tlsMaterial = (network: Network) => ({
-  ...(network.caFile && { ca: readFileSync(network.caFile) }),
+  ...(network.caFile && { ca: trusted(network.caFile) }),
   ...(network.certFile && { cert: readFileSync(network.certFile) }),
   ...(network.keyFile && { key: readFileSync(network.keyFile) }),
 });
