@@ -214,7 +214,7 @@ describe('preflight: a target that cannot be tested ends the run with one line a
     const run = await runCli(['--base-url', ref.url.replace('http:', 'https:')], env(ref));
     expect(run.code).toBe(2);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
-    expect(run.stderr).toMatch(/TLS error/);
+    expect(run.stderr).toMatch(/TLS: the target does not speak TLS on this port/);
     expectNoKeys(run, [ref.apiKey]);
   });
 });
