@@ -10,6 +10,7 @@ import { logRequests, runMain, type RequestLog } from './support/in-process.ts';
 import { startSuites } from '../helpers/command/run-suites.ts';
 import { ResultCollector } from '../helpers/results/reporters/collector.ts';
 import { parseOptions } from '../helpers/command/options.ts';
+import { targetLine } from '../helpers/command/cli.ts';
 import { loadVendorConfig } from '../helpers/config/vendor-config.ts';
 
 const KEY = 'sk_options_mean_5150';
@@ -94,11 +95,17 @@ describe('what the terminal says', () => {
   });
 });
 
+test('the target line names the origin and the base path apart', () => {
+  const target = { baseUrl: 'https://staging.example.com/scheduling', apiKey: KEY, vendor: loadVendorConfig(undefined), strict: false, readOnly: false, timeoutMs: 1, runId: 'scr-20260101-0000abcd' };
+  expect(targetLine(target, false)).toBe('Target: https://staging.example.com, base path /scheduling (requests go to https://staging.example.com/scheduling/api/v1/…)');
+});
+
 describe('negative numbers', () => {
   test.for([
     ['--rate', '-5', /--rate must be a positive number of requests per second, got "-5"/],
     ['--timeout', '-1', /--timeout must be a whole number of milliseconds .*got "-1"/],
     ['--run-timeout', '-0.5', /--run-timeout must be a number of seconds above 0 .*got "-0.5"/],
+    ['--wait-for-target', '-3', /--wait-for-target must be a number of seconds from 0 .*got "-3"/],
   ] as const)('%s %s gets the flag\'s own message', ([flag, value, message]) => {
     expect(() => parseOptions([flag, value], {})).toThrow(message);
   });
