@@ -12,6 +12,7 @@ import { runMain, type InProcessRun } from './support/in-process.ts';
 import { forwardProxy, pem, STAGING_HOST, tlsFront } from './support/network.ts';
 import { proxyFor } from '../helpers/http/network.ts';
 import { parseOptions } from '../helpers/command/options.ts';
+import { curlCommand } from '../helpers/results/reporters/curl.ts';
 
 const KEY = 'sk_network_secret_8086';
 const env = { SCHEDULING_API_KEY: KEY };
@@ -149,6 +150,16 @@ describe('--header', () => {
     } finally {
       await front.close();
     }
+  });
+
+  test('the cURL reproduction leaves $VAR of a header to the shell, like the key', () => {
+    const command = curlCommand({
+      startedAt: '', durationMs: 0, attempt: 1,
+      request: { method: 'GET', url: 'https://staging.example.com/api/v1/business', headers: { authorization: 'Bearer $SCHEDULING_API_KEY0', 'x-tenant': '$TENANT', 'x-price': '$5' } },
+    });
+    expect(command).toContain(`--header 'authorization: Bearer '"$SCHEDULING_API_KEY"'0'`);
+    expect(command).toContain(`--header 'x-tenant: '"$TENANT"`);
+    expect(command).toContain(`--header 'x-price: $5'`);
   });
 
   test.for([
