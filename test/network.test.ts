@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startReference, type RunningReference } from '../reference/server.ts';
 import { runMain, type InProcessRun } from './support/in-process.ts';
+import { runCli } from './support/cli.ts';
 import { forwardProxy, pem, STAGING_HOST, tlsFront } from './support/network.ts';
 import { proxyFor } from '../helpers/http/network.ts';
 import { parseOptions } from '../helpers/command/options.ts';
@@ -108,6 +109,11 @@ describe('TLS: --ca, --cert/--key, and a failure named in one line', () => {
 
   test('--ca FILE: the same target is trusted', async () => {
     const run = await runMain(['--base-url', front.url, '--ca', pem('ca'), ...ONE], env);
+    expect(run.code, run.stderr).toBe(0);
+  });
+
+  test('NODE_EXTRA_CA_CERTS (read by Node at start: the command as a user runs it) trusts the CA too', async () => {
+    const run = await runCli(['--base-url', front.url, ...ONE], { ...env, NODE_EXTRA_CA_CERTS: pem('ca') });
     expect(run.code, run.stderr).toBe(0);
   });
 
