@@ -55,6 +55,19 @@ describe('HTTPS_PROXY / HTTP_PROXY / NO_PROXY', () => {
     }
   });
 
+  test('an http target is reached through HTTP_PROXY', async () => {
+    const proxy = await forwardProxy();
+    try {
+      const port = new URL(ref.url).port;
+      const run = await runMain(['--base-url', `http://${STAGING_HOST}:${port}`, '--allow-http', ...ONE], { ...env, HTTP_PROXY: proxy.url, HTTPS_PROXY: 'http://127.0.0.1:1' });
+      expect(run.code, run.stderr).toBe(0);
+      expect([...proxy.tunnels, ...proxy.requests].length).toBeGreaterThan(0);
+      expect(result(run).target.proxy).toBe(proxy.url);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   test('this machine is never reached through a proxy: a loopback target, and the embedded reference', async () => {
     const proxy = await forwardProxy();
     try {

@@ -11,6 +11,8 @@ import { startSuites } from '../helpers/command/run-suites.ts';
 import { ResultCollector } from '../helpers/results/reporters/collector.ts';
 import { parseOptions } from '../helpers/command/options.ts';
 import { targetLine } from '../helpers/command/cli.ts';
+import { TerminalReporter } from '../helpers/results/reporters/terminal.ts';
+import { sampleRun } from './support/sample-run.ts';
 import { loadVendorConfig } from '../helpers/config/vendor-config.ts';
 
 const KEY = 'sk_options_mean_5150';
@@ -93,6 +95,19 @@ describe('what the terminal says', () => {
     const lines = run.stdout.split('\n').filter((l) => /skipped:/.test(l));
     expect(lines).toEqual([expect.stringMatching(/^· \d+ checks skipped: left out of a --read-only run: this check changes data on the target$/)]);
   });
+});
+
+test('an interrupted run: the checks it did not run are one line, with the count and the reason', () => {
+  const run = sampleRun();
+  const notRun = run.checks.slice(0, 4).map((c) => ({ ...c, outcome: 'skipped' as const, reason: 'not run: interrupted' }));
+  run.checks = [...notRun, ...run.checks.slice(4)];
+  let out = '';
+  const terminal = new TerminalReporter({ write: (t: string) => (out += t) }, false);
+  for (const c of run.checks) terminal.check({ ...c, checkId: c.id, reason: c.reason ?? undefined });
+  terminal.summary(run);
+  const lines = out.split('\n');
+  expect(lines.filter((l) => /interrupted/.test(l))).toEqual(['· 4 checks skipped: not run: interrupted']);
+  expect(lines.filter((l) => /· skip/.test(l))).toEqual([]);
 });
 
 test('the target line names the origin and the base path apart', () => {
