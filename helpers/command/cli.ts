@@ -27,7 +27,7 @@ export async function main(argv: string[], env?: Record<string, string | undefin
     if (argv.includes('--help') || argv.includes('-h')) return void io.stdout.write(HELP), EXIT.conformant;
     if (argv.includes('--version') || argv.includes('-v')) return void io.stdout.write(`${suiteVersion}\n`), EXIT.conformant;
     const options = parseOptions(argv, env ?? commandEnvironment());
-    // The run timeout counts from here (start-up is part of the run), but for --wait-for-target.
+    // The run timeout counts from here (start-up is part of the run), not counting --wait-for-target.
     const started = Date.now();
     redact = redactor(options);
     if (!options.baseUrl) reference = await startReference({ apiKey: options.apiKey, expiredKey: options.expiredKey });
@@ -37,7 +37,7 @@ export async function main(argv: string[], env?: Record<string, string | undefin
     const warning = plainHttpWarning(target.baseUrl, options.allowHttp);
     if (warning) io.stderr.write(`scheduling-conformance: ${warning}\n`);
     if (options.only !== undefined && !options.sweep) await refuseEmptySelection(target, options.only);
-    const waited = await preflight(target, { waitMs: options.waitForTargetMs, say: (t) => io.stderr.write(redact(t)) });
+    const waited = await preflight(target, { waitMs: options.waitForTargetMs, say: (t) => io.stdout.write(redact(t)) });
     target.stopChecksAt = started + waited + options.runTimeoutMs;
     if (options.sweep) return await sweepCommand(target, redact, io);
     return await conform(options, target, redact, io);

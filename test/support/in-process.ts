@@ -13,15 +13,18 @@ export interface InProcessRun {
 }
 
 /** Runs the command's main() in this process, with a clean environment plus `env`, capturing its output. */
-export async function runMain(args: string[], env: Record<string, string> = {}, onStderr?: (text: string) => void): Promise<InProcessRun> {
+export async function runMain(args: string[], env: Record<string, string> = {}, onOutput?: (text: string) => void): Promise<InProcessRun> {
   const reportDir = join(mkdtempSync(join(tmpdir(), 'scr-main-')), 'reports');
   let stdout = '';
   let stderr = '';
   const io = {
-    stdout: { write: (t: string) => (stdout += t) },
+    stdout: { write: (t: string) => {
+      stdout += t;
+      onOutput?.(t);
+    } },
     stderr: { write: (t: string) => {
       stderr += t;
-      onStderr?.(t);
+      onOutput?.(t);
     } },
   };
   const code = await main([...args, ...(args.includes('--report-dir') ? [] : ['--report-dir', reportDir])], { CI: 'true', ...env }, io);
