@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
-import { check, type CheckRun } from '../helpers/checks/check.ts';
+import { Blocked, check, type CheckRun } from '../helpers/checks/check.ts';
 import { ApiClient, type Answer, type Auth } from '../helpers/http/client.ts';
 import { loadSpec } from '../helpers/contract/spec.ts';
 import { isRecord } from '../helpers/resources/record-shapes.ts';
@@ -58,12 +58,13 @@ async function setAndConfirm(name: string, value: unknown): Promise<void> {
 
 let retrieval: Promise<Answer> | undefined;
 const retrieved = () => (retrieval ??= client.call(retrieveOp));
-async function retrievedRecord(): Promise<Row> {
+/** The record the retrieval answered; checks that read it are blocked when there is none (BUS-GET-200 judges that). */
+async function retrievedRecord(run: CheckRun): Promise<Row> {
   const answer = await retrieved();
-  if (answer.status !== 200) throw new Error(`the retrieval answered ${answer.status}, not 200`);
+  if (answer.status !== 200) run.blocked('BUS-GET-200', `the retrieval answered ${answer.status}, not 200`);
   if (!isRecord(answer.json)) {
     const what = answer.jsonError ? `a body that is not JSON (${answer.jsonError})` : `JSON that is not an object (${jsonType(answer.json)})`;
-    throw new Error(`the retrieval answered 200 with ${what}`);
+    run.blocked('BUS-GET-200', `the retrieval answered 200 with ${what}`);
   }
   return answer.json;
 }
@@ -82,7 +83,7 @@ describe('retrieval', () => {
 
   for (const { field, name } of fields) {
     check({ id: `BUS-GET-TYPES:${name}`, title: `${name} reads as ${field.types.join(' or ')}` }, async (run) => {
-      const business = await retrievedRecord();
+      const business = await retrievedRecord(run);
       if (!(name in business)) run.notApplicable(`the retrieval does not return ${name}`);
       expect(hasDocumentedType(field, business[name]), `${name} reads as ${jsonType(business[name])}: ${show(business[name])}`).toBe(true);
     });
@@ -92,7 +93,7 @@ describe('retrieval', () => {
 // --- Partial update -------------------------------------------------------------------------
 
 /** What the update step of a field did, for the checks that judge it. */
-type Step = { before: Row; value: unknown; after?: Row } | { notApplicable: string } | { blocked: string };
+type Step = { before: Row; value: unknown; after?: Row } | { notApplicable: string } | { blocked: Blocked };
 const steps = new Map<string, Step>();
 
 /** Whether some field has shown that null is accepted and read back: until then, a field that is
@@ -108,8 +109,17 @@ function stepOf(name: string, run: CheckRun): { before: Row; value: unknown; aft
   // Only when --only left the step out: the step check records what it did, whatever happened.
   if (!step) return run.notApplicable(`depends on BUS-UPDATE-200:${name}, which did not run`);
   if ('notApplicable' in step) run.notApplicable(step.notApplicable);
-  if ('blocked' in step) throw new Error(`the update of ${name} could not be sent: ${step.blocked}`);
+  if ('blocked' in step) run.blocked(step.blocked.by, `the update of ${name} could not be sent: ${step.blocked.reason}`);
   return step;
+}
+
+/**
+ * Why a step that later checks depend on did not happen: the cause its own check was blocked by,
+ * or else that check itself (which failed, and judges it).
+ */
+function blockedBy(stepCheck: string, error: unknown): Blocked {
+  if (error instanceof Blocked) return error;
+  return new Blocked(stepCheck, error instanceof Error ? error.message.split('\n')[0] : String(error));
 }
 
 /** A field's current value: from the last read, or the snapshot when the target dropped it. */
@@ -147,7 +157,7 @@ describe('update', () => {
           }
           expect(answer.status, `${patchText(body)} answered ${answer.status}`).toBe(200);
         } catch (e) {
-          if (!steps.has(name)) steps.set(name, { blocked: (e as Error).message });
+          if (!steps.has(name)) steps.set(name, { blocked: blockedBy(`BUS-UPDATE-200:${name}`, e) });
           throw e;
         }
       });
@@ -258,7 +268,7 @@ const AUTH_CASES: AuthCase[] = [
 /** The case name is part of the check id only where a requirement has several cases. */
 const caseSuffix = (c: AuthCase) => (AUTH_CASES.filter((o) => o.requirement === c.requirement).length > 1 ? `:${c.name}` : '');
 
-type Refusal = { answer: Answer; before?: Row } | { notApplicable: string } | { blocked: string };
+type Refusal = { answer: Answer; before?: Row } | { notApplicable: string } | { blocked: Blocked };
 const refusals = new Map<string, Refusal>();
 
 function refusalOf(key: string, checkId: string, run: CheckRun): { answer: Answer; before?: Row } {
@@ -266,7 +276,7 @@ function refusalOf(key: string, checkId: string, run: CheckRun): { answer: Answe
   // Only when --only left the request's check out: that check records what it did, whatever happened.
   if (!refusal) return run.notApplicable(`depends on ${checkId}, which did not run`);
   if ('notApplicable' in refusal) run.notApplicable(refusal.notApplicable);
-  if ('blocked' in refusal) throw new Error(`the request could not be sent: ${refusal.blocked}`);
+  if ('blocked' in refusal) run.blocked(refusal.blocked.by, `the request could not be sent: ${refusal.blocked.reason}`);
   return refusal;
 }
 
@@ -277,7 +287,7 @@ function probeBody(before: Row): Row {
     const derived = newValue(nf, currentValue(before, nf.name));
     if ('value' in derived) return { [nf.name]: derived.value };
   }
-  throw new Error('no field of the record can be changed and restored');
+  throw new Blocked('BUS-UPDATE-200', 'no field of the record can be changed and restored (the retrieval exposes none of the documented fields with its documented type)');
 }
 
 const secured = businessOps.filter((o) => o.secured);
@@ -294,12 +304,14 @@ describe('authentication', () => {
               refusals.set(key, { notApplicable: c.unavailable });
               run.notApplicable(c.unavailable);
             }
+            // An update needs the snapshot to be undone: without one the request is not sent.
+            if (writes) record.before();
             const before = writes ? await record.current() : undefined;
             const answer = before ? await record.update(probeBody(before), c.auth) : await client.call(op, { auth: c.auth });
             refusals.set(key, { answer, before });
             expect(answer.status, `${op.method} ${op.path} ${c.description} answered ${answer.status}; the contract gives 401`).toBe(401);
           } catch (e) {
-            if (!refusals.has(key)) refusals.set(key, { blocked: (e as Error).message });
+            if (!refusals.has(key)) refusals.set(key, { blocked: blockedBy(requestCheck, e) });
             throw e;
           }
         });

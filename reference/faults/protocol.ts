@@ -14,11 +14,9 @@ const ALSO_KILLS: Record<string, string[]> = {
   findCustomer: ['OP-DOCUMENTED:updateCustomer'],
   listTeamMembers: ['OP-DOCUMENTED:findTeamMember', 'OP-DOCUMENTED:updateTeamMember'],
   findTeamMember: ['OP-DOCUMENTED:updateTeamMember'],
-  // Without a retrieval there is no snapshot to restore, so the business lane changes nothing.
-  retrieveBusiness: [
-    'OP-DOCUMENTED:updateBusiness', 'BUS-GET-*', 'BUS-UPDATE-*', 'BUS-AUTH-MISSING:*', 'BUS-AUTH-INVALID:*',
-    'BUS-AUTH-EXPIRED:*', 'BUS-AUTH-REJECTED-NO-CHANGE:*', 'BUS-AUTH-NO-ECHO:updateBusiness:*',
-  ],
+  // Without a retrieval there is no snapshot to restore, so the business lane changes nothing:
+  // the checks that need one are blocked, and only those that observe the retrieval fail.
+  retrieveBusiness: ['BUS-GET-200', 'BUS-AUTH-MISSING:retrieveBusiness', 'BUS-AUTH-INVALID:retrieveBusiness:*', 'BUS-AUTH-EXPIRED:retrieveBusiness'],
   updateBusiness: ['BUS-UPDATE-*', 'BUS-AUTH-MISSING:updateBusiness', 'BUS-AUTH-INVALID:updateBusiness:*', 'BUS-AUTH-EXPIRED:updateBusiness'],
 };
 

@@ -7,7 +7,7 @@ const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;
 const esc = (text: unknown) => String(text).replace(/[&<>"']/g, (c) => ENTITIES[c]);
 
 const LABEL: Record<ReportedCheck['outcome'] | 'known', string> = {
-  passed: 'passed', failed: 'FAILED', warning: 'warning', 'not-applicable': 'not applicable', skipped: 'skipped', known: 'known deviation',
+  passed: 'passed', failed: 'FAILED', warning: 'warning', 'not-applicable': 'not applicable', blocked: 'blocked', skipped: 'skipped', known: 'known deviation',
 };
 
 /** A body as a person reads it: JSON indented, anything else as it came. */
@@ -62,6 +62,7 @@ function filters(run: RunResult): string {
     ['failed', 'Failures', n((c) => c.outcome === 'failed')],
     ['warning', 'Warnings', n((c) => c.outcome === 'warning')],
     ['not-applicable', 'Not applicable', n((c) => c.outcome === 'not-applicable')],
+    ['blocked', 'Blocked', n((c) => c.outcome === 'blocked')],
     ...(run.counts.knownDeviations ? [['known', 'Known deviations', run.counts.knownDeviations] as [string, string, number]] : []),
   ];
   return `<nav class="filters" aria-label="Filter checks">Show: ${options
@@ -79,6 +80,7 @@ function tiles(run: RunResult): string {
     tile(c.should.warned ? 'warn' : '', c.should.warned, 'SHOULD warned'),
     ...(c.should.failed ? [tile('fail', c.should.failed, 'SHOULD failed (--strict)')] : []),
     tile('na', c.notApplicable, 'not applicable'),
+    tile(c.blocked ? 'warn' : '', c.blocked, 'blocked'),
     tile('', c.skipped, 'skipped'),
     tile('', c.requests, 'requests'),
   ].join('')}</div>`;

@@ -17,6 +17,7 @@ const MARKS: Record<CollectedCheck['outcome'] | 'known', { mark: string; style: 
   failed: { mark: '✗', style: 'red', label: 'FAIL' },
   warning: { mark: '!', style: 'yellow', label: 'warn' },
   'not-applicable': { mark: '–', style: 'cyan', label: 'n/a ' },
+  blocked: { mark: '⊘', style: 'yellow', label: 'BLKD' },
   skipped: { mark: '·', style: 'gray', label: 'skip' },
   known: { mark: '✗', style: 'magenta', label: 'KNWN' },
 };
@@ -63,7 +64,7 @@ export class TerminalReporter {
       '',
       `MUST    ${n.must.passed} passed, ${n.must.failed} failed${n.knownDeviations ? ` (${n.knownDeviations} known deviations, --expect)` : ''}`,
       `SHOULD  ${n.should.passed} passed, ${n.should.warned} warned${n.should.failed ? `, ${n.should.failed} failed (--strict)` : ''}`,
-      `other   ${n.notApplicable} not applicable, ${n.skipped} skipped`,
+      `other   ${n.notApplicable} not applicable, ${n.blocked} blocked, ${n.skipped} skipped`,
       `run     ${n.requests} requests in ${(run.durationMs / 1000).toFixed(1)} s`,
     );
     const stale = run.checks.filter((c) => c.expected?.status === 'now-passes').map((c) => c.id);
