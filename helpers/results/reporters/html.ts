@@ -1,5 +1,5 @@
 import type { Exchange } from '../../http/exchanges.ts';
-import { byResource, isKnownDeviation, VERDICT_TEXT, type ReportedCheck, type RunResult } from '../run-result.ts';
+import { byResource, incompleteText, isKnownDeviation, notTestedText, VERDICT_TEXT, type ReportedCheck, type RunResult } from '../run-result.ts';
 import { curlCommand } from './curl.ts';
 import { SCRIPT, STYLE } from './html-style.ts';
 
@@ -98,9 +98,10 @@ function leftOnTarget(run: RunResult): string {
 /** The self-contained HTML report: inline style and script, no request to anywhere. */
 export function toHtml(run: RunResult): string {
   const seconds = (run.durationMs / 1000).toFixed(1);
-  const subtitle = run.counts.knownDeviations && run.exitCode === 0
+  const notTested = notTestedText(run);
+  const subtitle = (run.counts.knownDeviations && run.exitCode === 0
     ? `<p>${run.counts.knownDeviations} failure(s) are known deviations pinned with --expect: the run passes (exit 0).</p>`
-    : '';
+    : '') + (run.verdict === 'incomplete' ? `<p class="why">Incomplete: ${esc(incompleteText(run))}</p>` : '') + (notTested ? `<p class="why">${esc(notTested)}</p>` : '');
   const stale = run.checks.filter((c) => c.expected?.status === 'now-passes');
   const sections = byResource(run.checks).map(([resource, checks]) => `<section class="resource"><h2>${esc(resource)}</h2>
 <table><thead><tr><th style="width:120px">Outcome</th><th>Check and requirement</th><th style="width:70px">Level</th><th style="width:70px">Clause</th><th style="width:80px">Time</th></tr></thead>
