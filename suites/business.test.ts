@@ -216,6 +216,8 @@ describe('update', () => {
     record.before();
     const before = await record.current();
     const body = record.writeBack(before, nullProven);
+    // An empty body would pass without proving anything.
+    if (!Object.keys(body).length) run.notApplicable('the retrieval exposes no documented field of its documented type to write back');
     const left = record.exposed().filter((f) => !(f.name in body));
     if (left.length) run.note(`not written back (not of their documented type, or null before null was shown to round-trip): ${left.map((f) => f.name).join(', ')}`);
     const answer = await record.update(body);

@@ -200,7 +200,7 @@ export function notTestedText(run: RunResult): string | undefined {
 export function incompleteText(run: RunResult): string {
   if (run.stopped) return STOPPED_TEXT[run.stopped];
   const missing = run.untested.filter((u) => !u.allowed);
-  if (missing.length) return `no proof for ${missing.map((u) => `${u.requirement} (${u.reason})`).join('; ')}`;
+  if (missing.length) return `no proof for ${missing.map((u) => u.requirement).join(', ')} (${missing[0].requirement}: ${missing[0].reason}; every reason is in result.json "untested")`;
   return 'the suite could not run; see the errors above';
 }
 

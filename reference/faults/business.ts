@@ -33,6 +33,17 @@ export const businessFaults: Fault[] = [
     kills: NO_UPDATE,
   },
   {
+    // No pass without proof: a target that hides its data must not certify by making every
+    // update check not applicable.
+    name: 'business-get-hides-fields',
+    description: 'The retrieval answers 200 with an object that shows none of the documented fields.',
+    kills: [],
+    untested: [
+      'BUS-UPDATE-200', 'BUS-UPDATE-APPLIES', 'BUS-UPDATE-PARTIAL', 'BUS-UPDATE-NULLABLE', 'BUS-UPDATE-BOOLEAN', 'BUS-UPDATE-CURRENCY-ONLY',
+      'BUS-UPDATE-WRITEBACK', 'BUS-AUTH-MISSING', 'BUS-AUTH-INVALID', 'BUS-AUTH-EXPIRED', 'BUS-AUTH-REJECTED-NO-CHANGE',
+    ],
+  },
+  {
     name: 'business-get-text-plain',
     description: 'The retrieval labels its JSON answer text/plain.',
     kills: ['BUS-GET-CONTENT-TYPE'],

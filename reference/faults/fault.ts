@@ -7,6 +7,11 @@ export interface Fault {
   name: string;
   description: string;
   kills: string[];
+  /**
+   * MUST requirements the fault leaves without proof (no check of theirs can pass, or some are
+   * blocked): a run that fails nothing must then end INCOMPLETE (exit 2), naming exactly these.
+   */
+  untested?: string[];
 }
 
 /** Whether a check id matches a pattern from a fault's `kills` (exact, or a prefix ending in "*"). */

@@ -61,6 +61,8 @@ function retrieve(req: RefRequest, ctx: RefContext) {
     if (!staleCopies.has(ctx.state)) staleCopies.set(ctx.state, structuredClone(business));
     business = staleCopies.get(ctx.state)!;
   }
+  // Fault business-get-hides-fields: the retrieval shows none of the documented fields.
+  if (ctx.fault('business-get-hides-fields')) return json(200, { id: 'business', kind: 'business' });
   const wrong = wrongTypeField(ctx);
   if (wrong) business = { ...business, [wrong]: wrongType(business[wrong]) };
   // Variation omit-null-fields: the retrieval leaves out the fields that are null.
