@@ -100,8 +100,8 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
 
   async function handle(req: IncomingMessage): Promise<RefResponse> {
     const url = new URL(req.url ?? '/', 'http://reference');
-    // Fault: the interface is served under another version prefix than the documented /api/v1.
-    const path = ctx.fault('wrong-prefix') ? url.pathname.replace(/^\/api\/v2\//, '/api/v1/').replace(/^\/api\/v1(?=\/)/, (m) => (url.pathname.startsWith('/api/v2/') ? m : '/api/v1-not-served')) : url.pathname;
+    // The interface is served under another version prefix than the documented /api/v1.
+    const path = options.robustness?.includes('wrong-prefix') ? url.pathname.replace(/^\/api\/v2\//, '/api/v1/').replace(/^\/api\/v1(?=\/)/, (m) => (url.pathname.startsWith('/api/v2/') ? m : '/api/v1-not-served')) : url.pathname;
     const found = route(req.method ?? 'GET', path, ctx.fault);
     if (found === undefined) return error(404, 'not_found', 'No such path');
     if (found === 'method') return error(405, 'method_not_allowed', 'Method not allowed on this path');

@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { loadCatalog } from '../helpers/contract/catalog.ts';
 import { specDir } from '../helpers/command/paths.ts';
 import { FAULTS } from '../reference/faults/index.ts';
-import { matches } from '../reference/faults/fault.ts';
 
 export interface ListedCheck {
   checkId: string;
@@ -18,8 +17,13 @@ export interface ListedCheck {
 
 export const coveragePath = join(specDir, 'coverage.md');
 
+/**
+ * The faults that prove a check can fail: those that name it. A pattern ("…*") only bounds what a
+ * fault may fail — the fault matrix holds it to flagging one check it matches, not each — so it
+ * proves nothing about any one check.
+ */
 export function faultsKilling(checkId: string): string[] {
-  return FAULTS.filter((f) => f.kills.some((p) => matches(p, checkId))).map((f) => f.name);
+  return FAULTS.filter((f) => f.kills.includes(checkId)).map((f) => f.name);
 }
 
 export function renderCoverage(checks: ListedCheck[]): string {

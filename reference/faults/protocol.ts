@@ -29,11 +29,6 @@ export const protocolFaults: Fault[] = OPERATIONS.map((op) => ({
 /** Faults in the encoding of answers and in the version prefix. */
 export const encodingFaults: Fault[] = [
   {
-    name: 'wrong-prefix',
-    description: 'The interface is served under /api/v2 instead of the documented /api/v1.',
-    kills: ['*'],
-  },
-  {
     name: 'html:listTeamMembers',
     description: 'List Team Members answers an HTML page instead of JSON.',
     kills: ['OP-DOCUMENTED:listTeamMembers', ...TEAM_MEMBER_CHECKS_NEEDING.listTeamMembers],

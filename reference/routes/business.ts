@@ -1,4 +1,5 @@
 import { requireKey } from './auth.ts';
+import { seedBusiness } from '../seed.ts';
 import { error, isObject, json, type RefContext, type RefRequest, type Route } from '../types.ts';
 
 export const NULLABLE_STRINGS = [
@@ -6,6 +7,8 @@ export const NULLABLE_STRINGS = [
   'instagramUrl', 'tikTokUrl', 'youTubeUrl', 'twitterUrl', 'linkedInUrl', 'facebookUrl',
 ];
 const URL_FIELDS = NULLABLE_STRINGS.filter((f) => f.endsWith('Url'));
+/** Fault business-unset-fields-refused: the fields the business was set up without. */
+const UNSET_IN_SEED = Object.entries(seedBusiness('email')).filter(([, v]) => v === null).map(([f]) => f);
 
 /** The documented update fields and a validator for each (section 2). */
 function fieldRules(ctx: RefContext): Record<string, (v: unknown) => boolean> {
@@ -101,6 +104,8 @@ function update(req: RefRequest, ctx: RefContext) {
       continue;
     }
     if (ctx.fault('business-null-rejected') && value === null) return error(422, 'invalid_value', `${field} must not be null`);
+    if (ctx.fault('business-unset-fields-refused') && value !== null && UNSET_IN_SEED.includes(field)) return error(422, 'not_enabled', `${field} is not enabled for this business`);
+    if (ctx.fault('business-true-ignored') && value === true) continue;
     const mangled = mangle(field, value, ctx);
     if (!mangled) continue;
     if (!valid(mangled.value)) return error(422, 'invalid_value', `Invalid value for ${field}`);
