@@ -13,7 +13,7 @@ const UNSET_IN_SEED = Object.entries(seedBusiness('email')).filter(([, v]) => v 
 /** The documented update fields and a validator for each (section 2). */
 function fieldRules(ctx: RefContext): Record<string, (v: unknown) => boolean> {
   const isString = (v: unknown) => typeof v === 'string';
-  const strict = ctx.varies('strict-validation');
+  const strict = ctx.varies('strict-validation') || ctx.varies('validation-400');
   const rules: Record<string, (v: unknown) => boolean> = {
     name: isString,
     [ctx.state.emailField]: (v) => isString(v) && (!strict || /^[^@\s]+@[^@\s]+$/.test(v as string)),
@@ -100,7 +100,7 @@ function update(req: RefRequest, ctx: RefContext) {
   for (const [field, value] of Object.entries(req.body)) {
     const valid = rules[field];
     if (!valid) {
-      if (ctx.varies('strict-validation')) return error(422, 'unknown_field', `Unknown field ${field}`);
+      if (ctx.varies('strict-validation') || ctx.varies('validation-400')) return error(422, 'unknown_field', `Unknown field ${field}`);
       continue;
     }
     if (ctx.fault('business-null-rejected') && value === null) return error(422, 'invalid_value', `${field} must not be null`);
