@@ -10,6 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
 import { Blocked, check, type CheckRun } from '../helpers/checks/check.ts';
+import { dependsOnUnselected } from '../helpers/results/check-outcomes.ts';
 import { ApiClient, type Answer, type Auth } from '../helpers/http/client.ts';
 import { loadSpec } from '../helpers/contract/spec.ts';
 import { isRecord } from '../helpers/resources/record-shapes.ts';
@@ -107,7 +108,7 @@ function nullGate({ field, name }: NamedField): string | undefined {
 function stepOf(name: string, run: CheckRun): { before: Row; value: unknown; after?: Row } {
   const step = steps.get(name);
   // Only when --only left the step out: the step check records what it did, whatever happened.
-  if (!step) return run.notApplicable(`depends on BUS-UPDATE-200:${name}, which did not run`);
+  if (!step) return run.notApplicable(dependsOnUnselected(`BUS-UPDATE-200:${name}`));
   if ('notApplicable' in step) run.notApplicable(step.notApplicable);
   if ('blocked' in step) run.blocked(step.blocked.by, `the update of ${name} could not be sent: ${step.blocked.reason}`);
   return step;
@@ -276,7 +277,7 @@ const refusals = new Map<string, Refusal>();
 function refusalOf(key: string, checkId: string, run: CheckRun): { answer: Answer; before?: Row } {
   const refusal = refusals.get(key);
   // Only when --only left the request's check out: that check records what it did, whatever happened.
-  if (!refusal) return run.notApplicable(`depends on ${checkId}, which did not run`);
+  if (!refusal) return run.notApplicable(dependsOnUnselected(checkId));
   if ('notApplicable' in refusal) run.notApplicable(refusal.notApplicable);
   if ('blocked' in refusal) run.blocked(refusal.blocked.by, `the request could not be sent: ${refusal.blocked.reason}`);
   return refusal;

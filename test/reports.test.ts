@@ -20,7 +20,7 @@ import { useColour } from '../helpers/results/reporters/terminal.ts';
 import { faultNamed } from '../reference/faults/index.ts';
 import { matches } from './support/verdicts.ts';
 import { buildRunResult, notTestedText, type RunResult } from '../helpers/results/run-result.ts';
-import type { CollectedCheck } from '../helpers/results/check-outcomes.ts';
+import { dependsOnUnselected, type CollectedCheck } from '../helpers/results/check-outcomes.ts';
 import { loadCatalog } from '../helpers/contract/catalog.ts';
 
 const KEY = 'sk_reports_secret_0815';
@@ -192,6 +192,9 @@ describe('no pass without proof', () => {
     const run = runOf([checkOf('BUS-UPDATE-200:name', 'skipped', 'left out of a --read-only run'), checkOf('BUS-GET-200', 'passed')], { readOnly: true });
     expect(run.verdict).toBe('conformant');
     expect(run.untested).toEqual([]);
+    // Nor is a check --only selected whose prerequisite --only left out.
+    const only = runOf([checkOf('BUS-UPDATE-APPLIES:name', 'not-applicable', dependsOnUnselected('BUS-UPDATE-200:name'))], { only: 'BUS-UPDATE-APPLIES:name' });
+    expect(only.verdict).toBe('conformant');
   });
 });
 

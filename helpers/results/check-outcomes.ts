@@ -27,6 +27,14 @@ export interface Observation {
   exchanges: Exchange[];
 }
 
+/**
+ * The not-applicable reason of a check whose prerequisite check --only left out: like the
+ * prerequisite, it is outside what the run selected (see unproven() in run-result.ts).
+ */
+export const dependsOnUnselected = (checkId: string) => `depends on ${checkId}, which did not run`;
+export const isOutsideSelection = (c: { outcome: string; reason?: string | null }) =>
+  c.outcome === 'skipped' || (c.outcome === 'not-applicable' && /^depends on \S+, which did not run$/.test(c.reason ?? ''));
+
 export interface Counts {
   must: { passed: number; failed: number };
   should: { passed: number; warned: number; failed: number };

@@ -2,7 +2,7 @@ import { loadCatalog, type Level, type NotChecked, type Requirement } from '../c
 import type { Exchange } from '../http/exchanges.ts';
 import type { Outcome } from '../checks/check.ts';
 import { pinStatus, type Expectation, type Expectations, type PinStatus } from '../config/expectations.ts';
-import { countOutcomes, type CollectedCheck, type Counts, type Observation } from './check-outcomes.ts';
+import { countOutcomes, isOutsideSelection, type CollectedCheck, type Counts, type Observation } from './check-outcomes.ts';
 import { EXIT } from '../command/errors.ts';
 
 import type { LeftOnTarget } from '../safety/restore-record.ts';
@@ -168,16 +168,16 @@ export function buildRunResult(f: RunFacts): RunResult {
 }
 
 /**
- * No pass without proof. A MUST requirement the run selected (some check of it was not skipped:
- * --only and --read-only leave out whole checks on purpose, and a requirement none of whose
- * checks was selected is outside the run) is proven by a check that passed or failed; it is
+ * No pass without proof. A MUST requirement the run selected (some check of it was not skipped,
+ * nor not applicable for want of a check --only left out: --only and --read-only leave out checks
+ * on purpose, and a requirement none of whose checks was selected is outside the run) is proven by a check that passed or failed; it is
  * untested when none did, and also when some of its checks were blocked (the suite could not
  * establish what they need).
  */
 export function unproven(checks: ReportedCheck[], requirements: Requirement[]): Untested[] {
   const untested: Untested[] = [];
   for (const r of requirements.filter((q) => q.level === 'MUST')) {
-    const ran = checks.filter((c) => c.requirement === r.id && c.outcome !== 'skipped');
+    const ran = checks.filter((c) => c.requirement === r.id && !isOutsideSelection(c));
     if (!ran.length) continue;
     const blocked = ran.filter((c) => c.outcome === 'blocked');
     if (ran.some((c) => c.outcome === 'passed' || c.outcome === 'failed')) {
