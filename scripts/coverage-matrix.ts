@@ -55,6 +55,9 @@ export function renderCoverage(checks: ListedCheck[]): string {
     }
     lines.push('');
   }
+  lines.push('## Faults that leave requirements without proof', '', 'A run that fails nothing must end INCOMPLETE (exit 2) naming exactly these requirements.', '');
+  for (const f of FAULTS.filter((x) => x.untested?.length)) lines.push(`- \`${f.name}\`: ${f.untested!.join(', ')}`);
+  lines.push('');
   lines.push('## Not made into checks', '');
   for (const n of catalog.notChecked) lines.push(`- clause ${n.clause}: ${n.statement} — ${n.why}`);
   return `${lines.join('\n')}\n`;
