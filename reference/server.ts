@@ -136,7 +136,23 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
       const denied = requireKey(request, ctx);
       if (denied) return denied;
     }
-    return shapeListAnswer(found.route.operationId, shapePatchAnswer(request, await found.route.handler(request, ctx)));
+    return shapeRecordAnswer(request, found.route.operationId, shapeListAnswer(found.route.operationId, shapePatchAnswer(request, await found.route.handler(request, ctx))));
+  }
+
+  /**
+   * Variations of what the contract does not show about records: a state the server keeps on each
+   * customer (record-state, section 3), an event id on every write (event-ids, section 6), and 400
+   * for a team member id that names none (tm-unknown-id-400, section 7).
+   */
+  function shapeRecordAnswer(request: RefRequest, operationId: string | undefined, answer: RefResponse): RefResponse {
+    let shaped = answer;
+    if (varies('record-state') && /Customers?$/.test(operationId ?? '') && shaped.status < 300) {
+      const withState = (row: unknown) => (row && typeof row === 'object' && !Array.isArray(row) ? { ...row, state: 'active' } : row);
+      shaped = { ...shaped, body: Array.isArray(shaped.body) ? shaped.body.map(withState) : withState(shaped.body) };
+    }
+    if (varies('event-ids') && request.method !== 'GET' && shaped.status < 300) shaped = { ...shaped, headers: { ...shaped.headers, 'x-event-id': `evt_${randomBytes(6).toString('hex')}` } };
+    if (varies('tm-unknown-id-400') && operationId === 'findTeamMember' && shaped.status === 404) shaped = error(400, 'invalid_id', 'No team member has this id');
+    return shaped;
   }
 
   /**
