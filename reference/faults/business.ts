@@ -1,3 +1,4 @@
+import type { CheckId, MustRequirementId } from '../../helpers/contract/catalog.ts';
 import type { Fault } from './fault.ts';
 import { seedBusiness } from '../seed.ts';
 import { NULLABLE_STRINGS } from '../routes/business.ts';
@@ -9,20 +10,20 @@ const FIELDS = Object.keys(SEED);
 const SET = FIELDS.filter((f) => SEED[f] !== null);
 const UNSET = FIELDS.filter((f) => SEED[f] === null);
 const CLEARABLE = SET.filter((f) => NULLABLE_STRINGS.includes(f));
-const ids = (requirement: string, fields: string[]) => fields.map((f) => `${requirement}:${f}`);
-const without = (fields: string[], field: string) => fields.filter((f) => f !== field);
+const ids = (prefix: CheckId, variants: string[]) => variants.map((v): CheckId => `${prefix}:${v}`);
+const without = <T extends string>(items: T[], item: T) => items.filter((i) => i !== item);
 /** The 401 checks of the update, one per case of the matrix. */
 const AUTH_CASES = ['missing', 'empty-token', 'unknown-key', 'key-with-extra-characters', 'basic-scheme', 'token-scheme', 'expired-key'];
 /** MUST requirements checked on one field only. */
-const ONLY_FIELD_OF: Record<string, string> = { currencyIso: 'BUS-UPDATE-CURRENCY-ONLY', useGdprCompliance: 'BUS-UPDATE-BOOLEAN' };
+const ONLY_FIELD_OF: Record<string, MustRequirementId> = { currencyIso: 'BUS-UPDATE-CURRENCY-ONLY', useGdprCompliance: 'BUS-UPDATE-BOOLEAN' };
 /** The cases whose request carries a key, which a 401 must not echo. */
 const KEYED_CASES = AUTH_CASES.filter((c) => c !== 'missing' && c !== 'empty-token');
-const UPDATE_401 = [
+const UPDATE_401: CheckId[] = [
   'BUS-AUTH-MISSING:updateBusiness', 'BUS-AUTH-EXPIRED:updateBusiness',
   ...ids('BUS-AUTH-INVALID:updateBusiness', ['empty-token', 'unknown-key', 'key-with-extra-characters', 'basic-scheme', 'token-scheme']),
 ];
 /** Everything the update lane flags when no update is applied (null stays unproven). */
-const NO_UPDATE = [
+const NO_UPDATE: CheckId[] = [
   ...ids('BUS-UPDATE-APPLIES', SET), ...ids('BUS-UPDATE-NULLABLE', CLEARABLE), 'BUS-UPDATE-BOOLEAN:useGdprCompliance:true-to-false',
 ];
 
@@ -60,7 +61,7 @@ export const businessFaults: Fault[] = [
   // cannot be written back), so only its type check flags it.
   // Where the field is the only one a MUST requirement is checked on, that requirement is left
   // without proof: the run ends INCOMPLETE rather than conformant.
-  ...FIELDS.map((f) => ({
+  ...FIELDS.map((f): Fault => ({
     name: `business-get-wrong-type:${f}`,
     description: `The retrieval serves ${f} with a wrong JSON type (its update takes that form back).`,
     kills: [`BUS-GET-TYPES:${f}`],
@@ -153,7 +154,7 @@ export const businessFaults: Fault[] = [
   {
     name: 'auth-any-token-accepted',
     description: 'Any bearer token is accepted (only the expired key is refused).',
-    kills: ['retrieveBusiness', 'updateBusiness'].flatMap((op) => ids(`BUS-AUTH-INVALID:${op}`, ['unknown-key', 'key-with-extra-characters'])),
+    kills: (['retrieveBusiness', 'updateBusiness'] as const).flatMap((op) => ids(`BUS-AUTH-INVALID:${op}`, ['unknown-key', 'key-with-extra-characters'])),
   },
   {
     name: 'auth-key-prefix-match',
@@ -163,7 +164,7 @@ export const businessFaults: Fault[] = [
   {
     name: 'auth-any-scheme-accepted',
     description: 'The key is accepted under any scheme, not only Bearer.',
-    kills: ['retrieveBusiness', 'updateBusiness'].flatMap((op) => ids(`BUS-AUTH-INVALID:${op}`, ['basic-scheme', 'token-scheme'])),
+    kills: (['retrieveBusiness', 'updateBusiness'] as const).flatMap((op) => ids(`BUS-AUTH-INVALID:${op}`, ['basic-scheme', 'token-scheme'])),
   },
   {
     name: 'auth-expired-key-accepted',

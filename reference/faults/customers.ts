@@ -1,9 +1,10 @@
+import type { CheckId } from '../../helpers/contract/catalog.ts';
 import type { Fault } from './fault.ts';
 
-const UNKNOWN_ID = ['CUS-UNKNOWN-NOT-2XX:find', ...['find', 'update', 'delete'].map((v) => `CUS-UNKNOWN-404:${v}`)];
+const UNKNOWN_ID: CheckId[] = ['CUS-UNKNOWN-NOT-2XX:find', ...['find', 'update', 'delete'].map((v): CheckId => `CUS-UNKNOWN-404:${v}`)];
 
 /** Customer checks that lose their footing when an operation is not served (see protocol.ts). */
-export const CUSTOMER_CHECKS_NEEDING: Record<string, string[]> = {
+export const CUSTOMER_CHECKS_NEEDING: Record<string, CheckId[]> = {
   listCustomers: ['CUS-LIST:array', 'CUS-LIST:new-and-existing', 'CUS-DELETE', 'CUS-ISOLATION:update', 'CUS-ISOLATION:delete'],
   // The checks that need a customer to work on are blocked by CUS-CREATE, not failed.
   createCustomer: ['CUS-CREATE'],

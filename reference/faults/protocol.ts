@@ -1,4 +1,4 @@
-import type { Fault } from './fault.ts';
+import type { Fault, KillPattern } from './fault.ts';
 import { CUSTOMER_CHECKS_NEEDING } from './customers.ts';
 import { TEAM_MEMBER_CHECKS_NEEDING } from './team-members.ts';
 
@@ -13,14 +13,14 @@ const OPERATIONS = [
  * operations that need it first (a record to address, a read to write back) are blocked, not
  * failed: one root cause, one failure.
  */
-const ALSO_KILLS: Record<string, string[]> = {
+const ALSO_KILLS: Record<string, KillPattern[]> = {
   // Without a retrieval there is no snapshot to restore, so the business lane changes nothing:
   // the checks that need one are blocked, and only those that observe the retrieval fail.
   retrieveBusiness: ['BUS-GET-200', 'BUS-AUTH-MISSING:retrieveBusiness', 'BUS-AUTH-INVALID:retrieveBusiness:*', 'BUS-AUTH-EXPIRED:retrieveBusiness'],
   updateBusiness: ['BUS-UPDATE-*', 'BUS-AUTH-MISSING:updateBusiness', 'BUS-AUTH-INVALID:updateBusiness:*', 'BUS-AUTH-EXPIRED:updateBusiness'],
 };
 
-export const protocolFaults: Fault[] = OPERATIONS.map((op) => ({
+export const protocolFaults: Fault[] = OPERATIONS.map((op): Fault => ({
   name: `route-missing:${op}`,
   description: `${op} is not served (404 at its documented path).`,
   kills: [`OP-DOCUMENTED:${op}`, ...(ALSO_KILLS[op] ?? []), ...(CUSTOMER_CHECKS_NEEDING[op] ?? []), ...(TEAM_MEMBER_CHECKS_NEEDING[op] ?? [])],
