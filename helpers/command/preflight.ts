@@ -1,9 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { ApiClient, NoAnswerError, TRANSIENT_STATUSES, type Answer } from '../http/client.ts';
+import { ApiClient, is2xx, NoAnswerError, TRANSIENT_STATUSES, type Answer } from '../http/client.ts';
+import { isRecord } from '../resources/record-shapes.ts';
 import { TargetError } from './errors.ts';
 import { diagnoseTls, proxyShown } from '../http/network.ts';
 import type { TargetConfig } from '../config/target.ts';
 import { loadSpec } from '../contract/spec.ts';
+
+/** The retrieval the preflight asks first. */
+const BUSINESS_PATH = '/api/v1/business';
 
 /** Pause between two tries of a target that does not answer yet (--wait-for-target). */
 const WAIT_STEP_MS = 1000;
@@ -45,7 +49,7 @@ export async function preflight(target: TargetConfig, wait: { waitMs?: number; s
       if (answer?.status === 401) {
         throw new TargetError(`the key is not valid for this target: GET ${target.baseUrl}/api/v1/business answered 401 with the given key`);
       }
-      const missing = await noApi(client).catch((e: Error) => {
+      const missing = await noApi(client, answer!).catch((e: Error) => {
         if (e instanceof NoAnswerError) throw new TargetError(`target unreachable: ${target.baseUrl}${via}: ${e.message.replace(/^GET \S+: /, '')}`);
         throw e;
       });
@@ -59,14 +63,25 @@ export async function preflight(target: TargetConfig, wait: { waitMs?: number; s
 
 const isHtml = (a: Answer) => /^text\/html/i.test(a.headers['content-type'] ?? '') || /^\s*<(!doctype|html)/i.test(a.text);
 
+/** Whether an answer is a business record: a 2xx JSON object with a documented field, at its top or one level down (an envelope). */
+function looksLikeTheBusiness(answer: Answer, fields: string[]): boolean {
+  if (!is2xx(answer) || !isRecord(answer.json)) return false;
+  const hasField = (row: Record<string, unknown>) => fields.some((f) => f in row);
+  return hasField(answer.json) || Object.values(answer.json).some((v) => isRecord(v) && hasField(v));
+}
+
 /**
- * Why the target cannot be the Scheduling API, or undefined when it may be. Asks every documented
- * path that needs no id (GET, so nothing changes) and one undocumented path. Only when *every*
- * documented path answers alike is it no API: one missing route is a finding the checks report.
+ * Why the target cannot be the Scheduling API, or undefined when it may be. Nothing more is asked
+ * when the retrieval answered a business record. Else every documented path that needs no id
+ * (GET, so nothing changes) and, if they all answered alike, one undocumented path: only when
+ * *every* documented path answers 404, HTML, or what any path answers is it no API; one missing
+ * route is a finding the checks report.
  */
-async function noApi(client: ApiClient): Promise<string | undefined> {
-  const paths = [...new Set((await loadSpec()).operations.filter((o) => o.method === 'GET' && !o.itemPath).map((o) => o.path))];
-  const answers: Answer[] = [];
+async function noApi(client: ApiClient, business: Answer): Promise<string | undefined> {
+  const spec = await loadSpec();
+  if (looksLikeTheBusiness(business, spec.businessFields.map((f) => f.specName))) return undefined;
+  const paths = [...new Set(spec.operations.filter((o) => o.method === 'GET' && !o.itemPath && o.path !== BUSINESS_PATH).map((o) => o.path))];
+  const answers: Answer[] = [business];
   for (const path of paths) answers.push(await client.send({ method: 'GET', path }));
   if (answers.every((a) => a.status === 404)) return 'every documented path answered 404';
   if (answers.every(isHtml)) return 'every documented path answered an HTML page';
