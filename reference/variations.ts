@@ -113,6 +113,30 @@ export const VARIATIONS: Variation[] = [
   },
   ...VALUES_ACCEPTED,
   ...ENVELOPES,
+
+  // --- What the contract leaves open, at least two realistic choices each (the plain reference
+  // is one of them). Section 1: other resources.
+  { name: 'extra-resources', description: 'The platform serves more resources than the three documented (GET /api/v1/services, /api/v1/appointments).' },
+  // Section 2: the element structure of WorkHours.
+  { name: 'work-hours-minutes', description: 'businessHours elements are {day, opensAtMinute, closesAtMinute} with ISO weekday numbers, not named days and times.' },
+  // Section 3: states of a record.
+  { name: 'record-state', description: 'Every customer carries a state the server keeps ("state": "active").' },
+  // Section 4: paging and ordering of the lists.
+  { name: 'list-paged', description: 'The lists answer one page with its paging data: {"items": [...], "page", "pageSize", "total", "next"}.' },
+  { name: 'list-newest-first', description: 'The lists are ordered newest first.' },
+  { name: 'list-sorted-by-name', description: 'The lists are ordered by last name, then first name.' },
+  // Section 6: events.
+  { name: 'event-ids', description: 'Every write answers with the id of the event it emitted (X-Event-Id).' },
+  // Section 7: the shape of an error body, the status of a validation error, unknown team members.
+  { name: 'tm-unknown-id-400', description: 'Finding a team member by an id that names none answers 400.' },
+  { name: 'errors-problem-json', description: 'Errors answer RFC 9457 problem details (application/problem+json).' },
+  { name: 'errors-plain-text', description: 'Errors answer a line of plain text, not JSON.' },
+  { name: 'validation-400', description: 'Strict validation of the business update, answering 400 (not 422) to an invalid value.' },
+  // Section 8: rate and size limits.
+  { name: 'rate-limited', description: 'Every 7th request answers 429 with Retry-After: 0.' },
+  { name: 'small-body-limit', description: 'Request bodies over 16 KiB answer 413.' },
+  // Section 9: versioning.
+  { name: 'version-headers', description: 'Every answer carries API-Version and Deprecation headers.' },
 ];
 
 export function variationNamed(name: string): Variation | undefined {

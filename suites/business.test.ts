@@ -10,7 +10,8 @@
 import { randomBytes } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
-import { check, type CheckRun } from '../helpers/checks/check.ts';
+import { Blocked, check, type CheckRun } from '../helpers/checks/check.ts';
+import { dependsOnUnselected } from '../helpers/results/check-outcomes.ts';
 import { ApiClient, is2xx, type Answer, type Auth } from '../helpers/http/client.ts';
 import { NEAR_MISS_MIN_LENGTH, nearMissKeys, type NearMiss } from '../helpers/http/redact.ts';
 import { loadSpec } from '../helpers/contract/spec.ts';
@@ -60,13 +61,20 @@ async function setAndConfirm(name: string, value: unknown): Promise<void> {
 
 let retrieval: Promise<Answer> | undefined;
 const retrieved = () => (retrieval ??= client.call(retrieveOp));
-/** The record in the retrieval's answer, and the envelope property it is read from, if any. */
-async function retrievedRecord(): Promise<{ record: Row; from?: string }> {
+/**
+ * The record in the retrieval's answer, and the envelope property it is read from, if any. BUS-GET-200
+ * (no run given) fails when there is none; the checks that read it are blocked by BUS-GET-200 instead.
+ */
+async function retrievedRecord(run?: CheckRun): Promise<{ record: Row; from?: string }> {
+  const stop = (reason: string): never => {
+    if (run) run.blocked('BUS-GET-200', reason);
+    throw new Error(reason);
+  };
   const answer = await retrieved();
-  if (answer.status !== 200) throw new Error(`the retrieval answered ${answer.status}, not 200`);
-  if (answer.jsonError) throw new Error(`the retrieval answered 200 with a body that is not JSON (${answer.jsonError})`);
+  if (answer.status !== 200) stop(`the retrieval answered ${answer.status}, not 200`);
+  if (answer.jsonError) stop(`the retrieval answered 200 with a body that is not JSON (${answer.jsonError})`);
   const read = record.unwrap(answer.json);
-  if ('problem' in read) throw new Error(`the retrieval answered 200, but ${read.problem}${answer.json === null || typeof answer.json !== 'object' || Array.isArray(answer.json) ? ` (${jsonType(answer.json)})` : ''}`);
+  if ('problem' in read) return stop(`the retrieval answered 200, but ${read.problem}${answer.json === null || typeof answer.json !== 'object' || Array.isArray(answer.json) ? ` (${jsonType(answer.json)})` : ''}`);
   return read;
 }
 
@@ -86,7 +94,7 @@ describe('retrieval', () => {
 
   for (const { field, name } of fields) {
     check({ id: `BUS-GET-TYPES:${name}`, title: `${name} reads as ${field.types.join(' or ')}` }, async (run) => {
-      const business = (await retrievedRecord()).record;
+      const business = (await retrievedRecord(run)).record;
       if (!(name in business)) run.notApplicable(`the retrieval does not return ${name}`);
       expect(hasDocumentedType(field, business[name]), `${name} reads as ${jsonType(business[name])}: ${show(business[name])}`).toBe(true);
     });
@@ -96,7 +104,7 @@ describe('retrieval', () => {
 // --- Partial update -------------------------------------------------------------------------
 
 /** What the update step of a field did, for the checks that judge it. */
-type Step = { before: Row; value: unknown; after?: Row } | { notApplicable: string } | { blocked: string };
+type Step = { before: Row; value: unknown; after?: Row } | { notApplicable: string } | { blocked: Blocked };
 const steps = new Map<string, Step>();
 
 /** Whether some field has shown that null is accepted and read back: until then, a field that is
@@ -110,14 +118,23 @@ function nullGate({ field, name }: NamedField): string | undefined {
 function stepOf(name: string, run: CheckRun): { before: Row; value: unknown; after?: Row } {
   const step = steps.get(name);
   // Only when --only left the step out: the step check records what it did, whatever happened.
-  if (!step) return run.notApplicable(`depends on BUS-UPDATE-200:${name}, which did not run`);
+  if (!step) return run.notApplicable(dependsOnUnselected(`BUS-UPDATE-200:${name}`));
   if ('notApplicable' in step) run.notApplicable(step.notApplicable);
-  if ('blocked' in step) throw new Error(`the update of ${name} could not be sent: ${step.blocked}`);
+  if ('blocked' in step) run.blocked(step.blocked.by, `the update of ${name} could not be sent: ${step.blocked.reason}`);
   return step;
 }
 
 /** The value of each field the target accepted in its update step: known to be valid. */
 const accepted = new Map<string, unknown>();
+
+/**
+ * Why a step that later checks depend on did not happen: the cause its own check was blocked by,
+ * or else that check itself (which failed, and judges it).
+ */
+function blockedBy(stepCheck: string, error: unknown): Blocked {
+  if (error instanceof Blocked) return error;
+  return new Blocked(stepCheck, error instanceof Error ? error.message.split('\n')[0] : String(error));
+}
 
 /** A field's current value: from the last read, or the snapshot when the target dropped it. */
 const currentValue = (row: Row, name: string) => (name in row ? row[name] : record.before()[name]);
@@ -167,7 +184,7 @@ describe('update', () => {
           steps.set(name, { notApplicable: none });
           run.notApplicable(none);
         } catch (e) {
-          if (!steps.has(name)) steps.set(name, { blocked: (e as Error).message });
+          if (!steps.has(name)) steps.set(name, { blocked: blockedBy(`BUS-UPDATE-200:${name}`, e) });
           throw e;
         }
       });
@@ -245,6 +262,8 @@ describe('update', () => {
     record.before();
     const before = await record.current();
     const body = record.writeBack(before, nullProven);
+    // An empty body would pass without proving anything.
+    if (!Object.keys(body).length) run.notApplicable('the retrieval exposes no documented field of its documented type to write back');
     const left = record.exposed().filter((f) => !(f.name in body));
     if (left.length) run.note(`not written back (not of their documented type, or null before null was shown to round-trip): ${left.map((f) => f.name).join(', ')}`);
     const answer = await record.update(body);
@@ -313,15 +332,15 @@ const AUTH_CASES: AuthCase[] = [
 /** The case name is part of the check id only where a requirement has several cases. */
 const caseSuffix = (c: AuthCase) => (AUTH_CASES.filter((o) => o.requirement === c.requirement).length > 1 ? `:${c.name}` : '');
 
-type Refusal = { answer: Answer; before?: Row } | { notApplicable: string } | { blocked: string };
+type Refusal = { answer: Answer; before?: Row } | { notApplicable: string } | { blocked: Blocked };
 const refusals = new Map<string, Refusal>();
 
 function refusalOf(key: string, checkId: string, run: CheckRun): { answer: Answer; before?: Row } {
   const refusal = refusals.get(key);
   // Only when --only left the request's check out: that check records what it did, whatever happened.
-  if (!refusal) return run.notApplicable(`depends on ${checkId}, which did not run`);
+  if (!refusal) return run.notApplicable(dependsOnUnselected(checkId));
   if ('notApplicable' in refusal) run.notApplicable(refusal.notApplicable);
-  if ('blocked' in refusal) throw new Error(`the request could not be sent: ${refusal.blocked}`);
+  if ('blocked' in refusal) run.blocked(refusal.blocked.by, `the request could not be sent: ${refusal.blocked.reason}`);
   return refusal;
 }
 
@@ -338,7 +357,7 @@ function probeBody(before: Row): Row {
     const candidates = candidateValues(nf, vendorValues, currentValue(before, nf.name), record.before()[nf.name]);
     if (!('unavailable' in candidates)) return { [nf.name]: candidates[0].value };
   }
-  throw new Error('no field of the record can be changed and restored');
+  throw new Blocked('BUS-UPDATE-200', 'no field of the record can be changed and restored (the retrieval exposes none of the documented fields with its documented type)');
 }
 
 const secured = businessOps.filter((o) => o.secured);
@@ -355,12 +374,14 @@ describe('authentication', () => {
               refusals.set(key, { notApplicable: c.unavailable });
               run.notApplicable(c.unavailable);
             }
+            // An update needs the snapshot to be undone: without one the request is not sent.
+            if (writes) record.before();
             const before = writes ? await record.current() : undefined;
             const answer = before ? await record.update(probeBody(before), c.auth) : await client.call(op, { auth: c.auth });
             refusals.set(key, { answer, before });
             expect(answer.status, `${op.method} ${op.path} ${c.description} answered ${answer.status}; the contract gives 401`).toBe(401);
           } catch (e) {
-            if (!refusals.has(key)) refusals.set(key, { blocked: (e as Error).message });
+            if (!refusals.has(key)) refusals.set(key, { blocked: blockedBy(requestCheck, e) });
             throw e;
           }
         });

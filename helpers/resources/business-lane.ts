@@ -2,6 +2,7 @@ import type { Answer, ApiClient, Auth } from '../http/client.ts';
 import type { Operation } from '../contract/spec.ts';
 import { businessRecordIn, pick, type Row } from './record-shapes.ts';
 import { differingFields, hasDocumentedType, type NamedField } from './business-values.ts';
+import { Blocked } from '../checks/check.ts';
 
 /**
  * The business record as one run sees it: a singleton, so every check that touches it goes
@@ -62,9 +63,12 @@ export class BusinessLane {
     }
   }
 
-  /** The snapshot; checks that change data call this first and fail without one (nothing to restore to). */
+  /**
+   * The snapshot; checks that change data call this first and are blocked without one (nothing to
+   * restore to): BUS-GET-200 judges the retrieval that could not be read.
+   */
   before(): Row {
-    if (!this.snapshot) throw new Error(`no change is made without a snapshot to restore: ${this.snapshotError}`);
+    if (!this.snapshot) throw new Blocked('BUS-GET-200', `no change is made without a snapshot to restore: ${this.snapshotError}`);
     return this.snapshot;
   }
 

@@ -15,6 +15,7 @@ export type FaultName =
   | 'business-false-ignored'
   | 'business-field-ignored'
   | 'business-fields-crossed'
+  | 'business-get-hides-fields'
   | 'business-get-stale'
   | 'business-get-text-plain'
   | 'business-get-without-key'
@@ -45,6 +46,8 @@ export type FaultName =
   | 'business-patch-replaces'
   | 'business-patch-without-key'
   | 'business-rejected-patch-applied'
+  | 'business-true-ignored'
+  | 'business-unset-fields-refused'
   | 'customer-create-drops-field'
   | 'customer-create-no-id'
   | 'customer-create-twice'
@@ -77,5 +80,4 @@ export type FaultName =
   | 'team-member-update-all'
   | 'team-member-update-not-persisted'
   | 'team-members-writable'
-  | 'truncated-json:findCustomer'
-  | 'wrong-prefix';
+  | 'truncated-json:findCustomer';

@@ -1,4 +1,5 @@
 import { requireKey } from './auth.ts';
+import { seedBusiness } from '../seed.ts';
 import { error, isObject, json, type RefContext, type RefRequest, type Route } from '../types.ts';
 
 export const NULLABLE_STRINGS = [
@@ -6,11 +7,13 @@ export const NULLABLE_STRINGS = [
   'instagramUrl', 'tikTokUrl', 'youTubeUrl', 'twitterUrl', 'linkedInUrl', 'facebookUrl',
 ];
 const URL_FIELDS = NULLABLE_STRINGS.filter((f) => f.endsWith('Url'));
+/** Fault business-unset-fields-refused: the fields the business was set up without. */
+const UNSET_IN_SEED = Object.entries(seedBusiness('email')).filter(([, v]) => v === null).map(([f]) => f);
 
 /** The documented update fields and a validator for each (section 2). */
 function fieldRules(ctx: RefContext): Record<string, (v: unknown) => boolean> {
   const isString = (v: unknown) => typeof v === 'string';
-  const strict = ctx.varies('strict-validation');
+  const strict = ctx.varies('strict-validation') || ctx.varies('validation-400');
   const rules: Record<string, (v: unknown) => boolean> = {
     name: isString,
     [ctx.state.emailField]: (v) => isString(v) && (!strict || /^[^@\s]+@[^@\s]+$/.test(v as string)),
@@ -107,6 +110,8 @@ function retrieve(req: RefRequest, ctx: RefContext) {
     if (!staleCopies.has(ctx.state)) staleCopies.set(ctx.state, structuredClone(business));
     business = staleCopies.get(ctx.state)!;
   }
+  // Fault business-get-hides-fields: the retrieval shows none of the documented fields.
+  if (ctx.fault('business-get-hides-fields')) return json(200, { id: 'business', kind: 'business' });
   const wrong = wrongTypeField(ctx);
   if (wrong) business = { ...business, [wrong]: wrongType(business[wrong]) };
   // Variation omit-null-fields: the retrieval leaves out the fields that are null.
@@ -143,10 +148,12 @@ function update(req: RefRequest, ctx: RefContext) {
   for (const [field, value] of entries) {
     const valid = rules[field];
     if (!valid) {
-      if (ctx.varies('strict-validation')) return error(422, 'unknown_field', `Unknown field ${field}`);
+      if (ctx.varies('strict-validation') || ctx.varies('validation-400')) return error(422, 'unknown_field', `Unknown field ${field}`);
       continue;
     }
     if (ctx.fault('business-null-rejected') && value === null) return error(422, 'invalid_value', `${field} must not be null`);
+    if (ctx.fault('business-unset-fields-refused') && value !== null && UNSET_IN_SEED.includes(field)) return error(422, 'not_enabled', `${field} is not enabled for this business`);
+    if (ctx.fault('business-true-ignored') && value === true) continue;
     const mangled = mangle(field, value, ctx);
     if (!mangled) continue;
     if (!valid(mangled.value)) return error(422, 'invalid_value', `Invalid value for ${field}`);
