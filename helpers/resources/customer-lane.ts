@@ -74,8 +74,10 @@ export class CustomerLane {
     return { id, sent, record: answer.json };
   }
 
-  private keep(id: unknown, owned: unknown[]): void {
-    this.createdRecords.record(this.ops.remove, id);
+  /** `journalled`: the client journalled its create (answered with the id); else it is journalled here. */
+  private keep(id: unknown, owned: unknown[], journalled = true): void {
+    if (journalled) this.createdRecords.record(this.ops.remove, id);
+    else this.createdRecords.adopt(this.ops.remove, id);
     this.ours.add(String(id));
     owned.push(id);
   }
@@ -88,7 +90,7 @@ export class CustomerLane {
     for (const row of (is2xx(answer) ? rowsOf(answer.json) : undefined) ?? []) {
       if (row[field] !== sent[field]) continue;
       const id = row[this.idField];
-      if (id !== undefined && id !== null && !this.isOurs(id)) this.keep(id, owned);
+      if (id !== undefined && id !== null && !this.isOurs(id)) this.keep(id, owned, false);
     }
   }
 
@@ -127,7 +129,7 @@ export class CustomerLane {
 
   /** A customer that exists because a request wrongly succeeded (revived, or created without a key): clean-up deletes it. */
   adopt(id: unknown): void {
-    if (id !== undefined && id !== null) this.keep(id, []);
+    if (id !== undefined && id !== null) this.keep(id, [], false);
   }
 
   /**
