@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { commandEnvironment, HELP, parseOptions, plainHttpWarning, type RunOptions } from './options.ts';
 import { EXIT, TargetError, UsageError } from './errors.ts';
 import { suiteVersion } from './version.ts';
@@ -8,6 +7,7 @@ import type { TargetConfig } from '../config/target.ts';
 import { startReference, type RunningReference } from '../../reference/server.ts';
 import { conform } from './conform.ts';
 import { sweep } from '../safety/sweep.ts';
+import { newRunId } from '../safety/run-marker.ts';
 import { loadSpec } from '../contract/spec.ts';
 import { formatLeftOnTarget } from '../safety/after-run-cleanup.ts';
 
@@ -58,8 +58,7 @@ function targetConfig(options: RunOptions, reference: RunningReference | undefin
     readOnly: options.readOnly,
     timeoutMs: options.timeoutMs,
     rate: options.rate,
-    // The run marker: helpers/safety/sweep.ts recognises this format.
-    runId: `scr-${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${randomBytes(4).toString('hex')}`,
+    runId: newRunId(),
   };
 }
 

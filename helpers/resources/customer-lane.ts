@@ -1,6 +1,7 @@
 import { check, type CheckDefinition, type CheckRun } from '../checks/check.ts';
 import { ensure, foundRecord, is2xx, listElements, said } from '../checks/assertions.ts';
-import { customerFixture, markerField } from './fixtures.ts';
+import { customerFixture, markerBase, markerField } from './fixtures.ts';
+import { markedRows } from '../safety/run-marker.ts';
 import type { Answer, ApiClient } from '../http/client.ts';
 import type { CreatedRecords } from '../safety/created-records.ts';
 import { isRecord, rowsOf } from './record-shapes.ts';
@@ -87,10 +88,9 @@ export class CustomerLane {
     const field = markerField(this.target);
     if (!field) return;
     const answer = await this.client.call(this.ops.list);
-    for (const row of (is2xx(answer) ? rowsOf(answer.json) : undefined) ?? []) {
-      if (row[field] !== sent[field]) continue;
-      const id = row[this.idField];
-      if (id !== undefined && id !== null && !this.isOurs(id)) this.keep(id, owned, false);
+    const rows = (is2xx(answer) ? rowsOf(answer.json) : undefined) ?? [];
+    for (const { id, value } of markedRows(rows, this.ops.list.path, field, markerBase(this.target), this.idField)) {
+      if (value === sent[field] && !this.isOurs(id)) this.keep(id, owned, false);
     }
   }
 

@@ -1,6 +1,7 @@
 import type { ApiClient } from '../http/client.ts';
 import { outstanding, type Journal, type Outstanding } from './journal.ts';
-import { markerField } from '../resources/fixtures.ts';
+import { markerBase, markerField } from '../resources/fixtures.ts';
+import { markedRows } from './run-marker.ts';
 import { isRecord, rowsOf } from '../resources/record-shapes.ts';
 import { restoreRecord, type LeftOnTarget } from './restore-record.ts';
 import type { Spec } from '../contract/spec.ts';
@@ -108,13 +109,13 @@ async function ownRecords(client: ApiClient, listPath: string, state: Outstandin
     const rows = ok(answer.status) ? rowsOf(answer.json) : undefined;
     if (!rows) return `GET ${listPath} answered ${answer.status}${answer.jsonError ? ` (${answer.jsonError})` : ''}`;
     const field = markerField(target);
+    const marked = new Set(field ? markedRows(rows, listPath, field, markerBase(target), target.vendor.idField).filter((m) => m.runId === target.runId).map((m) => m.path) : []);
     const paths: string[] = [];
     for (const row of rows) {
       const id = row[target.vendor.idField];
       if (id === undefined || id === null) continue;
       const path = itemPath(listPath, id);
-      const marked = field !== undefined && typeof row[field] === 'string' && (row[field] as string).includes(target.runId);
-      if (marked || state.everCreated.has(path)) paths.push(path);
+      if (marked.has(path) || state.everCreated.has(path)) paths.push(path);
     }
     return paths;
   } catch (e) {
