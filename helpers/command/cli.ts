@@ -30,7 +30,7 @@ export async function main(argv: string[], env?: Record<string, string | undefin
     const warning = plainHttpWarning(target.baseUrl, options.allowHttp);
     if (warning) process.stderr.write(`scheduling-conformance: ${warning}\n`);
     await preflight(target);
-    if (options.sweep) return await sweepCommand(target, redact);
+    if (options.sweep) return await sweepCommand(target, options.sweepYes, redact);
     return await conform(options, target, redact);
   } catch (e) {
     if (e instanceof UsageError || e instanceof TargetError) {
@@ -62,10 +62,18 @@ function targetConfig(options: RunOptions, reference: RunningReference | undefin
   };
 }
 
-/** `--sweep`: deletes what earlier, crashed runs left (by the run marker); exit 2 if some of it stays. */
-async function sweepCommand(target: TargetConfig, redact: (t: string) => string): Promise<number> {
-  const result = await sweep(target, await loadSpec());
-  process.stdout.write(redact(`Sweep: deleted ${result.deleted.length} record(s) left by earlier runs${result.deleted.length ? `: ${result.deleted.join(', ')}` : ''}\n`));
+/**
+ * `--sweep`: lists what earlier, crashed runs left (by the run marker); with --yes deletes it.
+ * Exit 2 if some of it stays after deleting.
+ */
+async function sweepCommand(target: TargetConfig, yes: boolean, redact: (t: string) => string): Promise<number> {
+  const result = await sweep(target, await loadSpec(), { yes });
+  const lines = result.found.map((f) => `  ${f.path}: ${f.field} holds run ${f.runId}\n`).join('');
+  if (!yes) {
+    process.stdout.write(redact(`Sweep: ${result.found.length} record(s) left by earlier runs${result.found.length ? `; run again with --yes to delete them:\n${lines}` : '\n'}`));
+    return EXIT.conformant;
+  }
+  process.stdout.write(redact(`Sweep: deleted ${result.deleted.length} record(s) left by earlier runs${result.found.length ? `:\n${lines}` : '\n'}`));
   process.stdout.write(redact(formatLeftOnTarget(result.leftOnTarget)));
   return result.leftOnTarget.length ? EXIT.usage : EXIT.conformant;
 }

@@ -25,8 +25,10 @@ export interface RunOptions {
   rate?: number;
   /** No warning for a plain-HTTP base URL that is not loopback. */
   allowHttp: boolean;
-  /** Only delete what earlier, crashed runs left behind (by the run marker), then exit. */
+  /** Only list what earlier, crashed runs left behind (by the run marker), then exit. */
   sweep: boolean;
+  /** --yes: the sweep deletes what it lists. */
+  sweepYes: boolean;
   /** Only checks whose name matches this pattern (a regular expression). */
   only?: string;
   expectFile?: string;
@@ -53,7 +55,8 @@ Options:
   --run-timeout S     stop the whole run after S seconds, clean up, exit 2 (default 1800)
   --rate N            at most N requests per second (for rate-limited staging)
   --allow-http        no warning for a plain-HTTP base URL that is not loopback
-  --sweep             only delete customers left by earlier, crashed runs (by their run marker)
+  --sweep             only list customers left by earlier, crashed runs (by their run marker);
+                      with --yes, delete them
   --only PATTERN      run only checks whose "<id> <title>" matches PATTERN (a regular expression)
   --expect FILE       known deviations: check id -> expected outcome (see spec/expectations.schema.json);
                       a pinned failure does not fail the run
@@ -85,6 +88,7 @@ const FLAGS = {
   rate: { type: 'string' },
   'allow-http': { type: 'boolean' },
   sweep: { type: 'boolean' },
+  yes: { type: 'boolean' },
   only: { type: 'string' },
   expect: { type: 'string' },
   certify: { type: 'boolean' },
@@ -142,6 +146,9 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
   if (rate !== undefined && (!Number.isFinite(rate) || rate <= 0)) {
     throw new UsageError(`--rate must be a positive number of requests per second, got "${rateText}"`);
   }
+  if (values.sweep && values['read-only']) throw new UsageError('--sweep deletes records: it cannot be combined with --read-only');
+  if (values.sweep && values.only !== undefined) throw new UsageError('--sweep deletes by the run marker, not by check: it cannot be combined with --only');
+  if (values.yes && !values.sweep) throw new UsageError('--yes only confirms --sweep');
   const configFile = values.config as string | undefined;
   const vendor = loadVendorConfig(configFile);
   const only = values.only as string | undefined;
@@ -162,6 +169,7 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
     rate,
     allowHttp: Boolean(values['allow-http']),
     sweep: Boolean(values.sweep),
+    sweepYes: Boolean(values.yes),
     only,
     expectFile,
     expectations: expectFile && !certify ? loadExpectations(expectFile) : undefined,

@@ -143,7 +143,7 @@ export function leftAccordingToJournal(journal: Journal, runId: string): LeftOnT
     // A create whose answer had not arrived may have made a record the journal does not know.
     ...[...state.listPaths].map((path) => ({
       record: `${path} marked ${runId}`,
-      problem: 'not verified by listing; `scheduling-conformance --sweep` deletes records left by interrupted runs',
+      problem: 'not verified by listing; `scheduling-conformance --sweep` lists records left by interrupted runs, `--sweep --yes` deletes them',
     })),
   ];
 }
