@@ -1,7 +1,8 @@
-import { changedFields, SERVER_MAINTAINED, without } from '../checks/compare.ts';
+import { changedFieldNames, changedFields } from '../checks/compare.ts';
+import { restoreFields } from '../safety/restore-record.ts';
 import { ensure, foundRecord, is2xx, listElements, said } from '../checks/assertions.ts';
 import type { Answer, ApiClient } from '../http/client.ts';
-import { isRecord, NAME_FIELDS, rowsOf } from './record-shapes.ts';
+import { isRecord, NAME_FIELDS, rowsOf, writableFields } from './record-shapes.ts';
 import { undocumented, type ResourceOps } from '../contract/resource-ops.ts';
 import { currentJournal } from '../safety/current-journal.ts';
 import { sharedStep } from '../checks/shared-step.ts';
@@ -9,6 +10,7 @@ import type { Operation } from '../contract/spec.ts';
 import type { TargetConfig } from '../config/target.ts';
 
 type Row = Record<string, unknown>;
+const pickFields = (row: Row, names: string[]): Row => Object.fromEntries(names.map((k) => [k, row[k]]));
 type MemberOps = Required<Pick<ResourceOps, 'list' | 'find' | 'update'>>;
 
 /**
@@ -66,54 +68,57 @@ export class TeamMemberLane {
     return { [field]: member[field] === 'Conformance' ? 'Conformance Changed' : 'Conformance' };
   }
 
-  /** A member's fields to send back as a new member: everything but its id and server stamps. */
+  /** A member's fields to send back as a new member: those a client may write (see writableFields). */
   copyOf(member: Row): Row {
-    return without(member, (k) => k === this.idField || SERVER_MAINTAINED.test(k));
+    return pickFields(member, writableFields(member, this.idField));
   }
 
   /**
    * Runs `change` on a member, then restores the member's original values and verifies them with
    * a find. A member that cannot be restored fails the check, saying what is left changed.
    */
-  async changing(original: Row, sent: string[], change: () => Promise<void>): Promise<void> {
+  async changing(original: Row, change: () => Promise<void>): Promise<void> {
     let failure: Error | undefined;
     try {
       await change();
     } catch (e) {
       failure = e as Error;
     }
-    const problem = await this.restore(original, sent);
+    const problem = await this.restore(original);
     if (problem) throw new Error(`${failure ? `${failure.message}; then ` : ''}the member was NOT restored: ${problem}`);
     if (failure) throw failure;
   }
 
   /** After a request that should have changed nothing: puts the member back if it did change; says what could not be. */
-  async putBack(original: Row, sent: string[]): Promise<string | undefined> {
+  async putBack(original: Row): Promise<string | undefined> {
     const now = await this.find(original[this.idField]);
     if (is2xx(now) && isRecord(now.json) && changedFields(original, now.json).length === 0) return undefined;
-    return this.restore(original, sent);
+    return this.restore(original);
   }
 
-  /** Writes back the fields sent; if the member still differs (a PATCH that replaced it), every field. Undefined when restored. */
-  private async restore(original: Row, sent: string[]): Promise<string | undefined> {
+  /**
+   * Puts the member back (helpers/safety/restore-record.ts): the fields that differ from its
+   * original, then, if it still differs (a PATCH that replaced it), every writable field.
+   * Undefined when restored; else what differs.
+   */
+  private async restore(original: Row): Promise<string | undefined> {
     const id = original[this.idField];
-    const attempts = [
-      Object.fromEntries(sent.filter((k) => k in original).map((k) => [k, original[k]])),
-      this.copyOf(original),
-    ];
-    let problem = '';
-    for (const body of attempts) {
-      const answer = await this.update(id, body);
-      const now = await this.find(id);
-      if (!is2xx(now) || !isRecord(now.json)) {
-        problem = `after PATCH ${this.ops.update.path} ${said(answer)}, GET ${this.ops.find.path} ${said(now)}`;
-        continue;
-      }
-      const left = changedFields(original, now.json);
-      if (left.length === 0) return undefined;
-      problem = `member ${String(id)} differs from its original: ${left.join('; ')}`;
+    const access = {
+      read: async () => {
+        const now = await this.find(id);
+        if (!is2xx(now) || !isRecord(now.json)) throw new Error(`GET ${this.ops.find.path} ${said(now)}`);
+        return now.json;
+      },
+      write: (body: Row) => this.update(id, body),
+    };
+    try {
+      const { still, now } = await restoreFields(access, original, writableFields(original, this.idField), {
+        differing: (now) => changedFieldNames(original, now),
+      });
+      return still.length ? `member ${String(id)} differs from its original: ${changedFields(original, now).join('; ')}` : undefined;
+    } catch (e) {
+      return `member ${String(id)} could not be read back: ${(e as Error).message}`;
     }
-    return problem;
   }
 
   /** Undoes a member the target wrongly created: deletes it (the only way the API could) and says what came of it. */
