@@ -2,6 +2,10 @@ import type { Answer, ApiClient, Auth } from '../http/client.ts';
 import type { Operation } from '../contract/spec.ts';
 import { isRecord } from './record-shapes.ts';
 import { differingFields, hasDocumentedType, type NamedField } from './business-values.ts';
+import { restoreFields } from '../safety/restore-record.ts';
+import { takeSnapshot } from '../safety/take-snapshot.ts';
+import { currentJournal } from '../safety/current-journal.ts';
+import type { Journal } from '../safety/journal.ts';
 
 type Row = Record<string, unknown>;
 
@@ -21,6 +25,7 @@ export class BusinessLane {
     private readonly retrieveOp: Operation,
     private readonly updateOp: Operation,
     private readonly fields: NamedField[],
+    private readonly journal: Journal | undefined = currentJournal(),
   ) {}
 
   /** Reads the record with the valid key; throws with the status when it is not a 200 JSON object. */
@@ -46,10 +51,13 @@ export class BusinessLane {
     return this.client.call(this.updateOp, { body, auth });
   }
 
-  /** Takes the snapshot; never throws, so that a broken retrieval fails checks, not the suite. */
+  /** Takes the snapshot (and journals it); never throws, so that a broken retrieval fails checks, not the suite. */
   async take(): Promise<void> {
+    this.last = undefined;
     try {
-      this.snapshot = structuredClone(await this.read());
+      const record = await takeSnapshot(this.client, this.retrieveOp.path, this.journal);
+      this.snapshot = structuredClone(record);
+      this.last = record;
     } catch (e) {
       this.snapshotError = (e as Error).message;
     }
@@ -103,24 +111,19 @@ export class BusinessLane {
   }
 
   /**
-   * Puts the snapshot back and verifies it with a read. Writes only when the record differs:
-   * first only the differing fields (nothing else is touched), then, if that was not enough,
-   * the whole snapshot (undoes an update that dropped fields it was not sent). Returns the
-   * fields that could not be restored (empty when the record is as before).
+   * Puts the snapshot back and verifies it with a read (helpers/safety/restore-record.ts), when
+   * an update was sent. Returns the fields that could not be restored (empty when the record is
+   * as before).
    */
   async restore(): Promise<string[]> {
     if (!this.snapshot || !this.sentUpdate) return [];
     const snapshot = this.snapshot;
-    let differing = this.differences(await this.read());
-    for (const body of [() => pick(this.writeBack(snapshot), differing), () => this.writeBack(snapshot)]) {
-      if (differing.length === 0) break;
-      await this.update(body());
-      differing = this.differences(await this.read());
-    }
-    return differing;
+    const access = { read: () => this.read(), write: (body: Row) => this.update(body) };
+    const writable = this.writeBack(snapshot);
+    const { still } = await restoreFields(access, snapshot, this.exposed().map((f) => f.name), {
+      body: (names) => Object.fromEntries(Object.entries(writable).filter(([k]) => names.includes(k))),
+      differing: (now) => this.differences(now),
+    });
+    return still;
   }
-}
-
-function pick(row: Row, names: string[]): Row {
-  return Object.fromEntries(Object.entries(row).filter(([k]) => names.includes(k)));
 }

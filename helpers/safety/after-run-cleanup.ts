@@ -2,8 +2,9 @@ import type { ApiClient } from '../http/client.ts';
 import { outstanding, type Journal, type Outstanding } from './journal.ts';
 import { markerBase, markerField } from '../resources/fixtures.ts';
 import { markedRows } from './run-marker.ts';
-import { isRecord, rowsOf } from '../resources/record-shapes.ts';
+import { rowsOf } from '../resources/record-shapes.ts';
 import { restoreRecord, type LeftOnTarget } from './restore-record.ts';
+import { journalListed, takeSnapshot } from './take-snapshot.ts';
 import type { Spec } from '../contract/spec.ts';
 import type { TargetConfig } from '../config/target.ts';
 
@@ -33,19 +34,16 @@ export async function takeBaseline(client: ApiClient, spec: Spec, target: Target
     const fixed = has('PATCH', item) && !has('POST', op.path);
     if (!singleton && !fixed) continue;
     try {
-      const answer = await client.send({ method: 'GET', path: op.path });
-      if (singleton && ok(answer.status) && isRecord(answer.json)) {
-        journal.append({ kind: 'snapshot', path: op.path, record: answer.json });
+      if (singleton) {
+        await takeSnapshot(client, op.path, journal);
         continue;
       }
-      const rows = fixed && ok(answer.status) ? rowsOf(answer.json) : undefined;
-      if (!rows) throw new Error(`answered ${answer.status}${answer.jsonError ? ` (${answer.jsonError})` : ''}`);
-      for (const row of rows) {
-        const id = row[target.vendor.idField];
-        if (id !== undefined && id !== null) journal.append({ kind: 'snapshot', path: itemPath(op.path, id), record: row });
-      }
+      const answer = await client.send({ method: 'GET', path: op.path });
+      const rows = ok(answer.status) ? rowsOf(answer.json) : undefined;
+      if (!rows) throw new Error(`cannot snapshot ${op.path} before the run: GET answered ${answer.status}${answer.jsonError ? ` (${answer.jsonError})` : ''}`);
+      journalListed(rows, op.path, target.vendor.idField, journal);
     } catch (e) {
-      problems.push(`could not snapshot ${op.path} before the run: ${(e as Error).message}`);
+      problems.push((e as Error).message);
     }
   }
   return problems;

@@ -1,10 +1,10 @@
 import type { ApiClient } from '../http/client.ts';
 import type { Journal } from './journal.ts';
 import { outstanding } from './journal.ts';
-import { isRecord } from '../resources/record-shapes.ts';
-import { restoreRecord, type LeftOnTarget, type Restoration } from './restore-record.ts';
-import { SERVER_MAINTAINED } from '../checks/compare.ts';
+import { writableFields } from '../resources/record-shapes.ts';
+import { restoreRecord, type LeftOnTarget } from './restore-record.ts';
 import { currentJournal } from './current-journal.ts';
+import { takeSnapshot } from './take-snapshot.ts';
 
 type Row = Record<string, unknown>;
 
@@ -35,13 +35,9 @@ export class Snapshots {
   }
 
   private async read(path: string): Promise<Row> {
-    const answer = await this.client.send({ method: 'GET', path });
-    if (answer.status < 200 || answer.status >= 300 || !isRecord(answer.json)) {
-      throw new Error(`cannot snapshot ${path} before changing it: GET answered ${answer.status}${answer.jsonError ? ` (${answer.jsonError})` : ''}`);
-    }
-    this.taken.set(path, answer.json);
-    this.journal?.append({ kind: 'snapshot', path, record: answer.json });
-    return answer.json;
+    const record = await takeSnapshot(this.client, path, this.journal);
+    this.taken.set(path, record);
+    return record;
   }
 
   /**
@@ -49,10 +45,9 @@ export class Snapshots {
    * itself: for a write that should have changed nothing but did, so that later checks find the
    * record as it was. Returns the fields that were put back (and a problem, if any).
    */
-  async restoreNow(path: string): Promise<Restoration> {
+  async restoreNow(path: string): Promise<{ restored: string[]; problem?: string }> {
     const before = await this.take(path);
-    const fields = Object.keys(before).filter((k) => k !== this.idField && !SERVER_MAINTAINED.test(k) && !/At$/.test(k));
-    return restoreRecord(this.client, path, before, fields);
+    return restoreRecord(this.client, path, before, writableFields(before, this.idField));
   }
 
   /**
