@@ -6,6 +6,7 @@ import { redactor } from '../http/redact.ts';
 import type { TargetConfig } from '../config/target.ts';
 import { startReference, type RunningReference } from '../../reference/server.ts';
 import { conform } from './conform.ts';
+import type { WireEntry } from '../http/exchanges.ts';
 import { sweep } from '../safety/sweep.ts';
 import { newRunId } from '../safety/run-marker.ts';
 import { loadSpec } from '../contract/spec.ts';
@@ -29,9 +30,10 @@ export async function main(argv: string[], env?: Record<string, string | undefin
     redact = redactor(target);
     const warning = plainHttpWarning(target.baseUrl, options.allowHttp);
     if (warning) process.stderr.write(`scheduling-conformance: ${warning}\n`);
-    await preflight(target);
+    const preflightRequests: WireEntry[] = [];
+    await preflight(target, (e) => preflightRequests.push(e));
     if (options.sweep) return await sweepCommand(target, options.sweepYes, redact);
-    return await conform(options, target, redact);
+    return await conform(options, target, redact, preflightRequests);
   } catch (e) {
     if (e instanceof UsageError || e instanceof TargetError) {
       process.stderr.write(`scheduling-conformance: ${redact(e.message)}\n`);

@@ -1,13 +1,15 @@
 import { ApiClient, NoAnswerError } from '../http/client.ts';
 import { TargetError } from './errors.ts';
 import type { TargetConfig } from '../config/target.ts';
+import type { WireEntry } from '../http/exchanges.ts';
 
 /**
  * One request before the suites: a target that cannot be reached, or that refuses the key,
  * ends the run at once with one clear line instead of a screen of failed checks.
  */
-export async function preflight(target: TargetConfig): Promise<void> {
-  const client = new ApiClient(target);
+export async function preflight(target: TargetConfig, onWire?: (entry: WireEntry) => void): Promise<void> {
+  const client = new ApiClient(target, undefined, onWire);
+  client.phase = 'preflight';
   try {
     const answer = await client.send({ method: 'GET', path: '/api/v1/business' });
     if (answer.status === 401) {

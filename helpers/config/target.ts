@@ -15,6 +15,8 @@ export interface TargetConfig {
   runId: string;
   /** The run journal (JSON lines) every worker appends to: see helpers/safety/journal.ts. */
   journalFile?: string;
+  /** The run's request log (JSON lines of WireEntry): every request on the wire, for the HAR and the count. */
+  requestLogFile?: string;
   /** At most this many requests per second (--rate); undefined: no cap. */
   rate?: number;
 }

@@ -1,7 +1,9 @@
 import { Agent, request, type Dispatcher } from 'undici';
 import type { TargetConfig } from '../config/target.ts';
 import type { Operation } from '../contract/spec.ts';
-import { recordExchange, type Exchange } from './exchanges.ts';
+import { appendFileSync } from 'node:fs';
+import { threadId } from 'node:worker_threads';
+import { recordExchange, type Exchange, type WireEntry } from './exchanges.ts';
 import { redactor } from './redact.ts';
 import { Journal } from '../safety/journal.ts';
 import { rateLimiter } from './rate-limit.ts';
@@ -59,14 +61,24 @@ export class NoAnswerError extends Error {
   override name = 'NoAnswerError';
 }
 
+let sent = 0;
+/** An id no other request of the run carries: the process, the worker thread, and a counter. */
+const nextExchangeId = () => `${process.pid}.${threadId}.${++sent}`;
+
 export class ApiClient {
+  /** What the requests sent outside a check are for, in the request log (see WireEntry). */
+  phase = 'suite set-up and clean-up';
   private readonly redact: (text: string) => string;
   private readonly dispatcher: Dispatcher;
 
   private readonly journal?: Journal;
   private readonly limiter?: ReturnType<typeof rateLimiter>;
 
-  constructor(private readonly target: TargetConfig, dispatcher?: Dispatcher) {
+  /**
+   * Every attempt goes to `onWire` as it ends, or else to the run's request log
+   * (target.requestLogFile): the record of every request on the wire, whoever sent it.
+   */
+  constructor(private readonly target: TargetConfig, dispatcher?: Dispatcher, private readonly onWire?: (entry: WireEntry) => void) {
     this.redact = redactor(target);
     this.journal = target.journalFile ? new Journal(target.journalFile) : undefined;
     this.limiter = rateLimiter(target.rate);
@@ -126,6 +138,7 @@ export class ApiClient {
       durationMs: 0,
       request: { method: options.method, url, headers: this.redactHeaders(headers), body: body && this.redact(body) },
       attempt,
+      id: nextExchangeId(),
     };
     try {
       // undici's request() never follows redirects: a 3xx is reported as the answer it is,
@@ -147,14 +160,21 @@ export class ApiClient {
         truncated: text.length > EXCERPT_BYTES,
       };
       exchange.durationMs = Date.now() - started;
-      recordExchange(exchange);
+      this.record(exchange);
       return { status: res.statusCode, headers: resHeaders, text, ...parseJson(text), exchange };
     } catch (e) {
       exchange.durationMs = Date.now() - started;
       exchange.error = this.redact(describeFailure(e, this.target.timeoutMs));
-      recordExchange(exchange);
+      this.record(exchange);
       return { failure: exchange.error, transient: isConnectionReset(e) };
     }
+  }
+
+  private record(exchange: Exchange): void {
+    recordExchange(exchange);
+    const entry = { phase: this.phase, exchange };
+    if (this.onWire) this.onWire(entry);
+    else if (this.target.requestLogFile) appendFileSync(this.target.requestLogFile, `${JSON.stringify(entry)}\n`);
   }
 
   private journalAnswer(options: SendOptions, answer: Answer): void {

@@ -1,5 +1,5 @@
 import type { Level, NotChecked } from '../contract/catalog.ts';
-import type { Exchange } from '../http/exchanges.ts';
+import type { Exchange, WireEntry } from '../http/exchanges.ts';
 import type { Outcome } from '../checks/check.ts';
 import { pinStatus, type Expectation, type Expectations, type PinStatus } from '../config/expectations.ts';
 import { countOutcomes, type CollectedCheck, type Counts, type Observation } from './check-outcomes.ts';
@@ -66,6 +66,8 @@ export interface RunResult {
   cleanUp: { deleted: string[]; restored: string[] };
   leftOnTarget: LeftOnTarget[];
   resources: { maxRssMiB: number };
+  /** Requests sent outside any check or observation (preflight, baseline, suite set-up and clean-up, the after-run clean-up). */
+  outsideChecks?: { phase: string; exchanges: Exchange[] }[];
 }
 
 export interface RunFacts {
@@ -89,6 +91,8 @@ export interface RunFacts {
   stopped?: Stopped;
   cleanUp?: { deleted: string[]; restored: string[] };
   leftOnTarget?: LeftOnTarget[];
+  /** Every request on the wire (the request log); without it, the count is that of the checks' exchanges. */
+  requests?: WireEntry[];
 }
 
 /** A failure the --expect file pins as a failure: it does not fail the run. */
@@ -133,7 +137,7 @@ export function buildRunResult(f: RunFacts): RunResult {
     counts: {
       ...countOutcomes(f.checks),
       checks: checks.length,
-      requests: checks.reduce((n, c) => n + c.exchanges.length, 0) + f.observations.reduce((n, o) => n + o.exchanges.length, 0),
+      requests: f.requests ? new Set(f.requests.map((r) => r.exchange.id)).size : checks.reduce((n, c) => n + c.exchanges.length, 0) + f.observations.reduce((n, o) => n + o.exchanges.length, 0),
       knownDeviations: failed.length - unpinnedFailures.length,
     },
     checks,
@@ -146,7 +150,20 @@ export function buildRunResult(f: RunFacts): RunResult {
     cleanUp: f.cleanUp ?? { deleted: [], restored: [] },
     leftOnTarget: f.leftOnTarget ?? [],
     resources: { maxRssMiB: Math.round(process.resourceUsage().maxRSS / 1024) },
+    ...(f.requests ? { outsideChecks: outsideChecks(f.requests, [...checks, ...f.observations]) } : {}),
   };
+}
+
+/** The requests of the log that no check or observation shows, by phase, in the order sent. */
+function outsideChecks(requests: WireEntry[], shown: { exchanges: Exchange[] }[]): { phase: string; exchanges: Exchange[] }[] {
+  const seen = new Set(shown.flatMap((s) => s.exchanges.map((e) => e.id)));
+  const phases = new Map<string, Exchange[]>();
+  for (const { phase, exchange } of requests) {
+    if (seen.has(exchange.id)) continue;
+    seen.add(exchange.id);
+    phases.set(phase, [...(phases.get(phase) ?? []), exchange]);
+  }
+  return [...phases].map(([phase, exchanges]) => ({ phase, exchanges }));
 }
 
 /** Checks grouped by resource, in the order the run met them. */
