@@ -26,7 +26,7 @@ const retrieveOp = businessOps.find((o) => o.method === 'GET');
 const updateOp = businessOps.find((o) => o.method === 'PATCH');
 if (!retrieveOp || !updateOp) throw new Error('spec: the business needs a GET and a PATCH operation');
 const fields = namedBusinessFields(spec, target);
-const record = new BusinessLane(client, retrieveOp, updateOp, fields);
+const record = new BusinessLane(client, retrieveOp, updateOp, fields, target.runId);
 const show = (v: unknown) => JSON.stringify(v) ?? 'nothing';
 const patchText = (body: Row) => `${updateOp.method} ${updateOp.path} ${show(body)}`;
 
@@ -104,6 +104,7 @@ function nullGate({ field, name }: NamedField): string | undefined {
 }
 
 function stepOf(name: string, run: CheckRun): { before: Row; value: unknown; after?: Row } {
+  record.stopIfInterfered();
   const step = steps.get(name);
   // Only when --only left the step out: the step check records what it did, whatever happened.
   if (!step) return run.notApplicable(`depends on BUS-UPDATE-200:${name}, which did not run`);
@@ -127,7 +128,7 @@ describe('update', () => {
             run.notApplicable(why);
           }
           const before = await record.current();
-          const derived = newValue(nf, currentValue(before, name), record.before()[name]);
+          const derived = newValue(nf, currentValue(before, name), record.before()[name], target.runId);
           if ('unavailable' in derived) {
             steps.set(name, { notApplicable: derived.unavailable });
             return run.notApplicable(derived.unavailable);
@@ -172,7 +173,7 @@ describe('update', () => {
           if (why) run.notApplicable(why);
           const before = await record.current();
           const original = record.before()[name];
-          const string = typeof original === 'string' ? original : (newValue(nf, null) as { value: unknown }).value;
+          const string = typeof original === 'string' ? original : (newValue(nf, null, null, target.runId) as { value: unknown }).value;
           if (before[name] === null) await setAndConfirm(name, string);
           await setAndConfirm(name, null);
           await setAndConfirm(name, string);
@@ -220,7 +221,7 @@ describe('update', () => {
     if (!currency) return run.notApplicable('the spec documents no currencyIso field');
     const why = record.unchangeable(currency);
     if (why) run.notApplicable(why);
-    const derived = newValue(currency, currentValue(await record.current(), currency.name));
+    const derived = newValue(currency, currentValue(await record.current(), currency.name), undefined, target.runId);
     if ('unavailable' in derived) return run.notApplicable(derived.unavailable);
     const body = { [currency.name]: derived.value };
     const answer = await record.update(body);
@@ -262,6 +263,7 @@ type Refusal = { answer: Answer; before?: Row } | { notApplicable: string } | { 
 const refusals = new Map<string, Refusal>();
 
 function refusalOf(key: string, checkId: string, run: CheckRun): { answer: Answer; before?: Row } {
+  record.stopIfInterfered();
   const refusal = refusals.get(key);
   // Only when --only left the request's check out: that check records what it did, whatever happened.
   if (!refusal) return run.notApplicable(`depends on ${checkId}, which did not run`);
@@ -274,7 +276,7 @@ function refusalOf(key: string, checkId: string, run: CheckRun): { answer: Answe
 function probeBody(before: Row): Row {
   for (const nf of record.exposed()) {
     if (record.unchangeable(nf) || nullGate(nf)) continue;
-    const derived = newValue(nf, currentValue(before, nf.name));
+    const derived = newValue(nf, currentValue(before, nf.name), undefined, target.runId);
     if ('value' in derived) return { [nf.name]: derived.value };
   }
   throw new Error('no field of the record can be changed and restored');

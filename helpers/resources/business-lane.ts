@@ -5,6 +5,9 @@ import { differingFields, hasDocumentedType, type NamedField } from './business-
 import { restoreFields } from '../safety/restore-record.ts';
 import { takeSnapshot } from '../safety/take-snapshot.ts';
 import { currentJournal } from '../safety/current-journal.ts';
+import { foreignRunId, Interference } from '../safety/interference.ts';
+import { runIdsIn } from '../safety/run-marker.ts';
+import { changedFieldNames } from '../checks/compare.ts';
 import type { Journal } from '../safety/journal.ts';
 
 type Row = Record<string, unknown>;
@@ -19,24 +22,61 @@ export class BusinessLane {
   private snapshotError = 'the business record has not been read yet';
   private last?: Row;
   private sentUpdate = false;
+  /** The last read, and whether an update went out since: a change with none between two reads is not this run's. */
+  private lastRead?: Row;
+  private sentSinceRead = false;
+  private interference?: Interference;
 
   constructor(
     private readonly client: ApiClient,
     private readonly retrieveOp: Operation,
     private readonly updateOp: Operation,
     private readonly fields: NamedField[],
+    private readonly runId: string,
     private readonly journal: Journal | undefined = currentJournal(),
   ) {}
 
-  /** Reads the record with the valid key; throws with the status when it is not a 200 JSON object. */
+  /**
+   * Reads the record with the valid key; throws with the status when it is not a 200 JSON object,
+   * and Interference when another writer is changing it (see watch).
+   */
   async read(): Promise<Row> {
+    this.stopIfInterfered();
     this.last = undefined;
+    const record = await this.readRaw();
+    this.watch(record);
+    this.last = record;
+    return record;
+  }
+
+  private async readRaw(): Promise<Row> {
     const answer = await this.client.call(this.retrieveOp);
     if (answer.status !== 200 || !isRecord(answer.json)) {
       throw new Error(`reading the business record: ${this.retrieveOp.method} ${this.retrieveOp.path} answered ${answer.status}${answer.jsonError ? ` (${answer.jsonError})` : ''}`);
     }
-    this.last = answer.json;
     return answer.json;
+  }
+
+  /**
+   * Another run's marker in a read, or a field changed between two reads with no update sent
+   * between them, means another writer is at work: the lane stops (every later step too), and
+   * the journal says so, so that the run ends with exit 2 and restores no foreign values.
+   */
+  private watch(now: Row): void {
+    const other = foreignRunId(now, this.runId);
+    const changed = this.lastRead && !this.sentSinceRead ? changedFieldNames(this.lastRead, now) : [];
+    this.lastRead = now;
+    this.sentSinceRead = false;
+    if (other) this.interference = new Interference(other, `the business record holds a value written by run ${other}`);
+    else if (changed.length) this.interference = new Interference('another writer', `${changed.join(', ')} of the business record changed between two reads with no update sent`);
+    else return;
+    this.journal?.append({ kind: 'interference', path: this.retrieveOp.path, by: this.interference.by });
+    throw this.interference;
+  }
+
+  /** Throws the Interference the lane met, if any: every step after it stops too. */
+  stopIfInterfered(): void {
+    if (this.interference) throw this.interference;
   }
 
   /** The record as it stands: the last read if nothing was sent since, else a new read. */
@@ -46,8 +86,10 @@ export class BusinessLane {
 
   /** Sends an update; whatever comes back, the record may have changed, so the last read is dropped. */
   update(body: Row, auth?: Auth): Promise<Answer> {
+    this.stopIfInterfered();
     this.last = undefined;
     this.sentUpdate = true;
+    this.sentSinceRead = true;
     return this.client.call(this.updateOp, { body, auth });
   }
 
@@ -56,6 +98,7 @@ export class BusinessLane {
     this.last = undefined;
     try {
       const record = await takeSnapshot(this.client, this.retrieveOp.path, this.journal);
+      this.watch(record);
       this.snapshot = structuredClone(record);
       this.last = record;
     } catch (e) {
@@ -65,6 +108,7 @@ export class BusinessLane {
 
   /** The snapshot; checks that change data call this first and fail without one (nothing to restore to). */
   before(): Row {
+    this.stopIfInterfered();
     if (!this.snapshot) throw new Error(`no change is made without a snapshot to restore: ${this.snapshotError}`);
     return this.snapshot;
   }
@@ -118,11 +162,15 @@ export class BusinessLane {
   async restore(): Promise<string[]> {
     if (!this.snapshot || !this.sentUpdate) return [];
     const snapshot = this.snapshot;
-    const access = { read: () => this.read(), write: (body: Row) => this.update(body) };
+    const names = this.fields.filter((f) => f.name in snapshot).map((f) => f.name);
+    // After interference only fields holding this run's own marker are certainly its to put
+    // back; the after-run clean-up reports the rest (helpers/safety/after-run-cleanup.ts).
+    const ours = (now: Row, f: string) => !this.interference || runIdsIn(now[f]).includes(this.runId);
+    const access = { read: () => this.readRaw(), write: (body: Row) => this.client.call(this.updateOp, { body }) };
     const writable = this.writeBack(snapshot);
-    const { still } = await restoreFields(access, snapshot, this.exposed().map((f) => f.name), {
-      body: (names) => Object.fromEntries(Object.entries(writable).filter(([k]) => names.includes(k))),
-      differing: (now) => this.differences(now),
+    const { still } = await restoreFields(access, snapshot, names, {
+      body: (fields) => Object.fromEntries(Object.entries(writable).filter(([k]) => fields.includes(k))),
+      differing: (now) => differingFields(snapshot, now, names).filter((f) => ours(now, f)),
     });
     return still;
   }

@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { BusinessField, Spec } from '../contract/spec.ts';
 import type { TargetConfig } from '../config/target.ts';
 import { businessFieldName } from './record-shapes.ts';
+import { markValue } from '../safety/run-marker.ts';
 
 /** A documented business field under the name the target uses for it. */
 export interface NamedField {
@@ -35,13 +36,22 @@ function candidates({ field, name }: NamedField): unknown[] {
   return [`Conformance ${name}`, `Conformance ${name} 2`];
 }
 
+/** Where a run marker fits in a value of the field (see markValue): never in a fixed-form value. */
+export function markerKind({ field }: NamedField): 'email' | 'url' | 'text' | 'fixed' {
+  if (field.vendorConfigKey === 'businessEmailField') return 'email';
+  if (/url$/i.test(field.specName)) return 'url';
+  if (['currencyIso', 'timeZone', 'phoneNumber'].includes(field.specName)) return 'fixed';
+  return 'text';
+}
+
 /**
- * A valid value for the field that differs from `current`. Strings and booleans come from the
+ * A valid value for the field that differs from `current`. With `runId`, a string value carries
+ * the run marker where the field takes it, so that another run can tell it is not a baseline. Strings and booleans come from the
  * documented type; arrays whose element structure is not shown are learned from the target:
  * a subset of the elements it returned in `original` (a subset keeps any order the target
  * imposes), or all of them when the target has since lost some.
  */
-export function newValue(nf: NamedField, current: unknown, original: unknown = current): Derived {
+export function newValue(nf: NamedField, current: unknown, original: unknown = current, runId?: string): Derived {
   const { field, name } = nf;
   if (field.types.includes('boolean')) {
     return typeof current === 'boolean' ? { value: !current } : { unavailable: `${name} does not read as a boolean` };
@@ -53,7 +63,8 @@ export function newValue(nf: NamedField, current: unknown, original: unknown = c
     return value ? { value } : { unavailable: `${name}: no subset of the elements read differs from the current value` };
   }
   if (field.types.includes('string')) {
-    const value = candidates(nf).find((c) => !isDeepStrictEqual(c, current));
+    const marked = candidates(nf).map((c) => (runId && typeof c === 'string' ? (markValue(c, runId, markerKind(nf)) ?? c) : c));
+    const value = marked.find((c) => !isDeepStrictEqual(c, current));
     return { value };
   }
   return { unavailable: `no valid value can be derived for the documented type ${field.types.join(' or ')} of ${name}` };

@@ -19,6 +19,7 @@ type MemberOps = Required<Pick<ResourceOps, 'list' | 'find' | 'update'>>;
  */
 export class TeamMemberLane {
   readonly idField: string;
+  private readonly runId: string;
   /** Section 1 rules these out; the suite sends them to prove the target refuses them. */
   readonly createProbe: Operation;
   readonly deleteProbe: Operation;
@@ -31,6 +32,7 @@ export class TeamMemberLane {
     target: TargetConfig,
   ) {
     this.idField = target.vendor.idField;
+    this.runId = target.runId;
     this.createProbe = undocumented(ops.list, 'POST', 'createTeamMember');
     this.deleteProbe = undocumented(ops.find, 'DELETE', 'deleteTeamMember');
   }
@@ -61,11 +63,12 @@ export class TeamMemberLane {
     return this.client.call(this.ops.update, { id, body });
   }
 
-  /** A change of a name-like string field the member has, when the vendor configured none. */
+  /** A change of a name-like string field the member has, when the vendor configured none; it carries the run marker. */
   nameChange(member: Row): Row | undefined {
     const field = NAME_FIELDS.find((f) => typeof member[f] === 'string');
     if (!field) return undefined;
-    return { [field]: member[field] === 'Conformance' ? 'Conformance Changed' : 'Conformance' };
+    const value = `Conformance ${this.runId}`;
+    return { [field]: member[field] === value ? `${value} changed` : value };
   }
 
   /** A member's fields to send back as a new member: those a client may write (see writableFields). */

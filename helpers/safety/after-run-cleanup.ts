@@ -1,9 +1,10 @@
 import type { ApiClient } from '../http/client.ts';
 import { outstanding, type Journal, type Outstanding } from './journal.ts';
 import { markerBase, markerField } from '../resources/fixtures.ts';
-import { markedRows } from './run-marker.ts';
+import { markedRows, runIdsIn } from './run-marker.ts';
 import { rowsOf } from '../resources/record-shapes.ts';
-import { restoreRecord, type LeftOnTarget } from './restore-record.ts';
+import { isDeepStrictEqual } from 'node:util';
+import { byPath, restoreFields, restoreRecord, type LeftOnTarget } from './restore-record.ts';
 import { journalListed, takeSnapshot } from './take-snapshot.ts';
 import type { Spec } from '../contract/spec.ts';
 import type { TargetConfig } from '../config/target.ts';
@@ -92,7 +93,8 @@ export async function recover(client: ApiClient, journal: Journal, target: Targe
       if (problem) left.set(path, problem);
       continue;
     }
-    const result = await restoreRecord(client, path, before, fields);
+    const by = state.interference.get(path);
+    const result = by ? await restoreOwn(client, path, before, fields, target.runId, by) : await restoreRecord(client, path, before, fields);
     if (result.restored.length) recovery.restored.push(`${path} (${result.restored.join(', ')})`);
     if (result.problem) left.set(path, result.problem);
   }
@@ -118,6 +120,26 @@ async function ownRecords(client: ApiClient, listPath: string, state: Outstandin
     return paths;
   } catch (e) {
     return (e as Error).message;
+  }
+}
+
+/**
+ * A record another writer changed during the run: only fields that hold this run's own marker
+ * are certainly its to put back; the others are left to whoever changed them, and named.
+ */
+async function restoreOwn(client: ApiClient, path: string, before: Record<string, unknown>, fields: Set<string>, runId: string, by: string): Promise<{ restored: string[]; problem?: string }> {
+  let others: string[] = [];
+  try {
+    const { restored } = await restoreFields(byPath(client, path), before, fields, {
+      differing: (now) => {
+        const differ = [...fields].filter((f) => f in before && !isDeepStrictEqual(now[f], before[f]));
+        others = differ.filter((f) => !runIdsIn(now[f]).includes(runId));
+        return differ.filter((f) => !others.includes(f));
+      },
+    });
+    return { restored, problem: others.length ? `${others.join(', ')} not put back: ${by} changed the record during the run (run \`scheduling-conformance --recover\` when it is done)` : undefined };
+  } catch (e) {
+    return { restored: [], problem: (e as Error).message };
   }
 }
 

@@ -19,6 +19,7 @@ export const ROBUSTNESS_FAULTS: RobustnessFault[] = [
   { name: 'huge-body:<operationId>', description: 'The operation is handled and answers 200 with a 20 MiB JSON body.' },
   { name: 'html:<operationId>', description: 'The operation is handled and answers 200 with an HTML error page.' },
   { name: 'truncated-json:<operationId>', description: 'The operation is handled and answers its JSON cut in half.' },
+  { name: 'overlapping-run', description: 'After the 5th business update, another conformance run (scr-20260101-0badcafe) writes its value into the business name.' },
   { name: 'not-json:<operationId>', description: 'The operation is handled and answers 200 "OK" labelled application/json.' },
 ];
 
