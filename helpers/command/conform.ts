@@ -44,6 +44,7 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
   }
   if (options.certify && options.expectFile) process.stderr.write(`note: --expect ${options.expectFile} is ignored: a certification holds every check to the contract\n`);
   const journal = Journal.start(join(dir, JOURNAL_FILE));
+  journal.append({ kind: 'run', origin: new URL(baseTarget.baseUrl).origin, runId: baseTarget.runId });
   const requestLog = join(dir, REQUEST_LOG_FILE);
   writeFileSync(requestLog, preflightRequests.map((e) => `${JSON.stringify(e)}\n`).join(''));
   const target: TargetConfig = { ...baseTarget, journalFile: journal.file, requestLogFile: requestLog, only: options.only };
@@ -91,7 +92,7 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
     }
     clearTimeout(timer);
     client.phase = 'after-run clean-up';
-    const recovery = await recover(client, journal, target);
+    const recovery = await recover(client, journal, target, { cleanupTimeoutMs: options.cleanupTimeoutMs });
     removeHandlers();
 
     if (stopped) {
@@ -129,6 +130,7 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
     if (run.leftOut.length) process.stdout.write(`read-only: ${run.leftOut.length} checks that change data were left out: ${run.leftOut.join(', ')}\n`);
     const written = writeReports(dir, run, { redact, certify: options.certify });
     terminal.summary(run, written);
+    if (run.leftOnTarget.length) say(`scheduling-conformance: to finish later what is left: scheduling-conformance --base-url ${new URL(target.baseUrl).origin} --recover ${dir}\n`);
 
     if (options.only !== undefined && run.checks.length === 0 && !stopped) {
       say(`scheduling-conformance: --only "${options.only}" matches no check (it is matched against each check's id and title)\n`);

@@ -29,6 +29,10 @@ export interface RunOptions {
   sweep: boolean;
   /** --yes: the sweep deletes what it lists. */
   sweepYes: boolean;
+  /** --recover DIR: undo, from that report directory's journal, what its run left; then exit. */
+  recover?: string;
+  /** How long the after-run clean-up retries what it could not undo (--cleanup-timeout). */
+  cleanupTimeoutMs: number;
   /** Only checks whose name matches this pattern (a regular expression). */
   only?: string;
   expectFile?: string;
@@ -57,6 +61,8 @@ Options:
   --allow-http        no warning for a plain-HTTP base URL that is not loopback
   --sweep             only list customers left by earlier, crashed runs (by their run marker);
                       with --yes, delete them
+  --cleanup-timeout S retry what the clean-up could not undo for at most S seconds (default 60)
+  --recover DIR       only undo, from DIR's run journal, what that run left on the target, then exit
   --only PATTERN      run only checks whose "<id> <title>" matches PATTERN (a regular expression)
   --expect FILE       known deviations: check id -> expected outcome (see spec/expectations.schema.json);
                       a pinned failure does not fail the run
@@ -89,6 +95,8 @@ const FLAGS = {
   'allow-http': { type: 'boolean' },
   sweep: { type: 'boolean' },
   yes: { type: 'boolean' },
+  recover: { type: 'string' },
+  'cleanup-timeout': { type: 'string' },
   only: { type: 'string' },
   expect: { type: 'string' },
   certify: { type: 'boolean' },
@@ -141,6 +149,14 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
   if (!Number.isFinite(runTimeoutS) || runTimeoutS <= 0 || runTimeoutS * 1000 > MAX_TIMER_MS) {
     throw new UsageError(`--run-timeout must be a number of seconds above 0 and at most ${Math.floor(MAX_TIMER_MS / 1000)}, got "${runTimeoutText}"`);
   }
+  const cleanupText = (values['cleanup-timeout'] as string | undefined) ?? '60';
+  const cleanupS = Number(cleanupText);
+  if (!Number.isFinite(cleanupS) || cleanupS < 0 || cleanupS * 1000 > MAX_TIMER_MS) {
+    throw new UsageError(`--cleanup-timeout must be a number of seconds from 0 to ${Math.floor(MAX_TIMER_MS / 1000)}, got "${cleanupText}"`);
+  }
+  if (values.recover !== undefined && (values.sweep || values['read-only'] || values.only !== undefined)) {
+    throw new UsageError('--recover only undoes what an earlier run left: it cannot be combined with --sweep, --read-only or --only');
+  }
   const rateText = values.rate as string | undefined;
   const rate = rateText === undefined ? undefined : Number(rateText);
   if (rate !== undefined && (!Number.isFinite(rate) || rate <= 0)) {
@@ -170,6 +186,8 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
     allowHttp: Boolean(values['allow-http']),
     sweep: Boolean(values.sweep),
     sweepYes: Boolean(values.yes),
+    recover: values.recover as string | undefined,
+    cleanupTimeoutMs: cleanupS * 1000,
     only,
     expectFile,
     expectations: expectFile && !certify ? loadExpectations(expectFile) : undefined,

@@ -68,6 +68,8 @@ const nextExchangeId = () => `${process.pid}.${threadId}.${++sent}`;
 export class ApiClient {
   /** What the requests sent outside a check are for, in the request log (see WireEntry). */
   phase = 'suite set-up and clean-up';
+  /** Requests that ended without an answer or with a server error (5xx, 429): an outage, not a verdict. */
+  troubles = 0;
   private readonly redact: (text: string) => string;
   private readonly dispatcher: Dispatcher;
 
@@ -117,6 +119,7 @@ export class ApiClient {
       const outcome = await this.attempt(options, url, headers, body, attempt);
       const delay = attempt <= MAX_RETRIES && retriable(options.method, outcome) ? retryDelay(outcome, attempt) : undefined;
       if (delay === undefined) {
+        if ('failure' in outcome || outcome.status >= 500 || outcome.status === 429) this.troubles += 1;
         if ('failure' in outcome) throw new NoAnswerError(`${options.method} ${options.path}: ${outcome.failure}`);
         this.journalAnswer(options, outcome);
         return outcome;

@@ -50,12 +50,40 @@ export async function takeBaseline(client: ApiClient, spec: Spec, target: Target
   return problems;
 }
 
+/** How long the after-run clean-up keeps retrying what it could not undo, unless told (--cleanup-timeout). */
+export const CLEANUP_TIMEOUT_MS = 60_000;
+const FIRST_BACKOFF_MS = 500;
+const MAX_BACKOFF_MS = 8_000;
+
 /**
- * After the suites (finished, failed, cancelled or timed out): deletes, newest first, what the
- * journal says the run created and nobody deleted; finds by the run marker what was created but
- * whose answer was lost; verifies by listing; and restores every record the run wrote to.
+ * After the suites (finished, failed, cancelled or timed out), or from an earlier run's journal
+ * (--recover): undoes what the journal says the run left (see undoOnce). What could not be
+ * undone is tried again with backoff (0.5 s, doubling, at most 8 s apart) until nothing is left
+ * or `cleanupTimeoutMs` has passed: an outage during the clean-up is waited out, within bounds.
  */
-export async function recover(client: ApiClient, journal: Journal, target: TargetConfig): Promise<Recovery> {
+export async function recover(client: ApiClient, journal: Journal, target: TargetConfig, options: { cleanupTimeoutMs?: number } = {}): Promise<Recovery> {
+  const deadline = Date.now() + (options.cleanupTimeoutMs ?? CLEANUP_TIMEOUT_MS);
+  const total: Recovery = { deleted: [], restored: [], leftOnTarget: [] };
+  for (let backoff = FIRST_BACKOFF_MS; ; backoff = Math.min(backoff * 2, MAX_BACKOFF_MS)) {
+    const troubles = client.troubles;
+    const pass = await undoOnce(client, journal, target);
+    // A pass the target answered without trouble leaves what no retry changes (a broken delete, say).
+    const outage = client.troubles > troubles;
+    total.deleted.push(...pass.deleted.filter((d) => !total.deleted.includes(d)));
+    total.restored.push(...pass.restored);
+    total.leftOnTarget = pass.leftOnTarget;
+    const wait = Math.min(backoff, deadline - Date.now());
+    if (!pass.leftOnTarget.length || !outage || wait <= 0) return total;
+    await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+}
+
+/**
+ * One pass: deletes, newest first, what the journal says the run created and nobody deleted;
+ * finds by the run marker what was created but whose answer was lost; verifies by listing; and
+ * restores every record the run wrote to, verified by reading back.
+ */
+async function undoOnce(client: ApiClient, journal: Journal, target: TargetConfig): Promise<Recovery> {
   const state = outstanding(journal.read());
   const recovery: Recovery = { deleted: [], restored: [], leftOnTarget: [] };
   const left = new Map<string, string>();

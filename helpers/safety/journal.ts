@@ -4,6 +4,7 @@ type Row = Record<string, unknown>;
 
 /**
  * One line of the run journal. Paths are concrete (ids filled in), relative to the base URL.
+ * - run:      the first line: the target's origin and the run id (`--recover` checks both).
  * - creating: a create is about to be sent to `listPath` (its answer may be lost: the run marker finds it).
  * - created:  the target answered a create; `path` deletes it, `listPath` lists its collection.
  * - deleted:  the target answered a delete of `path` with 2xx or 404: it is gone.
@@ -16,6 +17,7 @@ type Row = Record<string, unknown>;
  *             this run worked on it: only fields holding this run's own marker are put back.
  */
 export type JournalEntry =
+  | { kind: 'run'; origin: string; runId: string }
   | { kind: 'creating'; listPath: string }
   | { kind: 'created'; path: string; listPath: string; id: unknown }
   | { kind: 'deleted'; path: string }
