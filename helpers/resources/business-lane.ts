@@ -1,6 +1,6 @@
 import type { Answer, ApiClient, Auth } from '../http/client.ts';
 import type { Operation } from '../contract/spec.ts';
-import { isRecord } from './record-shapes.ts';
+import { isRecord, pick, type Row } from './record-shapes.ts';
 import { differingFields, hasDocumentedType, type NamedField } from './business-values.ts';
 import { restoreFields } from '../safety/restore-record.ts';
 import { takeSnapshot } from '../safety/take-snapshot.ts';
@@ -9,8 +9,6 @@ import { foreignRunId, Interference } from '../safety/interference.ts';
 import { runIdsIn } from '../safety/run-marker.ts';
 import { changedFieldNames } from '../checks/compare.ts';
 import type { Journal } from '../safety/journal.ts';
-
-type Row = Record<string, unknown>;
 
 /**
  * The business record as one run sees it: a singleton, so every check that touches it goes
@@ -169,7 +167,7 @@ export class BusinessLane {
     const access = { read: () => this.readRaw(), write: (body: Row) => this.client.call(this.updateOp, { body }) };
     const writable = this.writeBack(snapshot);
     const { still } = await restoreFields(access, snapshot, names, {
-      body: (fields) => Object.fromEntries(Object.entries(writable).filter(([k]) => fields.includes(k))),
+      body: (fields) => pick(writable, fields),
       differing: (now) => differingFields(snapshot, now, names).filter((f) => ours(now, f)),
     });
     return still;

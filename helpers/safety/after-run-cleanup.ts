@@ -1,4 +1,4 @@
-import type { ApiClient } from '../http/client.ts';
+import { fillId, is2xx, type ApiClient } from '../http/client.ts';
 import { outstanding, type Journal, type Outstanding } from './journal.ts';
 import { markerBase, markerField } from '../resources/fixtures.ts';
 import { markedRows, runIdsIn } from './run-marker.ts';
@@ -16,9 +16,6 @@ export interface Recovery {
   restored: string[];
   leftOnTarget: LeftOnTarget[];
 }
-
-const ok = (status: number) => status >= 200 && status < 300;
-const itemPath = (collection: string, id: unknown) => `${collection}/${encodeURIComponent(String(id))}`;
 
 /**
  * Before the suites: snapshots every record the run may change but cannot create — singletons
@@ -40,7 +37,7 @@ export async function takeBaseline(client: ApiClient, spec: Spec, target: Target
         continue;
       }
       const answer = await client.send({ method: 'GET', path: op.path });
-      const rows = ok(answer.status) ? rowsOf(answer.json) : undefined;
+      const rows = is2xx(answer) ? rowsOf(answer.json) : undefined;
       if (!rows) throw new Error(`cannot snapshot ${op.path} before the run: GET answered ${answer.status}${answer.jsonError ? ` (${answer.jsonError})` : ''}`);
       journalListed(rows, op.path, target.vendor.idField, journal);
     } catch (e) {
@@ -91,7 +88,7 @@ async function undoOnce(client: ApiClient, journal: Journal, target: TargetConfi
   const remove = async (path: string) => {
     try {
       const answer = await client.send({ method: 'DELETE', path });
-      if (ok(answer.status) || answer.status === 404) {
+      if (is2xx(answer) || answer.status === 404) {
         recovery.deleted.push(path);
         left.delete(path);
       } else left.set(path, `delete answered ${answer.status}`);
@@ -134,7 +131,7 @@ async function undoOnce(client: ApiClient, journal: Journal, target: TargetConfi
 async function ownRecords(client: ApiClient, listPath: string, state: Outstanding, target: TargetConfig): Promise<string[] | string> {
   try {
     const answer = await client.send({ method: 'GET', path: listPath });
-    const rows = ok(answer.status) ? rowsOf(answer.json) : undefined;
+    const rows = is2xx(answer) ? rowsOf(answer.json) : undefined;
     if (!rows) return `GET ${listPath} answered ${answer.status}${answer.jsonError ? ` (${answer.jsonError})` : ''}`;
     const field = markerField(target);
     const marked = new Set(field ? markedRows(rows, listPath, field, markerBase(target), target.vendor.idField).filter((m) => m.runId === target.runId).map((m) => m.path) : []);
@@ -142,7 +139,7 @@ async function ownRecords(client: ApiClient, listPath: string, state: Outstandin
     for (const row of rows) {
       const id = row[target.vendor.idField];
       if (id === undefined || id === null) continue;
-      const path = itemPath(listPath, id);
+      const path = fillId(`${listPath}/{id}`, id);
       if (marked.has(path) || state.everCreated.has(path)) paths.push(path);
     }
     return paths;

@@ -1,6 +1,5 @@
 import { runIdsIn } from './run-marker.ts';
-
-type Row = Record<string, unknown>;
+import type { Row } from '../resources/record-shapes.ts';
 
 /**
  * Another writer is changing a record this run works on: another conformance run (named by its

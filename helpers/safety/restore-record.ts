@@ -1,8 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { ApiClient } from '../http/client.ts';
-import { isRecord } from '../resources/record-shapes.ts';
-
-type Row = Record<string, unknown>;
+import { is2xx, type ApiClient } from '../http/client.ts';
+import { isRecord, pick, type Row } from '../resources/record-shapes.ts';
 
 /** A record the run could not leave as it found it, and why: the report's last section. */
 export interface LeftOnTarget {
@@ -33,8 +31,6 @@ export interface Restoration {
   now: Row;
 }
 
-const ok = (status: number) => status >= 200 && status < 300;
-
 /**
  * The one way the run puts a record back. Reads it, writes back only the fields that differ
  * (one request; one per field if the target refuses them together), and verifies by reading it
@@ -52,7 +48,7 @@ export async function restoreFields(access: RecordAccess, before: Row, fields: I
     const writable = changed.filter((f) => known.includes(f));
     if (writable.length) {
       const all = await access.write(body(writable));
-      if (!ok(all.status) && writable.length > 1) for (const f of writable) await access.write(body([f]));
+      if (!is2xx(all) && writable.length > 1) for (const f of writable) await access.write(body([f]));
       now = await access.read();
       still = differing(now);
     }
@@ -70,7 +66,7 @@ export function byPath(client: ApiClient, path: string): RecordAccess {
   return {
     read: async () => {
       const now = await client.send({ method: 'GET', path });
-      if (!ok(now.status) || !isRecord(now.json)) throw new Error(`reading it back answered ${now.status}`);
+      if (!is2xx(now) || !isRecord(now.json)) throw new Error(`reading it back answered ${now.status}`);
       return now.json;
     },
     write: (body) => client.send({ method: 'PATCH', path, body }),
@@ -93,8 +89,4 @@ export async function restoreRecord(client: ApiClient, path: string, before: Row
   } catch (e) {
     return { restored: [], problem: e instanceof Error ? e.message : String(e) };
   }
-}
-
-function pick(row: Row, fields: string[]): Row {
-  return Object.fromEntries(fields.filter((f) => f in row).map((f) => [f, row[f]]));
 }

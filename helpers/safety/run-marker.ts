@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { ApiClient } from '../http/client.ts';
-import { rowsOf } from '../resources/record-shapes.ts';
+import { fillId, is2xx, type ApiClient } from '../http/client.ts';
+import { rowsOf, type Row } from '../resources/record-shapes.ts';
 
 /**
  * The run marker: `scr-YYYYMMDD-xxxxxxxx`, the UTC day the run started and 32 random bits. Every
@@ -90,19 +90,19 @@ export interface MarkedRecord {
  */
 export async function markedRecords(client: ApiClient, listPath: string, field: string, base: string, idField: string): Promise<MarkedRecord[]> {
   const answer = await client.send({ method: 'GET', path: listPath });
-  const rows = answer.status >= 200 && answer.status < 300 ? rowsOf(answer.json) : undefined;
+  const rows = is2xx(answer) ? rowsOf(answer.json) : undefined;
   if (!rows) throw new Error(`GET ${listPath} answered ${answer.status}${answer.jsonError ? ` (${answer.jsonError})` : ''}`);
   return markedRows(rows, listPath, field, base, idField);
 }
 
 /** The marked records among rows already listed: see markedRecords. */
-export function markedRows(rows: Record<string, unknown>[], listPath: string, field: string, base: string, idField: string): MarkedRecord[] {
+export function markedRows(rows: Row[], listPath: string, field: string, base: string, idField: string): MarkedRecord[] {
   const found: MarkedRecord[] = [];
   for (const row of rows) {
     const id = row[idField];
     const runId = runIdOf(row[field], base);
     if (id === undefined || id === null || !runId) continue;
-    found.push({ path: `${listPath}/${encodeURIComponent(String(id))}`, id, field, runId, value: row[field] as string });
+    found.push({ path: fillId(`${listPath}/{id}`, id), id, field, runId, value: row[field] as string });
   }
   return found;
 }

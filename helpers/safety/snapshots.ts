@@ -1,12 +1,10 @@
 import type { ApiClient } from '../http/client.ts';
 import type { Journal } from './journal.ts';
 import { outstanding } from './journal.ts';
-import { writableFields } from '../resources/record-shapes.ts';
+import { writableFields, type Row } from '../resources/record-shapes.ts';
 import { restoreRecord, type LeftOnTarget } from './restore-record.ts';
 import { currentJournal } from './current-journal.ts';
 import { takeSnapshot } from './take-snapshot.ts';
-
-type Row = Record<string, unknown>;
 
 /**
  * Snapshot and restore of records a suite changes but cannot create (the business record,

@@ -1,4 +1,4 @@
-import { ApiClient } from '../http/client.ts';
+import { ApiClient, is2xx } from '../http/client.ts';
 import { markerBase, markerField } from '../resources/fixtures.ts';
 import { type LeftOnTarget } from './restore-record.ts';
 import { markedRecords, type MarkedRecord } from './run-marker.ts';
@@ -34,7 +34,7 @@ export async function sweep(target: TargetConfig, spec: Spec, options: { yes: bo
       for (const { path } of found) {
         const answer = await client.send({ method: 'DELETE', path }).catch((e: Error) => e);
         if (answer instanceof Error) result.leftOnTarget.push({ record: path, problem: answer.message });
-        else if (answer.status < 300 || answer.status === 404) result.deleted.push(path);
+        else if (is2xx(answer) || answer.status === 404) result.deleted.push(path);
         else result.leftOnTarget.push({ record: path, problem: `delete answered ${answer.status}` });
       }
       for (const { path } of await marked(listPath)) {

@@ -1,8 +1,6 @@
-import type { ApiClient } from '../http/client.ts';
+import { fillId, is2xx, type ApiClient } from '../http/client.ts';
 import type { Journal } from './journal.ts';
-import { isRecord } from '../resources/record-shapes.ts';
-
-type Row = Record<string, unknown>;
+import { isRecord, type Row } from '../resources/record-shapes.ts';
 
 /**
  * The one snapshot taker: reads the record at `path` (a concrete path) and journals it at once,
@@ -11,7 +9,7 @@ type Row = Record<string, unknown>;
  */
 export async function takeSnapshot(client: ApiClient, path: string, journal: Journal | undefined): Promise<Row> {
   const answer = await client.send({ method: 'GET', path });
-  if (answer.status < 200 || answer.status >= 300 || !isRecord(answer.json)) {
+  if (!is2xx(answer) || !isRecord(answer.json)) {
     throw new Error(`cannot snapshot ${path} before changing it: GET answered ${answer.status}${answer.jsonError ? ` (${answer.jsonError})` : ''}`);
   }
   journal?.append({ kind: 'snapshot', path, record: answer.json });
@@ -22,6 +20,6 @@ export async function takeSnapshot(client: ApiClient, path: string, journal: Jou
 export function journalListed(rows: Row[], listPath: string, idField: string, journal: Journal): void {
   for (const row of rows) {
     const id = row[idField];
-    if (id !== undefined && id !== null) journal.append({ kind: 'snapshot', path: `${listPath}/${encodeURIComponent(String(id))}`, record: row });
+    if (id !== undefined && id !== null) journal.append({ kind: 'snapshot', path: fillId(`${listPath}/{id}`, id), record: row });
   }
 }
