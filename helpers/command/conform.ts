@@ -65,7 +65,8 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
       void suites?.cancel('keyboard-input');
     },
     (signal) => {
-      say(`\n${signal} again: exiting at once.\n${formatLeftOnTarget(leftAccordingToJournal(journal, target.runId))}`);
+      const left = leftAccordingToJournal(journal, target.runId);
+      say(`\n${signal} again: exiting at once.\n${formatLeftOnTarget(left)}${left.length ? `scheduling-conformance --base-url ${new URL(target.baseUrl).origin} --recover ${dir} undoes it later\n` : ''}`);
       process.exit(EXIT.interrupted);
     },
   );
