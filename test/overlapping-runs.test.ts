@@ -7,7 +7,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test, vi } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { OTHER_RUN, startReference, type RunningReference } from '../reference/server.ts';
 import { main } from '../helpers/command/cli.ts';
 import { loadSpec } from '../helpers/contract/spec.ts';
@@ -45,13 +45,8 @@ describe('a second run', () => {
     const before = ref.state.snapshot();
     const dir = mkdtempSync(join(tmpdir(), 'scr-overlap-'));
     const stderr: string[] = [];
-    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (stderr.push(String(chunk)), true));
-    let code: number;
-    try {
-      code = await main(['--base-url', ref.url, '--report-dir', dir], { SCHEDULING_API_KEY: ref.apiKey });
-    } finally {
-      spy.mockRestore();
-    }
+    const io = { stdout: { write: () => true }, stderr: { write: (t: string) => stderr.push(t) } };
+    const code = await main(['--base-url', ref.url, '--report-dir', dir], { SCHEDULING_API_KEY: ref.apiKey }, io);
     expect(code).toBe(2);
     expect(stderr.join('')).toContain(
       `another conformance run is changing this target (run ${OTHER_RUN}), or one crashed before restoring; wait, or use --recover / --sweep`,

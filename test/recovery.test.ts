@@ -6,7 +6,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test, vi } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { startReference, type RunningReference } from '../reference/server.ts';
 import { ApiClient } from '../helpers/http/client.ts';
 import { Journal } from '../helpers/safety/journal.ts';
@@ -84,14 +84,8 @@ describe('--recover <report-dir>', () => {
   async function recoverCommand(args: string[], env: Record<string, string>): Promise<{ code: number; out: string; err: string }> {
     const out: string[] = [];
     const err: string[] = [];
-    const o = vi.spyOn(process.stdout, 'write').mockImplementation((c) => (out.push(String(c)), true));
-    const e = vi.spyOn(process.stderr, 'write').mockImplementation((c) => (err.push(String(c)), true));
-    try {
-      return { code: await main(args, env), out: out.join(''), err: err.join('') };
-    } finally {
-      o.mockRestore();
-      e.mockRestore();
-    }
+    const code = await main(args, env, { stdout: { write: (t: string) => out.push(t) }, stderr: { write: (t: string) => err.push(t) } });
+    return { code, out: out.join(''), err: err.join('') };
   }
 
   test('finishes from the journal what a run left (business, team member, customers by id and by marker), verifies, prints what is left', async () => {

@@ -1,4 +1,5 @@
-import { commandEnvironment, HELP, parseOptions, plainHttpWarning, type RunOptions } from './options.ts';
+import { commandEnvironment, HELP, parseOptions, plainHttpWarning, runProxy, type RunOptions } from './options.ts';
+import { proxyShown } from '../http/network.ts';
 import { EXIT, TargetError, UsageError } from './errors.ts';
 import { suiteVersion } from './version.ts';
 import { preflight } from './preflight.ts';
@@ -7,6 +8,8 @@ import type { TargetConfig } from '../config/target.ts';
 import { startReference, type RunningReference } from '../../reference/server.ts';
 import { conform, JOURNAL_FILE } from './conform.ts';
 import type { WireEntry } from '../http/exchanges.ts';
+import { collectChecks } from './run-suites.ts';
+import { selects } from '../checks/check.ts';
 import { sweep } from '../safety/sweep.ts';
 import { newRunId } from '../safety/run-marker.ts';
 import { loadSpec } from '../contract/spec.ts';
@@ -15,37 +18,43 @@ import { Journal } from '../safety/journal.ts';
 import { ApiClient } from '../http/client.ts';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { processIo, type Io } from './io.ts';
 
-/** The scheduling-conformance command. Returns the exit code; never throws. */
-export async function main(argv: string[], env?: Record<string, string | undefined>): Promise<number> {
+/**
+ * The scheduling-conformance command. Returns the exit code; never throws. Writes only to `io`
+ * and reads no process state, so tests can run it in process (the fault matrix does).
+ */
+export async function main(argv: string[], env?: Record<string, string | undefined>, io: Io = processIo): Promise<number> {
   let reference: RunningReference | undefined;
   let redact = (text: string) => text;
   try {
     // Help and version answer whatever else is wrong (a bad .env, a bad base URL in the environment).
-    if (argv.includes('--help') || argv.includes('-h')) return void process.stdout.write(HELP), EXIT.conformant;
-    if (argv.includes('--version') || argv.includes('-v')) return void process.stdout.write(`${suiteVersion}\n`), EXIT.conformant;
+    if (argv.includes('--help') || argv.includes('-h')) return void io.stdout.write(HELP), EXIT.conformant;
+    if (argv.includes('--version') || argv.includes('-v')) return void io.stdout.write(`${suiteVersion}\n`), EXIT.conformant;
     const options = parseOptions(argv, env ?? commandEnvironment());
+    // The run timeout counts from here (start-up is part of the run), not counting --wait-for-target.
+    const started = Date.now();
     redact = redactor(options);
     if (options.recover !== undefined && !options.baseUrl) throw new UsageError('--recover needs --base-url: the target the earlier run changed');
-    if (!options.baseUrl) {
-      reference = await startReference({ apiKey: options.apiKey, expiredKey: options.expiredKey });
-      process.stdout.write(`Target: embedded reference implementation at ${reference.url}\n`);
-    }
+    if (!options.baseUrl) reference = await startReference({ apiKey: options.apiKey, expiredKey: options.expiredKey });
     const target = targetConfig(options, reference);
     redact = redactor(target);
+    io.stdout.write(`${targetLine(target, Boolean(reference))}\n`);
     const warning = plainHttpWarning(target.baseUrl, options.allowHttp);
-    if (warning) process.stderr.write(`scheduling-conformance: ${warning}\n`);
+    if (warning) io.stderr.write(`scheduling-conformance: ${warning}\n`);
+    if (options.only !== undefined && !options.sweep) await refuseEmptySelection(target, options.only);
     const preflightRequests: WireEntry[] = [];
-    await preflight(target, (e) => preflightRequests.push(e));
-    if (options.sweep) return await sweepCommand(target, options.sweepYes, redact);
-    if (options.recover !== undefined) return await recoverCommand(target, options.recover, options.cleanupTimeoutMs, redact);
-    return await conform(options, target, redact, preflightRequests);
+    const waited = await preflight(target, { waitMs: options.waitForTargetMs, say: (t) => io.stdout.write(redact(t)) }, (e) => preflightRequests.push(e));
+    target.stopChecksAt = started + waited + options.runTimeoutMs;
+    if (options.sweep) return await sweepCommand(target, options.sweepYes, redact, io);
+    if (options.recover !== undefined) return await recoverCommand(target, options.recover, options.cleanupTimeoutMs, redact, io);
+    return await conform(options, target, redact, io, preflightRequests);
   } catch (e) {
     if (e instanceof UsageError || e instanceof TargetError) {
-      process.stderr.write(`scheduling-conformance: ${redact(e.message)}\n`);
+      io.stderr.write(`scheduling-conformance: ${redact(e.message)}\n`);
       return EXIT.usage;
     }
-    process.stderr.write(`scheduling-conformance: internal error: ${redact(e instanceof Error ? e.message : String(e)).split('\n')[0]}\n`);
+    io.stderr.write(`scheduling-conformance: internal error: ${redact(e instanceof Error ? e.message : String(e)).split('\n')[0]}\n`);
     return EXIT.usage;
   } finally {
     await reference?.close();
@@ -62,6 +71,10 @@ function targetConfig(options: RunOptions, reference: RunningReference | undefin
     apiKey,
     expiredKey: options.expiredKey ?? reference?.expiredKey,
     vendor: options.vendor,
+    only: options.only,
+    // The embedded reference is on this machine: never through a proxy.
+    network: { ...options.network, proxy: reference ? undefined : runProxy(options, baseUrl) },
+    headers: options.headers,
     strict: options.strict,
     readOnly: options.readOnly,
     timeoutMs: options.timeoutMs,
@@ -70,19 +83,39 @@ function targetConfig(options: RunOptions, reference: RunningReference | undefin
   };
 }
 
+/** Which target a run is about to test, origin and base path apart: the first line of every run. */
+export function targetLine(target: TargetConfig, embedded: boolean): string {
+  const url = new URL(target.baseUrl);
+  const base = url.pathname.replace(/\/+$/, '');
+  const where = `${url.origin}${base ? `, base path ${base}` : ''} (requests go to ${url.origin}${base}/api/v1/…)`;
+  const proxy = target.network?.proxy ? `, through the proxy ${proxyShown(target.network.proxy)}` : '';
+  return `Target: ${embedded ? 'embedded reference implementation at ' : ''}${where}${proxy}`;
+}
+
+/**
+ * --only that selects no check ends the run before any request: the suites are collected (their
+ * checks are declared from the spec and the configuration; nothing runs) and matched first.
+ */
+async function refuseEmptySelection(target: TargetConfig, only: string): Promise<void> {
+  const checks = await collectChecks(target);
+  if (!checks.some((c) => selects(only, c))) {
+    throw new UsageError(`--only "${only}" matches none of the ${checks.length} checks (it is matched against each check's "<id> <title>"); nothing was sent to the target`);
+  }
+}
+
 /**
  * `--sweep`: lists what earlier, crashed runs left (by the run marker); with --yes deletes it.
  * Exit 2 if some of it stays after deleting.
  */
-async function sweepCommand(target: TargetConfig, yes: boolean, redact: (t: string) => string): Promise<number> {
+async function sweepCommand(target: TargetConfig, yes: boolean, redact: (t: string) => string, io: Io): Promise<number> {
   const result = await sweep(target, await loadSpec(), { yes });
   const lines = result.found.map((f) => `  ${f.path}: ${f.field} holds run ${f.runId}\n`).join('');
   if (!yes) {
-    process.stdout.write(redact(`Sweep: ${result.found.length} record(s) left by earlier runs${result.found.length ? `; run again with --yes to delete them:\n${lines}` : '\n'}`));
+    io.stdout.write(redact(`Sweep: ${result.found.length} record(s) left by earlier runs${result.found.length ? `; run again with --yes to delete them:\n${lines}` : '\n'}`));
     return EXIT.conformant;
   }
-  process.stdout.write(redact(`Sweep: deleted ${result.deleted.length} record(s) left by earlier runs${result.found.length ? `:\n${lines}` : '\n'}`));
-  process.stdout.write(redact(formatLeftOnTarget(result.leftOnTarget)));
+  io.stdout.write(redact(`Sweep: deleted ${result.deleted.length} record(s) left by earlier runs${result.found.length ? `:\n${lines}` : '\n'}`));
+  io.stdout.write(redact(formatLeftOnTarget(result.leftOnTarget)));
   return result.leftOnTarget.length ? EXIT.usage : EXIT.conformant;
 }
 
@@ -91,7 +124,7 @@ async function sweepCommand(target: TargetConfig, yes: boolean, redact: (t: stri
  * it, and says what is left (exit 2 if anything is). Only against the origin the run's baseline
  * was taken from: another target's records are not the journal's to touch.
  */
-async function recoverCommand(target: TargetConfig, dir: string, cleanupTimeoutMs: number, redact: (t: string) => string): Promise<number> {
+async function recoverCommand(target: TargetConfig, dir: string, cleanupTimeoutMs: number, redact: (t: string) => string, io: Io): Promise<number> {
   const file = join(dir, JOURNAL_FILE);
   if (!existsSync(file)) throw new UsageError(`--recover ${dir}: no ${JOURNAL_FILE} there (give the report directory of the run)`);
   const journal = new Journal(file);
@@ -103,9 +136,9 @@ async function recoverCommand(target: TargetConfig, dir: string, cleanupTimeoutM
   client.phase = 'recovery';
   try {
     const recovery = await recover(client, journal, { ...target, runId: run.runId }, { cleanupTimeoutMs });
-    if (recovery.deleted.length) process.stdout.write(redact(`Deleted: ${recovery.deleted.join(', ')}\n`));
-    if (recovery.restored.length) process.stdout.write(redact(`Restored: ${recovery.restored.join(', ')}\n`));
-    process.stdout.write(redact(formatLeftOnTarget(recovery.leftOnTarget)));
+    if (recovery.deleted.length) io.stdout.write(redact(`Deleted: ${recovery.deleted.join(', ')}\n`));
+    if (recovery.restored.length) io.stdout.write(redact(`Restored: ${recovery.restored.join(', ')}\n`));
+    io.stdout.write(redact(formatLeftOnTarget(recovery.leftOnTarget)));
     return recovery.leftOnTarget.length ? EXIT.usage : EXIT.conformant;
   } finally {
     await client.close();

@@ -20,6 +20,7 @@ import { buildRunResult, type Stopped } from '../results/run-result.ts';
 import { writeReports } from '../results/write-reports.ts';
 import type { CollectedCheck } from '../results/check-outcomes.ts';
 import { NOT_SELECTED } from '../checks/check.ts';
+import type { Io } from './io.ts';
 
 /** The run journal, in the report directory: what the run changed, for clean-up and for the record. */
 export const JOURNAL_FILE = 'run-journal.jsonl';
@@ -34,7 +35,7 @@ const filteredOut = (c: CollectedCheck) => c.outcome === 'skipped' && c.reason =
  * and returns the exit code. A first SIGINT/SIGTERM or the run timeout stops new checks from
  * starting and goes on to the clean-up; a second signal exits at once.
  */
-export async function conform(options: RunOptions, baseTarget: TargetConfig, redact: (t: string) => string, preflightRequests: WireEntry[] = []): Promise<number> {
+export async function conform(options: RunOptions, baseTarget: TargetConfig, redact: (t: string) => string, io: Io, preflightRequests: WireEntry[] = []): Promise<number> {
   const started = new Date();
   const dir = resolve(options.reportDir);
   try {
@@ -42,7 +43,7 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
   } catch (e) {
     throw new UsageError(`--report-dir ${options.reportDir}: cannot be created (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
-  if (options.certify && options.expectFile) process.stderr.write(`note: --expect ${options.expectFile} is ignored: a certification holds every check to the contract\n`);
+  if (options.certify && options.expectFile) io.stderr.write(`note: --expect ${options.expectFile} is ignored: a certification holds every check to the contract\n`);
   const journal = Journal.start(join(dir, JOURNAL_FILE));
   journal.append({ kind: 'run', origin: new URL(baseTarget.baseUrl).origin, runId: baseTarget.runId });
   const requestLog = join(dir, REQUEST_LOG_FILE);
@@ -51,10 +52,10 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
   const client = new ApiClient(target);
   client.phase = 'baseline';
   const collector = new ResultCollector(redact);
-  const terminal = new TerminalReporter(process.stdout, useColour(process.stdout), options.expectations);
+  const terminal = new TerminalReporter(io.stdout, useColour(io.stdout), options.expectations);
   const skip = filteredOut;
   collector.onCheck((c) => skip(c) || terminal.check(c));
-  const say = (text: string) => process.stderr.write(redact(text));
+  const say = (text: string) => io.stderr.write(redact(text));
 
   let stopped: Stopped | undefined;
   let suites: SuiteRun | undefined;
@@ -70,15 +71,20 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
       process.exit(EXIT.interrupted);
     },
   );
-  const timer = setTimeout(() => {
-    stopped ??= 'run-timeout';
+  const stopAt = target.stopChecksAt ?? Date.now() + options.runTimeoutMs;
+  const timeUp = () => {
+    if (stopped) return;
+    stopped = 'run-timeout';
     say(`\nrun timeout: ${options.runTimeoutMs / 1000} s have passed; no new checks start; cleaning up the target\n`);
     void suites?.cancel('keyboard-input');
-  }, options.runTimeoutMs);
+  };
+  const timer = setTimeout(timeUp, Math.max(0, stopAt - Date.now()));
 
   try {
     const spec = await loadSpec();
-    if (!target.readOnly) {
+    // Start-up counts: a timeout already past changes nothing on the target.
+    if (Date.now() >= stopAt) timeUp();
+    if (!target.readOnly && !stopped) {
       for (const p of await takeBaseline(client, spec, target, journal)) say(`warning: ${p}\n`);
       // Another run's values in the baseline are not what the target holds when no run is at work.
       for (const record of outstanding(journal.read()).snapshots.values()) {
@@ -87,7 +93,7 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
       }
     }
     if (!stopped) {
-      suites = await startSuites({ target, reporters: [collector] });
+      suites = await startSuites({ target, reporters: [collector], stillWanted: () => !stopped });
       if (stopped) void suites.cancel('keyboard-input');
       await suites.done.catch((e: Error) => void collector.suiteErrors.push(redact(`suites: ${e.message.split('\n')[0]}`)));
     }
@@ -99,10 +105,10 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
     if (stopped) {
       for (const c of collector.checks) if (c.outcome === 'skipped' && c.reason === 'not run') c.reason = `not run: ${stopped}`;
     } else {
-      for (const e of collector.suiteErrors) process.stderr.write(`suite error: ${e.split('\n')[0]}\n`);
+      for (const e of collector.suiteErrors) io.stderr.write(`suite error: ${e.split('\n')[0]}\n`);
     }
-    if (recovery.deleted.length) process.stdout.write(redact(`Deleted after the suites: ${recovery.deleted.join(', ')}\n`));
-    if (recovery.restored.length) process.stdout.write(redact(`Restored after the suites: ${recovery.restored.join(', ')}\n`));
+    if (recovery.deleted.length) io.stdout.write(redact(`Deleted after the suites: ${recovery.deleted.join(', ')}\n`));
+    if (recovery.restored.length) io.stdout.write(redact(`Restored after the suites: ${recovery.restored.join(', ')}\n`));
 
     const catalog = loadCatalog();
     const run = buildRunResult({
@@ -110,6 +116,7 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
       specSha256: spec.sha256,
       baseUrl: target.baseUrl,
       embeddedReference: !options.baseUrl,
+      proxy: target.network?.proxy,
       startedAt: started,
       endedAt: new Date(),
       strict: target.strict,
@@ -128,15 +135,10 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
       leftOnTarget: recovery.leftOnTarget,
       requests: readRequestLog(requestLog),
     });
-    if (run.leftOut.length) process.stdout.write(`read-only: ${run.leftOut.length} checks that change data were left out: ${run.leftOut.join(', ')}\n`);
     const written = writeReports(dir, run, { redact, certify: options.certify });
     terminal.summary(run, written);
-    if (run.leftOnTarget.length) say(`scheduling-conformance: to finish later what is left: scheduling-conformance --base-url ${new URL(target.baseUrl).origin} --recover ${dir}\n`);
+    if (run.leftOnTarget.length) io.stderr.write(redact(`scheduling-conformance: to finish later what is left: scheduling-conformance --base-url ${new URL(target.baseUrl).origin} --recover ${dir}\n`));
 
-    if (options.only !== undefined && run.checks.length === 0 && !stopped) {
-      say(`scheduling-conformance: --only "${options.only}" matches no check (it is matched against each check's id and title)\n`);
-      return EXIT.usage;
-    }
     const leaks = scanForSecrets([...written.files, journal.file, requestLog], target);
     if (leaks.length) {
       for (const l of leaks) rmSync(l.file, { force: true });
@@ -145,7 +147,7 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
     }
     const interference = [...outstanding(journal.read()).interference.values()];
     if (interference.length) {
-      say(`scheduling-conformance: interference by ${[...new Set(interference)].join(', ')}: another writer changed the business record during the run; its checks stopped, and only fields holding this run's marker were put back (one run per target at a time)\n`);
+      io.stderr.write(redact(`scheduling-conformance: interference by ${[...new Set(interference)].join(', ')}: another writer changed the business record during the run; its checks stopped, and only fields holding this run's marker were put back (one run per target at a time)\n`));
       return EXIT.usage;
     }
     if (stopped === 'run-timeout') {
