@@ -35,6 +35,9 @@ export interface RunningReference {
   close(): Promise<void>;
 }
 
+/** The marker of the other run the overlapping-run misbehaviour plays. */
+export const OTHER_RUN = 'scr-20260101-0badcafe';
+
 const ROUTES: Route[] = [...customerRoutes, ...businessRoutes, ...teamMemberRoutes];
 const MAX_REQUEST_BYTES = 1024 * 1024;
 
@@ -209,6 +212,13 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
     res.end(payload);
   }
 
+  // Robustness overlapping-run: another run starts writing to the business record mid-run.
+  let businessUpdates = 0;
+  const overlap = (operationId: string | undefined) => {
+    if (!options.robustness?.includes('overlapping-run') || operationId !== 'updateBusiness' || ++businessUpdates !== 5) return;
+    state.business = { ...state.business, name: `Conformance Check Business ${OTHER_RUN}` };
+  };
+
   const server = createServer((req, res) => {
     const found = route(req.method ?? 'GET', new URL(req.url ?? '/', 'http://reference').pathname, ctx.fault);
     const operationId = typeof found === 'object' ? found.route.operationId : undefined;
@@ -222,6 +232,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
           if (answer === 'hang') return;
           await misbehave.delay();
           write(res, answer);
+          overlap(operationId);
         },
         () => write(res, error(500, 'internal', 'Internal error')),
       );

@@ -28,7 +28,7 @@ const retrieveOp = businessOps.find((o) => o.method === 'GET');
 const updateOp = businessOps.find((o) => o.method === 'PATCH');
 if (!retrieveOp || !updateOp) throw new Error('spec: the business needs a GET and a PATCH operation');
 const fields = namedBusinessFields(spec, target);
-const record = new BusinessLane(client, retrieveOp, updateOp, fields, target.vendor.businessEnvelope);
+const record = new BusinessLane(client, retrieveOp, updateOp, fields, target.runId, target.vendor.businessEnvelope);
 const vendorValues = target.vendor.businessValues;
 const show = (v: unknown) => JSON.stringify(v) ?? 'nothing';
 const patchText = (body: Row) => `${updateOp.method} ${updateOp.path} ${show(body)}`;
@@ -116,6 +116,7 @@ function nullGate({ field, name }: NamedField): string | undefined {
 }
 
 function stepOf(name: string, run: CheckRun): { before: Row; value: unknown; after?: Row } {
+  record.stopIfInterfered();
   const step = steps.get(name);
   // Only when --only left the step out: the step check records what it did, whatever happened.
   if (!step) return run.notApplicable(dependsOnUnselected(`BUS-UPDATE-200:${name}`));
@@ -152,7 +153,7 @@ describe('update', () => {
           }
           const before = await record.current();
           const current = currentValue(before, name);
-          const candidates = candidateValues(nf, vendorValues, current, record.before()[name]);
+          const candidates = candidateValues(nf, vendorValues, current, record.before()[name], target.runId);
           if ('unavailable' in candidates) {
             steps.set(name, { notApplicable: candidates.unavailable });
             return run.notApplicable(candidates.unavailable);
@@ -336,6 +337,7 @@ type Refusal = { answer: Answer; before?: Row } | { notApplicable: string } | { 
 const refusals = new Map<string, Refusal>();
 
 function refusalOf(key: string, checkId: string, run: CheckRun): { answer: Answer; before?: Row } {
+  record.stopIfInterfered();
   const refusal = refusals.get(key);
   // Only when --only left the request's check out: that check records what it did, whatever happened.
   if (!refusal) return run.notApplicable(dependsOnUnselected(checkId));
@@ -354,7 +356,7 @@ function probeBody(before: Row): Row {
     if (accepted.has(nf.name) && !isDeepStrictEqual(accepted.get(nf.name), currentValue(before, nf.name))) return { [nf.name]: accepted.get(nf.name) };
   }
   for (const nf of changeable) {
-    const candidates = candidateValues(nf, vendorValues, currentValue(before, nf.name), record.before()[nf.name]);
+    const candidates = candidateValues(nf, vendorValues, currentValue(before, nf.name), record.before()[nf.name], target.runId);
     if (!('unavailable' in candidates)) return { [nf.name]: candidates[0].value };
   }
   throw new Blocked('BUS-UPDATE-200', 'no field of the record can be changed and restored (the retrieval exposes none of the documented fields with its documented type)');

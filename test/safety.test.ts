@@ -159,7 +159,7 @@ describe('interruption', () => {
     expectNoKeys(run, [ref.apiKey, ref.expiredKey]);
     // What the interrupted run created carries its marker: the sweep finds and deletes it.
     await new Promise((resolve) => setTimeout(resolve, 500)); // the slow reference finishes what was in flight
-    const swept = await runCli(['--base-url', ref.url, '--sweep'], env(ref));
+    const swept = await runCli(['--base-url', ref.url, '--sweep', '--yes'], env(ref));
     expect(swept.code, swept.stderr).toBe(0);
     expect(ref.state.snapshot().customers).toEqual(before.customers);
   });
@@ -172,7 +172,7 @@ describe('clean-up of earlier runs and read-only runs', () => {
     ref.state.insert(ref.state.customers, { firstName: 'Conformance', lastName: 'Customer scr-20250101-deadbeef operations' }, 'cus');
     ref.state.insert(ref.state.customers, { firstName: 'Real', lastName: 'Person scr-like but not a marker' }, 'cus');
     const kept = ref.state.snapshot();
-    const run = await runCli(['--base-url', ref.url, '--sweep'], env(ref));
+    const run = await runCli(['--base-url', ref.url, '--sweep', '--yes'], env(ref));
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/deleted 1 record/);
     expect(ref.state.snapshot().customers).toEqual(kept.customers.filter((c) => !String(c.lastName).includes('deadbeef')));

@@ -2,6 +2,7 @@ import { inject, test, type TestContext } from 'vitest';
 import { loadCatalog, requirementOf, type CheckId, type Level } from '../contract/catalog.ts';
 import { withExchangeLog, type Exchange } from '../http/exchanges.ts';
 import { redactor } from '../http/redact.ts';
+import { Interference } from '../safety/interference.ts';
 
 export type Outcome = 'passed' | 'failed' | 'warning' | 'not-applicable' | 'blocked' | 'skipped';
 
@@ -145,6 +146,12 @@ export function check(def: CheckDefinition, body: (run: CheckRun) => Promise<voi
       }
       if (error instanceof Blocked) {
         meta.outcome = 'blocked';
+        meta.reason = redact(error.message);
+        context.skip(meta.reason);
+      }
+      // Another writer changed the record: nothing can be judged on it, and the run ends with exit 2.
+      if (error instanceof Interference) {
+        meta.outcome = 'skipped';
         meta.reason = redact(error.message);
         context.skip(meta.reason);
       }

@@ -21,10 +21,13 @@ export function mismatches(expected: Row, actual: Row): string[] {
 
 /** The fields (either side) that differ between two readings of a record, besides `except` and server-stamped ones. */
 export function changedFields(before: Row, after: Row, except: string[] = []): string[] {
+  return changedFieldNames(before, after, except).map((k) => `${k}: was ${show(before[k])}, now ${show(after[k])}`);
+}
+
+/** The names of the fields changedFields describes. */
+export function changedFieldNames(before: Row, after: Row, except: string[] = []): string[] {
   const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
-  return [...keys]
-    .filter((k) => !except.includes(k) && !SERVER_MAINTAINED.test(k) && !isDeepStrictEqual(before[k], after[k]))
-    .map((k) => `${k}: was ${show(before[k])}, now ${show(after[k])}`);
+  return [...keys].filter((k) => !except.includes(k) && !SERVER_MAINTAINED.test(k) && !isDeepStrictEqual(before[k], after[k]));
 }
 
 /** A record without the given fields (a copy to send back without its id, say). */

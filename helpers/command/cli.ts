@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { commandEnvironment, HELP, parseOptions, plainHttpWarning, runProxy, type RunOptions } from './options.ts';
 import { proxyShown } from '../http/network.ts';
 import { EXIT, TargetError, UsageError } from './errors.ts';
@@ -7,12 +6,18 @@ import { preflight } from './preflight.ts';
 import { redactor } from '../http/redact.ts';
 import type { TargetConfig } from '../config/target.ts';
 import { startReference, type RunningReference } from '../../reference/server.ts';
-import { conform } from './conform.ts';
+import { conform, JOURNAL_FILE } from './conform.ts';
+import type { WireEntry } from '../http/exchanges.ts';
 import { collectChecks } from './run-suites.ts';
 import { selects } from '../checks/check.ts';
 import { sweep } from '../safety/sweep.ts';
+import { newRunId } from '../safety/run-marker.ts';
 import { loadSpec } from '../contract/spec.ts';
-import { formatLeftOnTarget } from '../safety/after-run-cleanup.ts';
+import { formatLeftOnTarget, recover } from '../safety/after-run-cleanup.ts';
+import { Journal } from '../safety/journal.ts';
+import { ApiClient } from '../http/client.ts';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { processIo, type Io } from './io.ts';
 
 /**
@@ -30,6 +35,7 @@ export async function main(argv: string[], env?: Record<string, string | undefin
     // The run timeout counts from here (start-up is part of the run), not counting --wait-for-target.
     const started = Date.now();
     redact = redactor(options);
+    if (options.recover !== undefined && !options.baseUrl) throw new UsageError('--recover needs --base-url: the target the earlier run changed');
     if (!options.baseUrl) reference = await startReference({ apiKey: options.apiKey, expiredKey: options.expiredKey });
     const target = targetConfig(options, reference);
     redact = redactor(target);
@@ -37,10 +43,12 @@ export async function main(argv: string[], env?: Record<string, string | undefin
     const warning = plainHttpWarning(target.baseUrl, options.allowHttp);
     if (warning) io.stderr.write(`scheduling-conformance: ${warning}\n`);
     if (options.only !== undefined && !options.sweep) await refuseEmptySelection(target, options.only);
-    const waited = await preflight(target, { waitMs: options.waitForTargetMs, say: (t) => io.stdout.write(redact(t)) });
+    const preflightRequests: WireEntry[] = [];
+    const waited = await preflight(target, { waitMs: options.waitForTargetMs, say: (t) => io.stdout.write(redact(t)) }, (e) => preflightRequests.push(e));
     target.stopChecksAt = started + waited + options.runTimeoutMs;
-    if (options.sweep) return await sweepCommand(target, redact, io);
-    return await conform(options, target, redact, io);
+    if (options.sweep) return await sweepCommand(target, options.sweepYes, redact, io);
+    if (options.recover !== undefined) return await recoverCommand(target, options.recover, options.cleanupTimeoutMs, redact, io);
+    return await conform(options, target, redact, io, preflightRequests);
   } catch (e) {
     if (e instanceof UsageError || e instanceof TargetError) {
       io.stderr.write(`scheduling-conformance: ${redact(e.message)}\n`);
@@ -71,8 +79,7 @@ function targetConfig(options: RunOptions, reference: RunningReference | undefin
     readOnly: options.readOnly,
     timeoutMs: options.timeoutMs,
     rate: options.rate,
-    // The run marker: helpers/safety/sweep.ts recognises this format.
-    runId: `scr-${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${randomBytes(4).toString('hex')}`,
+    runId: newRunId(),
   };
 }
 
@@ -96,10 +103,44 @@ async function refuseEmptySelection(target: TargetConfig, only: string): Promise
   }
 }
 
-/** `--sweep`: deletes what earlier, crashed runs left (by the run marker); exit 2 if some of it stays. */
-async function sweepCommand(target: TargetConfig, redact: (t: string) => string, io: Io): Promise<number> {
-  const result = await sweep(target, await loadSpec());
-  io.stdout.write(redact(`Sweep: deleted ${result.deleted.length} record(s) left by earlier runs${result.deleted.length ? `: ${result.deleted.join(', ')}` : ''}\n`));
+/**
+ * `--sweep`: lists what earlier, crashed runs left (by the run marker); with --yes deletes it.
+ * Exit 2 if some of it stays after deleting.
+ */
+async function sweepCommand(target: TargetConfig, yes: boolean, redact: (t: string) => string, io: Io): Promise<number> {
+  const result = await sweep(target, await loadSpec(), { yes });
+  const lines = result.found.map((f) => `  ${f.path}: ${f.field} holds run ${f.runId}\n`).join('');
+  if (!yes) {
+    io.stdout.write(redact(`Sweep: ${result.found.length} record(s) left by earlier runs${result.found.length ? `; run again with --yes to delete them:\n${lines}` : '\n'}`));
+    return EXIT.conformant;
+  }
+  io.stdout.write(redact(`Sweep: deleted ${result.deleted.length} record(s) left by earlier runs${result.found.length ? `:\n${lines}` : '\n'}`));
   io.stdout.write(redact(formatLeftOnTarget(result.leftOnTarget)));
   return result.leftOnTarget.length ? EXIT.usage : EXIT.conformant;
+}
+
+/**
+ * `--recover DIR`: finishes, from the run journal in DIR, what that run could not undo, verifies
+ * it, and says what is left (exit 2 if anything is). Only against the origin the run's baseline
+ * was taken from: another target's records are not the journal's to touch.
+ */
+async function recoverCommand(target: TargetConfig, dir: string, cleanupTimeoutMs: number, redact: (t: string) => string, io: Io): Promise<number> {
+  const file = join(dir, JOURNAL_FILE);
+  if (!existsSync(file)) throw new UsageError(`--recover ${dir}: no ${JOURNAL_FILE} there (give the report directory of the run)`);
+  const journal = new Journal(file);
+  const run = journal.read().find((e) => e.kind === 'run');
+  const origin = new URL(target.baseUrl).origin;
+  if (!run) throw new UsageError(`--recover ${dir}: the journal does not say which target its run changed, so it is not undone on ${origin}`);
+  if (run.origin !== origin) throw new UsageError(`--recover ${dir}: that run changed ${run.origin}, not ${origin}; nothing was done`);
+  const client = new ApiClient({ ...target, runId: run.runId, journalFile: file });
+  client.phase = 'recovery';
+  try {
+    const recovery = await recover(client, journal, { ...target, runId: run.runId }, { cleanupTimeoutMs });
+    if (recovery.deleted.length) io.stdout.write(redact(`Deleted: ${recovery.deleted.join(', ')}\n`));
+    if (recovery.restored.length) io.stdout.write(redact(`Restored: ${recovery.restored.join(', ')}\n`));
+    io.stdout.write(redact(formatLeftOnTarget(recovery.leftOnTarget)));
+    return recovery.leftOnTarget.length ? EXIT.usage : EXIT.conformant;
+  } finally {
+    await client.close();
+  }
 }

@@ -1,6 +1,7 @@
-import { mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { WireEntry } from '../http/exchanges.ts';
 import { join, resolve } from 'node:path';
-import { EXIT, UsageError } from './errors.ts';
+import { EXIT, TargetError, UsageError } from './errors.ts';
 import type { RunOptions } from './options.ts';
 import type { TargetConfig } from '../config/target.ts';
 import { ResultCollector } from '../results/reporters/collector.ts';
@@ -10,7 +11,8 @@ import { loadSpec } from '../contract/spec.ts';
 import { loadCatalog } from '../contract/catalog.ts';
 import { suiteVersion } from './version.ts';
 import { ApiClient } from '../http/client.ts';
-import { Journal } from '../safety/journal.ts';
+import { Journal, outstanding } from '../safety/journal.ts';
+import { foreignRunId, overlappingRunMessage } from '../safety/interference.ts';
 import { formatLeftOnTarget, leftAccordingToJournal, recover, takeBaseline } from '../safety/after-run-cleanup.ts';
 import { onInterrupt } from './signals.ts';
 import { scanForSecrets } from '../safety/secret-scan.ts';
@@ -22,6 +24,8 @@ import type { Io } from './io.ts';
 
 /** The run journal, in the report directory: what the run changed, for clean-up and for the record. */
 export const JOURNAL_FILE = 'run-journal.jsonl';
+/** Every request the run sent, whoever sent it (see WireEntry): what the HAR and the count are made from. */
+export const REQUEST_LOG_FILE = 'requests.jsonl';
 
 /** Checks --only left out are not part of the run. */
 const filteredOut = (c: CollectedCheck) => c.outcome === 'skipped' && c.reason === NOT_SELECTED;
@@ -31,7 +35,7 @@ const filteredOut = (c: CollectedCheck) => c.outcome === 'skipped' && c.reason =
  * and returns the exit code. A first SIGINT/SIGTERM or the run timeout stops new checks from
  * starting and goes on to the clean-up; a second signal exits at once.
  */
-export async function conform(options: RunOptions, baseTarget: TargetConfig, redact: (t: string) => string, io: Io): Promise<number> {
+export async function conform(options: RunOptions, baseTarget: TargetConfig, redact: (t: string) => string, io: Io, preflightRequests: WireEntry[] = []): Promise<number> {
   const started = new Date();
   const dir = resolve(options.reportDir);
   try {
@@ -41,8 +45,12 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
   }
   if (options.certify && options.expectFile) io.stderr.write(`note: --expect ${options.expectFile} is ignored: a certification holds every check to the contract\n`);
   const journal = Journal.start(join(dir, JOURNAL_FILE));
-  const target: TargetConfig = { ...baseTarget, journalFile: journal.file, only: options.only };
+  journal.append({ kind: 'run', origin: new URL(baseTarget.baseUrl).origin, runId: baseTarget.runId });
+  const requestLog = join(dir, REQUEST_LOG_FILE);
+  writeFileSync(requestLog, preflightRequests.map((e) => `${JSON.stringify(e)}\n`).join(''));
+  const target: TargetConfig = { ...baseTarget, journalFile: journal.file, requestLogFile: requestLog, only: options.only };
   const client = new ApiClient(target);
+  client.phase = 'baseline';
   const collector = new ResultCollector(redact);
   const terminal = new TerminalReporter(io.stdout, useColour(io.stdout), options.expectations);
   const skip = filteredOut;
@@ -58,7 +66,8 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
       void suites?.cancel('keyboard-input');
     },
     (signal) => {
-      say(`\n${signal} again: exiting at once.\n${formatLeftOnTarget(leftAccordingToJournal(journal, target.runId))}`);
+      const left = leftAccordingToJournal(journal, target.runId);
+      say(`\n${signal} again: exiting at once.\n${formatLeftOnTarget(left)}${left.length ? `scheduling-conformance --base-url ${new URL(target.baseUrl).origin} --recover ${dir} undoes it later\n` : ''}`);
       process.exit(EXIT.interrupted);
     },
   );
@@ -75,14 +84,22 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
     const spec = await loadSpec();
     // Start-up counts: a timeout already past changes nothing on the target.
     if (Date.now() >= stopAt) timeUp();
-    if (!target.readOnly && !stopped) for (const p of await takeBaseline(client, spec, target, journal)) say(`warning: ${p}\n`);
+    if (!target.readOnly && !stopped) {
+      for (const p of await takeBaseline(client, spec, target, journal)) say(`warning: ${p}\n`);
+      // Another run's values in the baseline are not what the target holds when no run is at work.
+      for (const record of outstanding(journal.read()).snapshots.values()) {
+        const other = foreignRunId(record, target.runId);
+        if (other) throw new TargetError(overlappingRunMessage(other));
+      }
+    }
     if (!stopped) {
       suites = await startSuites({ target, reporters: [collector], stillWanted: () => !stopped });
       if (stopped) void suites.cancel('keyboard-input');
       await suites.done.catch((e: Error) => void collector.suiteErrors.push(redact(`suites: ${e.message.split('\n')[0]}`)));
     }
     clearTimeout(timer);
-    const recovery = await recover(client, journal, target);
+    client.phase = 'after-run clean-up';
+    const recovery = await recover(client, journal, target, { cleanupTimeoutMs: options.cleanupTimeoutMs });
     removeHandlers();
 
     if (stopped) {
@@ -117,14 +134,21 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
       stopped,
       cleanUp: { deleted: recovery.deleted, restored: recovery.restored },
       leftOnTarget: recovery.leftOnTarget,
+      requests: readRequestLog(requestLog),
     });
     const written = writeReports(dir, run, { redact, certify: options.certify });
     terminal.summary(run, written);
+    if (run.leftOnTarget.length) io.stderr.write(redact(`scheduling-conformance: to finish later what is left: scheduling-conformance --base-url ${new URL(target.baseUrl).origin} --recover ${dir}\n`));
 
-    const leaks = scanForSecrets([...written.files, journal.file], target);
+    const leaks = scanForSecrets([...written.files, journal.file, requestLog], target);
     if (leaks.length) {
       for (const l of leaks) rmSync(l.file, { force: true });
       say(`scheduling-conformance: SECRET LEAK: ${leaks.map((l) => `${l.key} in ${l.file}`).join('; ')}; the files were deleted\n`);
+      return EXIT.usage;
+    }
+    const interference = [...outstanding(journal.read()).interference.values()];
+    if (interference.length) {
+      say(`scheduling-conformance: interference by ${[...new Set(interference)].join(', ')}: another writer changed the business record during the run; its checks stopped, and only fields holding this run's marker were put back (one run per target at a time)\n`);
       return EXIT.usage;
     }
     if (run.verdict === 'incomplete' && !stopped && !collector.suiteErrors.length) {
@@ -139,4 +163,16 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
     removeHandlers();
     await client.close();
   }
+}
+
+/** The request log as written; a line torn by a killed worker is skipped. */
+function readRequestLog(file: string): WireEntry[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8').split('\n').flatMap((line) => {
+    try {
+      return line.trim() ? [JSON.parse(line) as WireEntry] : [];
+    } catch {
+      return [];
+    }
+  });
 }

@@ -27,8 +27,14 @@ export interface RunOptions {
   rate?: number;
   /** No warning for a plain-HTTP base URL that is not loopback. */
   allowHttp: boolean;
-  /** Only delete what earlier, crashed runs left behind (by the run marker), then exit. */
+  /** Only list what earlier, crashed runs left behind (by the run marker), then exit. */
   sweep: boolean;
+  /** --yes: the sweep deletes what it lists. */
+  sweepYes: boolean;
+  /** --recover DIR: undo, from that report directory's journal, what its run left; then exit. */
+  recover?: string;
+  /** How long the after-run clean-up retries what it could not undo (--cleanup-timeout). */
+  cleanupTimeoutMs: number;
   /** Only checks whose name matches this pattern (a regular expression). */
   only?: string;
   expectFile?: string;
@@ -70,7 +76,10 @@ Options:
   --cert FILE, --key FILE
                       client certificate and key (PEM) for a target that asks for mutual TLS
   --wait-for-target S keep asking a target that does not answer yet, for up to S seconds (CI starting it)
-  --sweep             only delete customers left by earlier, crashed runs (by their run marker)
+  --sweep             only list customers left by earlier, crashed runs (by their run marker);
+                      with --yes, delete them
+  --cleanup-timeout S retry what the clean-up could not undo for at most S seconds (default 60)
+  --recover DIR       only undo, from DIR's run journal, what that run left on the target, then exit
   --only PATTERN      run only checks whose "<id> <title>" matches PATTERN (a regular expression);
                       one that matches none exits 2 before any request
   --expect FILE       known deviations: check id -> expected outcome (see spec/expectations.schema.json);
@@ -104,6 +113,9 @@ const FLAGS = {
   rate: { type: 'string' },
   'allow-http': { type: 'boolean' },
   sweep: { type: 'boolean' },
+  yes: { type: 'boolean' },
+  recover: { type: 'string' },
+  'cleanup-timeout': { type: 'string' },
   header: { type: 'string', multiple: true },
   ca: { type: 'string' },
   cert: { type: 'string' },
@@ -163,11 +175,22 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
   if (!Number.isFinite(runTimeoutS) || runTimeoutS <= 0 || runTimeoutS * 1000 > MAX_TIMER_MS) {
     throw new UsageError(`--run-timeout must be a number of seconds above 0 and at most ${Math.floor(MAX_TIMER_MS / 1000)}, got "${runTimeoutText}"`);
   }
+  const cleanupText = (values['cleanup-timeout'] as string | undefined) ?? '60';
+  const cleanupS = Number(cleanupText);
+  if (!Number.isFinite(cleanupS) || cleanupS < 0 || cleanupS * 1000 > MAX_TIMER_MS) {
+    throw new UsageError(`--cleanup-timeout must be a number of seconds from 0 to ${Math.floor(MAX_TIMER_MS / 1000)}, got "${cleanupText}"`);
+  }
+  if (values.recover !== undefined && (values.sweep || values['read-only'] || values.only !== undefined)) {
+    throw new UsageError('--recover only undoes what an earlier run left: it cannot be combined with --sweep, --read-only or --only');
+  }
   const rateText = values.rate as string | undefined;
   const rate = rateText === undefined ? undefined : Number(rateText);
   if (rate !== undefined && (!Number.isFinite(rate) || rate <= 0)) {
     throw new UsageError(`--rate must be a positive number of requests per second, got "${rateText}"`);
   }
+  if (values.sweep && values['read-only']) throw new UsageError('--sweep deletes records: it cannot be combined with --read-only');
+  if (values.sweep && values.only !== undefined) throw new UsageError('--sweep deletes by the run marker, not by check: it cannot be combined with --only');
+  if (values.yes && !values.sweep) throw new UsageError('--yes only confirms --sweep');
   const waitText = (values['wait-for-target'] as string | undefined) ?? '0';
   const waitS = Number(waitText);
   if (!Number.isFinite(waitS) || waitS < 0 || waitS * 1000 > MAX_TIMER_MS) {
@@ -195,6 +218,9 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
     rate,
     allowHttp: Boolean(values['allow-http']),
     sweep: Boolean(values.sweep),
+    sweepYes: Boolean(values.yes),
+    recover: values.recover as string | undefined,
+    cleanupTimeoutMs: cleanupS * 1000,
     only,
     expectFile,
     expectations: expectFile && !certify ? loadExpectations(expectFile) : undefined,

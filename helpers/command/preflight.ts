@@ -4,6 +4,7 @@ import { TargetError, UsageError } from './errors.ts';
 import { businessFieldName, businessRecordIn, isRecord } from '../resources/record-shapes.ts';
 import { diagnoseTls, proxyShown } from '../http/network.ts';
 import type { TargetConfig } from '../config/target.ts';
+import type { WireEntry } from '../http/exchanges.ts';
 import { loadSpec } from '../contract/spec.ts';
 
 /** The retrieval the preflight asks first. */
@@ -20,10 +21,11 @@ const WAIT_STEP_MS = 1000;
  * (--wait-for-target) a target that does not answer yet, or whose gateway answers 502/503/504,
  * is asked again until it answers or the time is up. Returns how long it waited.
  */
-export async function preflight(target: TargetConfig, wait: { waitMs?: number; say?: (text: string) => void } = {}): Promise<number> {
+export async function preflight(target: TargetConfig, wait: { waitMs?: number; say?: (text: string) => void } = {}, onWire?: (entry: WireEntry) => void): Promise<number> {
   const started = Date.now();
   const waitMs = wait.waitMs ?? 0;
-  const client = new ApiClient(target);
+  const client = new ApiClient(target, undefined, onWire);
+  client.phase = 'preflight';
   try {
     for (let tries = 1; ; tries++) {
       let answer: Answer | undefined;

@@ -17,6 +17,8 @@ export interface TargetConfig {
   runId: string;
   /** The run journal (JSON lines) every worker appends to: see helpers/safety/journal.ts. */
   journalFile?: string;
+  /** The run's request log (JSON lines of WireEntry): every request on the wire, for the HAR and the count. */
+  requestLogFile?: string;
   /** How the target is reached: proxy, CA, client certificate. */
   network?: Network;
   /** Headers every request carries besides the suite's own (--header). */

@@ -1,7 +1,9 @@
 import { request, type Dispatcher } from 'undici';
 import type { TargetConfig } from '../config/target.ts';
 import type { Operation } from '../contract/spec.ts';
-import { recordExchange, type Exchange } from './exchanges.ts';
+import { appendFileSync } from 'node:fs';
+import { threadId } from 'node:worker_threads';
+import { recordExchange, type Exchange, type WireEntry } from './exchanges.ts';
 import { redactor } from './redact.ts';
 import { Journal } from '../safety/journal.ts';
 import { rateLimiter } from './rate-limit.ts';
@@ -69,14 +71,26 @@ export class NoAnswerError extends Error {
   override name = 'NoAnswerError';
 }
 
+let sent = 0;
+/** An id no other request of the run carries: the process, the worker thread, and a counter. */
+const nextExchangeId = () => `${process.pid}.${threadId}.${++sent}`;
+
 export class ApiClient {
+  /** What the requests sent outside a check are for, in the request log (see WireEntry). */
+  phase = 'suite set-up and clean-up';
+  /** Requests that ended without an answer or with a server error (5xx, 429): an outage, not a verdict. */
+  troubles = 0;
   private readonly redact: (text: string) => string;
   private readonly dispatcher: Dispatcher;
 
   private readonly journal?: Journal;
   private readonly limiter?: ReturnType<typeof rateLimiter>;
 
-  constructor(private readonly target: TargetConfig, dispatcher?: Dispatcher) {
+  /**
+   * Every attempt goes to `onWire` as it ends, or else to the run's request log
+   * (target.requestLogFile): the record of every request on the wire, whoever sent it.
+   */
+  constructor(private readonly target: TargetConfig, dispatcher?: Dispatcher, private readonly onWire?: (entry: WireEntry) => void) {
     this.redact = redactor(target);
     this.journal = target.journalFile ? new Journal(target.journalFile) : undefined;
     this.limiter = rateLimiter(target.rate);
@@ -114,6 +128,7 @@ export class ApiClient {
       const outcome = await this.attempt(options, url, headers, body, attempt);
       const delay = attempt <= MAX_RETRIES && retriable(options.method, outcome) ? retryDelay(outcome, attempt) : undefined;
       if (delay === undefined) {
+        if ('failure' in outcome || outcome.status >= 500 || outcome.status === 429) this.troubles += 1;
         if ('failure' in outcome) throw new NoAnswerError(`${options.method} ${options.path}: ${outcome.failure}`);
         this.journalAnswer(options, outcome);
         return outcome;
@@ -135,6 +150,7 @@ export class ApiClient {
       durationMs: 0,
       request: { method: options.method, url, headers: this.redactHeaders(headers), body: body && this.redact(body) },
       attempt,
+      id: nextExchangeId(),
     };
     try {
       // undici's request() never follows redirects: a 3xx is reported as the answer it is,
@@ -156,14 +172,21 @@ export class ApiClient {
         truncated: text.length > EXCERPT_BYTES,
       };
       exchange.durationMs = Date.now() - started;
-      recordExchange(exchange);
+      this.record(exchange);
       return { status: res.statusCode, headers: resHeaders, text, ...parseJson(text), exchange };
     } catch (e) {
       exchange.durationMs = Date.now() - started;
       exchange.error = this.redact(describeFailure(e, this.target.timeoutMs));
-      recordExchange(exchange);
+      this.record(exchange);
       return { failure: exchange.error, transient: isConnectionReset(e) };
     }
+  }
+
+  private record(exchange: Exchange): void {
+    recordExchange(exchange);
+    const entry = { phase: this.phase, exchange };
+    if (this.onWire) this.onWire(entry);
+    else if (this.target.requestLogFile) appendFileSync(this.target.requestLogFile, `${JSON.stringify(entry)}\n`);
   }
 
   private journalAnswer(options: SendOptions, answer: Answer): void {

@@ -17,6 +17,15 @@ export interface Exchange {
   error?: string;
   /** 1 for the first attempt; higher when the request was retried. */
   attempt: number;
+  /** Unique in the run: a check that shares another's step shows the same request, sent once. */
+  id?: string;
+}
+
+/** A request on the wire, as the run's request log (requests.jsonl) holds it. */
+export interface WireEntry {
+  /** What the run was doing outside the checks: preflight, baseline, suite set-up or clean-up… */
+  phase: string;
+  exchange: Exchange;
 }
 
 /** The exchanges of the check that is running: concurrent checks each get their own log. */

@@ -3,6 +3,13 @@ import type { Operation } from '../contract/spec.ts';
 import { businessRecordIn, pick, type Row } from './record-shapes.ts';
 import { differingFields, hasDocumentedType, type NamedField } from './business-values.ts';
 import { Blocked } from '../checks/check.ts';
+import { restoreFields } from '../safety/restore-record.ts';
+import { takeSnapshot } from '../safety/take-snapshot.ts';
+import { currentJournal } from '../safety/current-journal.ts';
+import { foreignRunId, Interference } from '../safety/interference.ts';
+import { runIdsIn } from '../safety/run-marker.ts';
+import { changedFieldNames } from '../checks/compare.ts';
+import type { Journal } from '../safety/journal.ts';
 
 /**
  * The business record as one run sees it: a singleton, so every check that touches it goes
@@ -14,14 +21,20 @@ export class BusinessLane {
   private snapshotError = 'the business record has not been read yet';
   private last?: Row;
   private sentUpdate = false;
+  /** The last read, and whether an update went out since: a change with none between two reads is not this run's. */
+  private lastRead?: Row;
+  private sentSinceRead = false;
+  private interference?: Interference;
 
   constructor(
     private readonly client: ApiClient,
     private readonly retrieveOp: Operation,
     private readonly updateOp: Operation,
     private readonly fields: NamedField[],
+    private readonly runId: string,
     /** The vendor's businessEnvelope, if any: see businessRecordIn. */
     private readonly envelope?: string,
+    private readonly journal: Journal | undefined = currentJournal(),
   ) {}
 
   /** Where the record is read from in the retrieval's answer: see businessRecordIn. */
@@ -29,17 +42,49 @@ export class BusinessLane {
     return businessRecordIn(json, this.fields.map((f) => f.name), this.envelope);
   }
 
-  /** Reads the record with the valid key; throws with the status when it is not a 200 JSON object holding it. */
+  /**
+   * Reads the record with the valid key; throws with the status when it is not a 200 JSON object
+   * holding it, and Interference when another writer is changing it (see watch).
+   */
   async read(): Promise<Row> {
+    this.stopIfInterfered();
     this.last = undefined;
+    const record = await this.readRaw();
+    this.watch(record);
+    this.last = record;
+    return record;
+  }
+
+  private async readRaw(): Promise<Row> {
     const answer = await this.client.call(this.retrieveOp);
     const read = answer.status === 200 ? this.unwrap(answer.json) : undefined;
     if (!read || 'problem' in read) {
       const why = read && 'problem' in read ? `: ${read.problem}` : '';
       throw new Error(`reading the business record: ${this.retrieveOp.method} ${this.retrieveOp.path} answered ${answer.status}${answer.jsonError ? ` (${answer.jsonError})` : why}`);
     }
-    this.last = read.record;
     return read.record;
+  }
+
+  /**
+   * Another run's marker in a read, or a field changed between two reads with no update sent
+   * between them, means another writer is at work: the lane stops (every later step too), and
+   * the journal says so, so that the run ends with exit 2 and restores no foreign values.
+   */
+  private watch(now: Row): void {
+    const other = foreignRunId(now, this.runId);
+    const changed = this.lastRead && !this.sentSinceRead ? changedFieldNames(this.lastRead, now) : [];
+    this.lastRead = now;
+    this.sentSinceRead = false;
+    if (other) this.interference = new Interference(other, `the business record holds a value written by run ${other}`);
+    else if (changed.length) this.interference = new Interference('another writer', `${changed.join(', ')} of the business record changed between two reads with no update sent`);
+    else return;
+    this.journal?.append({ kind: 'interference', path: this.retrieveOp.path, by: this.interference.by });
+    throw this.interference;
+  }
+
+  /** Throws the Interference the lane met, if any: every step after it stops too. */
+  stopIfInterfered(): void {
+    if (this.interference) throw this.interference;
   }
 
   /** The record as it stands: the last read if nothing was sent since, else a new read. */
@@ -49,15 +94,24 @@ export class BusinessLane {
 
   /** Sends an update; whatever comes back, the record may have changed, so the last read is dropped. */
   update(body: Row, auth?: Auth): Promise<Answer> {
+    this.stopIfInterfered();
     this.last = undefined;
     this.sentUpdate = true;
+    this.sentSinceRead = true;
     return this.client.call(this.updateOp, { body, auth });
   }
 
-  /** Takes the snapshot; never throws, so that a broken retrieval fails checks, not the suite. */
+  /** Takes the snapshot (and journals it); never throws, so that a broken retrieval fails checks, not the suite. */
   async take(): Promise<void> {
+    this.last = undefined;
     try {
-      this.snapshot = structuredClone(await this.read());
+      const record = await takeSnapshot(this.client, this.retrieveOp.path, this.journal, (_path, json) => {
+        const read = this.unwrap(json);
+        return 'record' in read ? read.record : undefined;
+      });
+      this.watch(record);
+      this.snapshot = structuredClone(record);
+      this.last = record;
     } catch (e) {
       this.snapshotError = (e as Error).message;
     }
@@ -68,6 +122,7 @@ export class BusinessLane {
    * restore to): BUS-GET-200 judges the retrieval that could not be read.
    */
   before(): Row {
+    this.stopIfInterfered();
     if (!this.snapshot) throw new Blocked('BUS-GET-200', `no change is made without a snapshot to restore: ${this.snapshotError}`);
     return this.snapshot;
   }
@@ -114,21 +169,23 @@ export class BusinessLane {
   }
 
   /**
-   * Puts the snapshot back and verifies it with a read. Writes only when the record differs:
-   * first only the differing fields (nothing else is touched), then, if that was not enough,
-   * the whole snapshot (undoes an update that dropped fields it was not sent), then one field
-   * per request (a target that applies only part of a body). Returns the fields that could not
-   * be restored (empty when the record is as before).
+   * Puts the snapshot back and verifies it with a read (helpers/safety/restore-record.ts), when
+   * an update was sent. Returns the fields that could not be restored (empty when the record is
+   * as before).
    */
   async restore(): Promise<string[]> {
     if (!this.snapshot || !this.sentUpdate) return [];
     const snapshot = this.snapshot;
-    let differing = this.differences(await this.read());
-    for (const bodies of [() => [pick(this.writeBack(snapshot), differing)], () => [this.writeBack(snapshot)], () => differing.map((f) => pick(this.writeBack(snapshot), [f]))]) {
-      if (differing.length === 0) break;
-      for (const body of bodies()) await this.update(body);
-      differing = this.differences(await this.read());
-    }
-    return differing;
+    const names = this.fields.filter((f) => f.name in snapshot).map((f) => f.name);
+    // After interference only fields holding this run's own marker are certainly its to put
+    // back; the after-run clean-up reports the rest (helpers/safety/after-run-cleanup.ts).
+    const ours = (now: Row, f: string) => !this.interference || runIdsIn(now[f]).includes(this.runId);
+    const access = { read: () => this.readRaw(), write: (body: Row) => this.client.call(this.updateOp, { body }) };
+    const writable = this.writeBack(snapshot);
+    const { still } = await restoreFields(access, snapshot, names, {
+      body: (fields) => pick(writable, fields),
+      differing: (now) => differingFields(snapshot, now, names).filter((f) => ours(now, f)),
+    });
+    return still;
   }
 }

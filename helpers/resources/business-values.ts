@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { BusinessField, Spec } from '../contract/spec.ts';
 import type { TargetConfig } from '../config/target.ts';
 import { businessFieldName } from './record-shapes.ts';
+import { markValue } from '../safety/run-marker.ts';
 
 /** A documented business field under the name the target uses for it. */
 export interface NamedField {
@@ -49,6 +50,14 @@ function plausible({ field, name }: NamedField): unknown[] {
   return [`Conformance ${name}`, `Conformance ${name} 2`];
 }
 
+/** Where a run marker fits in a value of the field (see markValue): never in a fixed-form value. */
+export function markerKind({ field }: NamedField): 'email' | 'url' | 'text' | 'fixed' {
+  if (field.vendorConfigKey === 'businessEmailField') return 'email';
+  if (/url$/i.test(field.specName)) return 'url';
+  if (['currencyIso', 'timeZone', 'phoneNumber'].includes(field.specName)) return 'fixed';
+  return 'text';
+}
+
 /** The last digit of a text changed: another phone number or house number of the same form. */
 function otherDigit(text: string): string | undefined {
   const at = text.search(/\d(?=\D*$)/);
@@ -89,12 +98,14 @@ function derived({ field }: NamedField, current: unknown): unknown[] {
  * The values to try for a field, best first, none equal to `current`: the vendor's
  * (businessValues: the one source that knows what the implementation accepts, so it goes first
  * and spares the target writes it would refuse), then values derived from the target's own
- * (`original`, as read before the run), then values plausible for the field's meaning. Booleans
- * have one other value; arrays whose element structure is not shown are learned from the
- * target: a subset of the elements it returned (a subset keeps any order it imposes), or all of
- * them when it has since lost some.
+ * (`original`, as read before the run), then values plausible for the field's meaning. With
+ * `runId`, the suite's own string values carry the run marker where the field takes it (see
+ * markerKind), so that another run can tell they are not a baseline; the vendor's are sent as
+ * given, since only the vendor knows their form. Booleans have one other value; arrays whose
+ * element structure is not shown are learned from the target: a subset of the elements it
+ * returned (a subset keeps any order it imposes), or all of them when it has since lost some.
  */
-export function candidateValues(nf: NamedField, vendorValues: Record<string, unknown[]> | undefined, current: unknown, original: unknown = current): Candidate[] | { unavailable: string } {
+export function candidateValues(nf: NamedField, vendorValues: Record<string, unknown[]> | undefined, current: unknown, original: unknown = current, runId?: string): Candidate[] | { unavailable: string } {
   const { field, name } = nf;
   if (field.types.includes('boolean')) {
     return typeof current === 'boolean' ? [{ value: !current, source: 'derived' }] : { unavailable: `${name} does not read as a boolean` };
@@ -106,9 +117,10 @@ export function candidateValues(nf: NamedField, vendorValues: Record<string, unk
     if (Array.isArray(original) && original.length === 0 && !vendor.length) return { unavailable: `${name} reads as an empty array: its element structure is not shown, so no other value can be derived (give one in the vendor config, businessValues.${name})` };
     own = Array.isArray(original) && original.length ? [original.slice(0, -1), original].map((value) => ({ value, source: 'derived' })) : [];
   } else if (field.types.includes('string')) {
+    const mark = (value: unknown) => (runId && typeof value === 'string' ? (markValue(value, runId, markerKind(nf)) ?? value) : value);
     own = [
-      ...derived(nf, original).map((value): Candidate => ({ value, source: 'derived' })),
-      ...plausible(nf).map((value): Candidate => ({ value, source: 'plausible' })),
+      ...derived(nf, original).map((value): Candidate => ({ value: mark(value), source: 'derived' })),
+      ...plausible(nf).map((value): Candidate => ({ value: mark(value), source: 'plausible' })),
     ];
   } else {
     return { unavailable: `no valid value can be derived for the documented type ${field.types.join(' or ')} of ${name}` };

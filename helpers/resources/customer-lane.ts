@@ -1,6 +1,7 @@
 import { Blocked, check, type CheckDefinition, type CheckRun } from '../checks/check.ts';
 import { ensure, foundRecord, listElements, said } from '../checks/assertions.ts';
-import { customerFixture, markerField } from './fixtures.ts';
+import { customerFixture, markerBase, markerField } from './fixtures.ts';
+import { markedRows } from '../safety/run-marker.ts';
 import { is2xx, type Answer, type ApiClient } from '../http/client.ts';
 import type { CreatedRecords } from '../safety/created-records.ts';
 import { isRecord, rowsOf, type Row } from './record-shapes.ts';
@@ -76,8 +77,10 @@ export class CustomerLane {
     return { id, sent, record: answer.json };
   }
 
-  private keep(id: unknown, owned: unknown[]): void {
-    this.createdRecords.record(this.ops.remove, id);
+  /** `journalled`: the client journalled its create (answered with the id); else it is journalled here. */
+  private keep(id: unknown, owned: unknown[], journalled = true): void {
+    if (journalled) this.createdRecords.record(this.ops.remove, id);
+    else this.createdRecords.adopt(this.ops.remove, id);
     this.ours.add(String(id));
     owned.push(id);
   }
@@ -87,10 +90,9 @@ export class CustomerLane {
     const field = markerField(this.target);
     if (!field) return;
     const answer = await this.client.call(this.ops.list);
-    for (const row of (is2xx(answer) ? rowsOf(answer.json) : undefined) ?? []) {
-      if (row[field] !== sent[field]) continue;
-      const id = row[this.idField];
-      if (id !== undefined && id !== null && !this.isOurs(id)) this.keep(id, owned);
+    const rows = (is2xx(answer) ? rowsOf(answer.json) : undefined) ?? [];
+    for (const { id, value } of markedRows(rows, this.ops.list.path, field, markerBase(this.target), this.idField)) {
+      if (value === sent[field] && !this.isOurs(id)) this.keep(id, owned, false);
     }
   }
 
@@ -129,7 +131,7 @@ export class CustomerLane {
 
   /** A customer that exists because a request wrongly succeeded (revived, or created without a key): clean-up deletes it. */
   adopt(id: unknown): void {
-    if (id !== undefined && id !== null) this.keep(id, []);
+    if (id !== undefined && id !== null) this.keep(id, [], false);
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { TargetConfig } from '../config/target.ts';
 import { NAME_FIELDS } from './record-shapes.ts';
+import { markedValue } from '../safety/run-marker.ts';
 
 /** The fixture field that carries the run marker: configured, or the first name-like string field. */
 export function markerField(target: TargetConfig): string | undefined {
@@ -21,7 +22,7 @@ let made = 0;
 export function customerFixture(target: TargetConfig, label = ''): Record<string, unknown> {
   const body = structuredClone(target.vendor.customerFixture);
   const field = markerField(target);
-  if (field) body[field] = `${String(body[field] ?? '')} ${target.runId}${label ? ` ${label}` : ''}`.trim();
+  if (field) body[field] = markedValue(String(body[field] ?? ''), target.runId, label.replace(/\s+/g, ' ').trim());
   made += 1;
   for (const [key, value] of Object.entries(body)) {
     if (typeof value !== 'string' || key === field) continue;
@@ -29,4 +30,10 @@ export function customerFixture(target: TargetConfig, label = ''): Record<string
     if (at > 0) body[key] = `${value.slice(0, at)}+${target.runId}-${made}${value.slice(at)}`;
   }
   return body;
+}
+
+/** The marker field's value in the vendor's fixture: what a marked value starts with (see runIdOf). */
+export function markerBase(target: TargetConfig): string {
+  const field = markerField(target);
+  return field ? String(target.vendor.customerFixture[field] ?? '') : '';
 }

@@ -22,6 +22,15 @@ export function businessFieldName(specName: string, vendorConfigKey: string | un
 }
 
 /**
+ * The fields of a read record a client may write back (the one opinion of the project): never the
+ * id, a field the server maintains (updatedAt…) or any other "…At" stamp (createdAt): a target may
+ * refuse to take those from a client, and they are not the run's to put back.
+ */
+export function writableFields(record: Row, idField: string): string[] {
+  return Object.keys(record).filter((k) => k !== idField && !SERVER_MAINTAINED.test(k) && !/At$/.test(k) && record[k] !== undefined);
+}
+
+/**
  * A PATCH body that writes back one field of a customer or team member as read (their fields
  * are not shown; the business has its own write-back in business-record.ts). The field is, in
  * this order: one the vendor's patch (customerPatch, teamMemberPatch) names, a name-like one,
@@ -30,7 +39,8 @@ export function businessFieldName(specName: string, vendorConfigKey: string | un
  */
 export function writeBackBody(read: unknown, target: TargetConfig, op: Operation): Row {
   if (!isRecord(read)) throw new Error(`${op.method} ${op.path}: the record read back is not a JSON object`);
-  const writable = (k: string) => k !== target.vendor.idField && !SERVER_MAINTAINED.test(k) && !/At$/.test(k) && read[k] !== undefined;
+  const fields = writableFields(read, target.vendor.idField);
+  const writable = (k: string) => fields.includes(k);
   const patch = op.resource === 'team-members' ? target.vendor.teamMemberPatch : target.vendor.customerPatch;
   const field =
     [...Object.keys(patch ?? {}), ...NAME_FIELDS].find((k) => k in read && writable(k)) ??

@@ -1,7 +1,8 @@
-import { changedFields, SERVER_MAINTAINED, without } from '../checks/compare.ts';
+import { changedFieldNames, changedFields } from '../checks/compare.ts';
+import { restoreFields } from '../safety/restore-record.ts';
 import { ensure, foundRecord, listElements, said } from '../checks/assertions.ts';
 import { fillId, is2xx, type Answer, type ApiClient } from '../http/client.ts';
-import { isRecord, NAME_FIELDS, rowsOf, type Row } from './record-shapes.ts';
+import { isRecord, NAME_FIELDS, pick, rowsOf, writableFields, type Row } from './record-shapes.ts';
 import { undocumented, type ResourceOps } from '../contract/resource-ops.ts';
 import { currentJournal } from '../safety/current-journal.ts';
 import { sharedStep } from '../checks/shared-step.ts';
@@ -16,6 +17,7 @@ type MemberOps = Required<Pick<ResourceOps, 'list' | 'find' | 'update'>>;
  */
 export class TeamMemberLane {
   readonly idField: string;
+  private readonly runId: string;
   /** Section 1 rules these out; the suite sends them to prove the target refuses them. */
   readonly createProbe: Operation;
   readonly deleteProbe: Operation;
@@ -28,6 +30,7 @@ export class TeamMemberLane {
     target: TargetConfig,
   ) {
     this.idField = target.vendor.idField;
+    this.runId = target.runId;
     this.createProbe = undocumented(ops.list, 'POST', 'createTeamMember');
     this.deleteProbe = undocumented(ops.find, 'DELETE', 'deleteTeamMember');
   }
@@ -58,61 +61,65 @@ export class TeamMemberLane {
     return this.client.call(this.ops.update, { id, body });
   }
 
-  /** A change of a name-like string field the member has, when the vendor configured none. */
+  /** A change of a name-like string field the member has, when the vendor configured none; it carries the run marker. */
   nameChange(member: Row): Row | undefined {
     const field = NAME_FIELDS.find((f) => typeof member[f] === 'string');
     if (!field) return undefined;
-    return { [field]: member[field] === 'Conformance' ? 'Conformance Changed' : 'Conformance' };
+    const value = `Conformance ${this.runId}`;
+    return { [field]: member[field] === value ? `${value} changed` : value };
   }
 
-  /** A member's fields to send back as a new member: everything but its id and server stamps. */
+  /** A member's fields to send back as a new member: those a client may write (see writableFields). */
   copyOf(member: Row): Row {
-    return without(member, (k) => k === this.idField || SERVER_MAINTAINED.test(k));
+    return pick(member, writableFields(member, this.idField));
   }
 
   /**
    * Runs `change` on a member, then restores the member's original values and verifies them with
    * a find. A member that cannot be restored fails the check, saying what is left changed.
    */
-  async changing(original: Row, sent: string[], change: () => Promise<void>): Promise<void> {
+  async changing(original: Row, change: () => Promise<void>): Promise<void> {
     let failure: Error | undefined;
     try {
       await change();
     } catch (e) {
       failure = e as Error;
     }
-    const problem = await this.restore(original, sent);
+    const problem = await this.restore(original);
     if (problem) throw new Error(`${failure ? `${failure.message}; then ` : ''}the member was NOT restored: ${problem}`);
     if (failure) throw failure;
   }
 
   /** After a request that should have changed nothing: puts the member back if it did change; says what could not be. */
-  async putBack(original: Row, sent: string[]): Promise<string | undefined> {
+  async putBack(original: Row): Promise<string | undefined> {
     const now = await this.find(original[this.idField]);
     if (is2xx(now) && isRecord(now.json) && changedFields(original, now.json).length === 0) return undefined;
-    return this.restore(original, sent);
+    return this.restore(original);
   }
 
-  /** Writes back the fields sent; if the member still differs (a PATCH that replaced it), every field. Undefined when restored. */
-  private async restore(original: Row, sent: string[]): Promise<string | undefined> {
+  /**
+   * Puts the member back (helpers/safety/restore-record.ts): the fields that differ from its
+   * original, then, if it still differs (a PATCH that replaced it), every writable field.
+   * Undefined when restored; else what differs.
+   */
+  private async restore(original: Row): Promise<string | undefined> {
     const id = original[this.idField];
-    const attempts = [
-      Object.fromEntries(sent.filter((k) => k in original).map((k) => [k, original[k]])),
-      this.copyOf(original),
-    ];
-    let problem = '';
-    for (const body of attempts) {
-      const answer = await this.update(id, body);
-      const now = await this.find(id);
-      if (!is2xx(now) || !isRecord(now.json)) {
-        problem = `after PATCH ${this.ops.update.path} ${said(answer)}, GET ${this.ops.find.path} ${said(now)}`;
-        continue;
-      }
-      const left = changedFields(original, now.json);
-      if (left.length === 0) return undefined;
-      problem = `member ${String(id)} differs from its original: ${left.join('; ')}`;
+    const access = {
+      read: async () => {
+        const now = await this.find(id);
+        if (!is2xx(now) || !isRecord(now.json)) throw new Error(`GET ${this.ops.find.path} ${said(now)}`);
+        return now.json;
+      },
+      write: (body: Row) => this.update(id, body),
+    };
+    try {
+      const { still, now } = await restoreFields(access, original, writableFields(original, this.idField), {
+        differing: (now) => changedFieldNames(original, now),
+      });
+      return still.length ? `member ${String(id)} differs from its original: ${changedFields(original, now).join('; ')}` : undefined;
+    } catch (e) {
+      return `member ${String(id)} could not be read back: ${(e as Error).message}`;
     }
-    return problem;
   }
 
   /** Undoes a member the target wrongly created: deletes it (the only way the API could) and says what came of it. */

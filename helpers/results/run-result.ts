@@ -1,5 +1,5 @@
 import { loadCatalog, type Level, type NotChecked, type Requirement } from '../contract/catalog.ts';
-import type { Exchange } from '../http/exchanges.ts';
+import type { Exchange, WireEntry } from '../http/exchanges.ts';
 import type { Outcome } from '../checks/check.ts';
 import { pinStatus, type Expectation, type Expectations, type PinStatus } from '../config/expectations.ts';
 import { countOutcomes, isOutsideSelection, type CollectedCheck, type Counts, type Observation } from './check-outcomes.ts';
@@ -79,6 +79,8 @@ export interface RunResult {
   cleanUp: { deleted: string[]; restored: string[] };
   leftOnTarget: LeftOnTarget[];
   resources: { maxRssMiB: number };
+  /** Requests sent outside any check or observation (preflight, baseline, suite set-up and clean-up, the after-run clean-up). */
+  outsideChecks?: { phase: string; exchanges: Exchange[] }[];
 }
 
 export interface RunFacts {
@@ -106,6 +108,8 @@ export interface RunFacts {
   leftOnTarget?: LeftOnTarget[];
   /** The catalog's requirements (default: spec/requirements.yaml). */
   requirements?: Requirement[];
+  /** Every request on the wire (the request log); without it, the count is that of the checks' exchanges. */
+  requests?: WireEntry[];
 }
 
 /** A failure the --expect file pins as a failure: it does not fail the run. */
@@ -156,7 +160,7 @@ export function buildRunResult(f: RunFacts): RunResult {
     counts: {
       ...countOutcomes(f.checks),
       checks: checks.length,
-      requests: checks.reduce((n, c) => n + c.exchanges.length, 0) + f.observations.reduce((n, o) => n + o.exchanges.length, 0),
+      requests: f.requests ? new Set(f.requests.map((r) => r.exchange.id)).size : checks.reduce((n, c) => n + c.exchanges.length, 0) + f.observations.reduce((n, o) => n + o.exchanges.length, 0),
       knownDeviations: failed.length - unpinnedFailures.length,
     },
     checks,
@@ -169,6 +173,7 @@ export function buildRunResult(f: RunFacts): RunResult {
     cleanUp: f.cleanUp ?? { deleted: [], restored: [] },
     leftOnTarget: f.leftOnTarget ?? [],
     resources: { maxRssMiB: Math.round(process.resourceUsage().maxRSS / 1024) },
+    ...(f.requests ? { outsideChecks: outsideChecks(f.requests, [...checks, ...f.observations]) } : {}),
   };
 }
 
@@ -207,6 +212,18 @@ export function incompleteText(run: RunResult): string {
   const missing = run.untested.filter((u) => !u.allowed);
   if (missing.length) return `no proof for ${missing.map((u) => u.requirement).join(', ')} (${missing[0].requirement}: ${missing[0].reason}; every reason is in result.json "untested")`;
   return 'the suite could not run; see the errors above';
+}
+
+/** The requests of the log that no check or observation shows, by phase, in the order sent. */
+function outsideChecks(requests: WireEntry[], shown: { exchanges: Exchange[] }[]): { phase: string; exchanges: Exchange[] }[] {
+  const seen = new Set(shown.flatMap((s) => s.exchanges.map((e) => e.id)));
+  const phases = new Map<string, Exchange[]>();
+  for (const { phase, exchange } of requests) {
+    if (seen.has(exchange.id)) continue;
+    seen.add(exchange.id);
+    phases.set(phase, [...(phases.get(phase) ?? []), exchange]);
+  }
+  return [...phases].map(([phase, exchanges]) => ({ phase, exchanges }));
 }
 
 /** Checks grouped by resource, in the order the run met them. */

@@ -1,8 +1,11 @@
 import { fillId, is2xx, type ApiClient } from '../http/client.ts';
 import { outstanding, type Journal, type Outstanding } from './journal.ts';
-import { markerField } from '../resources/fixtures.ts';
+import { markerBase, markerField } from '../resources/fixtures.ts';
+import { markedRows, runIdsIn } from './run-marker.ts';
 import { recordReader, rowsOf } from '../resources/record-shapes.ts';
-import { restoreRecord, type LeftOnTarget } from './restore-record.ts';
+import { isDeepStrictEqual } from 'node:util';
+import { byPath, holding, restoreFields, restoreRecord, type LeftOnTarget } from './restore-record.ts';
+import { journalListed, takeSnapshot } from './take-snapshot.ts';
 import type { Spec } from '../contract/spec.ts';
 import type { TargetConfig } from '../config/target.ts';
 
@@ -30,31 +33,55 @@ export async function takeBaseline(client: ApiClient, spec: Spec, target: Target
     const fixed = has('PATCH', item) && !has('POST', op.path);
     if (!singleton && !fixed) continue;
     try {
-      const answer = await client.send({ method: 'GET', path: op.path });
-      const record = singleton && is2xx(answer) ? recordOf(op.path, answer.json) : undefined;
-      if (record) {
-        journal.append({ kind: 'snapshot', path: op.path, record });
+      if (singleton) {
+        await takeSnapshot(client, op.path, journal, recordOf);
         continue;
       }
-      const rows = fixed && is2xx(answer) ? rowsOf(answer.json) : undefined;
-      if (!rows) throw new Error(`answered ${answer.status}${answer.jsonError ? ` (${answer.jsonError})` : ''}`);
-      for (const row of rows) {
-        const id = row[target.vendor.idField];
-        if (id !== undefined && id !== null) journal.append({ kind: 'snapshot', path: fillId(item, id), record: row });
-      }
+      const answer = await client.send({ method: 'GET', path: op.path });
+      const rows = is2xx(answer) ? rowsOf(answer.json) : undefined;
+      if (!rows) throw new Error(`cannot snapshot ${op.path} before the run: GET answered ${answer.status}${answer.jsonError ? ` (${answer.jsonError})` : ''}`);
+      journalListed(rows, op.path, target.vendor.idField, journal);
     } catch (e) {
-      problems.push(`could not snapshot ${op.path} before the run: ${(e as Error).message}`);
+      problems.push((e as Error).message);
     }
   }
   return problems;
 }
 
+/** How long the after-run clean-up keeps retrying what it could not undo, unless told (--cleanup-timeout). */
+export const CLEANUP_TIMEOUT_MS = 60_000;
+const FIRST_BACKOFF_MS = 500;
+const MAX_BACKOFF_MS = 8_000;
+
 /**
- * After the suites (finished, failed, cancelled or timed out): deletes, newest first, what the
- * journal says the run created and nobody deleted; finds by the run marker what was created but
- * whose answer was lost; verifies by listing; and restores every record the run wrote to.
+ * After the suites (finished, failed, cancelled or timed out), or from an earlier run's journal
+ * (--recover): undoes what the journal says the run left (see undoOnce). What could not be
+ * undone is tried again with backoff (0.5 s, doubling, at most 8 s apart) until nothing is left
+ * or `cleanupTimeoutMs` has passed: an outage during the clean-up is waited out, within bounds.
  */
-export async function recover(client: ApiClient, journal: Journal, target: TargetConfig): Promise<Recovery> {
+export async function recover(client: ApiClient, journal: Journal, target: TargetConfig, options: { cleanupTimeoutMs?: number } = {}): Promise<Recovery> {
+  const deadline = Date.now() + (options.cleanupTimeoutMs ?? CLEANUP_TIMEOUT_MS);
+  const total: Recovery = { deleted: [], restored: [], leftOnTarget: [] };
+  for (let backoff = FIRST_BACKOFF_MS; ; backoff = Math.min(backoff * 2, MAX_BACKOFF_MS)) {
+    const troubles = client.troubles;
+    const pass = await undoOnce(client, journal, target);
+    // A pass the target answered without trouble leaves what no retry changes (a broken delete, say).
+    const outage = client.troubles > troubles;
+    total.deleted.push(...pass.deleted.filter((d) => !total.deleted.includes(d)));
+    total.restored.push(...pass.restored);
+    total.leftOnTarget = pass.leftOnTarget;
+    const wait = Math.min(backoff, deadline - Date.now());
+    if (!pass.leftOnTarget.length || !outage || wait <= 0) return total;
+    await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+}
+
+/**
+ * One pass: deletes, newest first, what the journal says the run created and nobody deleted;
+ * finds by the run marker what was created but whose answer was lost; verifies by listing; and
+ * restores every record the run wrote to, verified by reading back.
+ */
+async function undoOnce(client: ApiClient, journal: Journal, target: TargetConfig): Promise<Recovery> {
   const state = outstanding(journal.read());
   const recovery: Recovery = { deleted: [], restored: [], leftOnTarget: [] };
   const left = new Map<string, string>();
@@ -92,7 +119,8 @@ export async function recover(client: ApiClient, journal: Journal, target: Targe
       if (problem) left.set(path, problem);
       continue;
     }
-    const result = await restoreRecord(client, path, before, fields);
+    const by = state.interference.get(path);
+    const result = by ? await restoreOwn(client, path, before, fields, target.runId, by) : await restoreRecord(client, path, before, fields);
     if (result.restored.length) recovery.restored.push(`${path} (${result.restored.join(', ')})`);
     if (result.problem) left.set(path, result.problem);
   }
@@ -107,17 +135,37 @@ async function ownRecords(client: ApiClient, listPath: string, state: Outstandin
     const rows = is2xx(answer) ? rowsOf(answer.json) : undefined;
     if (!rows) return `GET ${listPath} answered ${answer.status}${answer.jsonError ? ` (${answer.jsonError})` : ''}`;
     const field = markerField(target);
+    const marked = new Set(field ? markedRows(rows, listPath, field, markerBase(target), target.vendor.idField).filter((m) => m.runId === target.runId).map((m) => m.path) : []);
     const paths: string[] = [];
     for (const row of rows) {
       const id = row[target.vendor.idField];
       if (id === undefined || id === null) continue;
       const path = fillId(`${listPath}/{id}`, id);
-      const marked = field !== undefined && typeof row[field] === 'string' && (row[field] as string).includes(target.runId);
-      if (marked || state.everCreated.has(path)) paths.push(path);
+      if (marked.has(path) || state.everCreated.has(path)) paths.push(path);
     }
     return paths;
   } catch (e) {
     return (e as Error).message;
+  }
+}
+
+/**
+ * A record another writer changed during the run: only fields that hold this run's own marker
+ * are certainly its to put back; the others are left to whoever changed them, and named.
+ */
+async function restoreOwn(client: ApiClient, path: string, before: Record<string, unknown>, fields: Set<string>, runId: string, by: string): Promise<{ restored: string[]; problem?: string }> {
+  let others: string[] = [];
+  try {
+    const { restored } = await restoreFields(byPath(client, path, holding([...fields])), before, fields, {
+      differing: (now) => {
+        const differ = [...fields].filter((f) => f in before && !isDeepStrictEqual(now[f], before[f]));
+        others = differ.filter((f) => !runIdsIn(now[f]).includes(runId));
+        return differ.filter((f) => !others.includes(f));
+      },
+    });
+    return { restored, problem: others.length ? `${others.join(', ')} not put back: ${by} changed the record during the run (run \`scheduling-conformance --recover\` when it is done)` : undefined };
+  } catch (e) {
+    return { restored: [], problem: (e as Error).message };
   }
 }
 
@@ -141,7 +189,7 @@ export function leftAccordingToJournal(journal: Journal, runId: string): LeftOnT
     // A create whose answer had not arrived may have made a record the journal does not know.
     ...[...state.listPaths].map((path) => ({
       record: `${path} marked ${runId}`,
-      problem: 'not verified by listing; `scheduling-conformance --sweep` deletes records left by interrupted runs',
+      problem: 'not verified by listing; `scheduling-conformance --sweep` lists records left by interrupted runs, `--sweep --yes` deletes them',
     })),
   ];
 }

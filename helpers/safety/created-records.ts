@@ -5,16 +5,26 @@ import type { Journal } from './journal.ts';
 
 /**
  * Records this suite file created, noted as soon as the target answers, so that clean-up
- * can delete them whatever happened in between. Each record also goes to the run journal, so
- * that the main process deletes it should this worker never get to its clean-up.
+ * can delete them whatever happened in between. The run journal, which the main process cleans
+ * up from should this worker never get to its clean-up, hears of each create once: from the
+ * client, which journals every create the target answers with an id (helpers/http/client.ts).
  */
 export class CreatedRecords {
   private readonly created = new Map<string, { id: unknown; deleteOp: Operation }>();
 
   constructor(private readonly journal: Journal | undefined = currentJournal()) {}
 
+  /** A record whose create the client journalled (the target answered it with its id). */
   record(deleteOp: Operation, id: unknown): void {
     this.created.set(`${deleteOp.path} ${String(id)}`, { id, deleteOp });
+  }
+
+  /**
+   * A record the client could not journal as created: a create answered without its id (found
+   * since by the run marker), or a record back after its delete. Journalled here, once.
+   */
+  adopt(deleteOp: Operation, id: unknown): void {
+    this.record(deleteOp, id);
     this.journal?.append({ kind: 'created', path: fillId(deleteOp.path, id), listPath: deleteOp.collectionPath, id });
   }
 

@@ -3,6 +3,7 @@ import type { Row } from '../resources/record-shapes.ts';
 
 /**
  * One line of the run journal. Paths are concrete (ids filled in), relative to the base URL.
+ * - run:      the first line: the target's origin and the run id (`--recover` checks both).
  * - creating: a create is about to be sent to `listPath` (its answer may be lost: the run marker finds it).
  * - created:  the target answered a create; `path` deletes it, `listPath` lists its collection.
  * - deleted:  the target answered a delete of `path` with 2xx or 404: it is gone.
@@ -11,15 +12,19 @@ import type { Row } from '../resources/record-shapes.ts';
  * - restored: a suite restored `path` itself.
  * - kept:     a record the run created on purpose to stay: it stands in for one a broken target
  *             let the run delete (a team member re-created), so clean-up must not delete it.
+ * - interference: another writer (`by`: a run marker, or "another writer") changed `path` while
+ *             this run worked on it: only fields holding this run's own marker are put back.
  */
 export type JournalEntry =
+  | { kind: 'run'; origin: string; runId: string }
   | { kind: 'creating'; listPath: string }
   | { kind: 'created'; path: string; listPath: string; id: unknown }
   | { kind: 'deleted'; path: string }
   | { kind: 'snapshot'; path: string; record: Row }
   | { kind: 'wrote'; path: string; fields: string[] }
   | { kind: 'restored'; path: string }
-  | { kind: 'kept'; path: string };
+  | { kind: 'kept'; path: string }
+  | { kind: 'interference'; path: string; by: string };
 
 /**
  * The durable record of what a run changed on the target: JSON lines appended synchronously as
@@ -71,6 +76,8 @@ export interface Outstanding {
   written: Map<string, Set<string>>;
   /** The earliest value of each field of each snapshotted record. */
   snapshots: Map<string, Row>;
+  /** Records another writer changed during the run, and who. */
+  interference: Map<string, string>;
 }
 
 export function outstanding(entries: JournalEntry[]): Outstanding {
@@ -79,7 +86,9 @@ export function outstanding(entries: JournalEntry[]): Outstanding {
   const written = new Map<string, Set<string>>();
   const snapshots = new Map<string, Row>();
   const listPaths = new Set<string>();
+  const interference = new Map<string, string>();
   for (const e of entries) {
+    if (e.kind === 'interference') interference.set(e.path, interference.get(e.path) ?? e.by);
     if (e.kind === 'creating') listPaths.add(e.listPath);
     else if (e.kind === 'created') {
       listPaths.add(e.listPath);
@@ -101,5 +110,5 @@ export function outstanding(entries: JournalEntry[]): Outstanding {
     }
   }
   for (const path of everCreated) written.delete(path);
-  return { created: [...created.values()].reverse(), listPaths, everCreated, written, snapshots };
+  return { created: [...created.values()].reverse(), listPaths, everCreated, written, snapshots, interference };
 }

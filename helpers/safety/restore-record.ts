@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { is2xx, NoAnswerError, type ApiClient } from '../http/client.ts';
-import { businessRecordIn, pick, type Row } from '../resources/record-shapes.ts';
+import { businessRecordIn, pick, type RecordReader, type Row } from '../resources/record-shapes.ts';
 
 /** A record the run could not leave as it found it, and why: the report's last section. */
 export interface LeftOnTarget {
@@ -8,47 +8,102 @@ export interface LeftOnTarget {
   problem: string;
 }
 
+/** How one record is read and written: by its path, or through a resource lane's operations. */
+export interface RecordAccess {
+  /** The record as it stands; throws, saying why, when it cannot be read. */
+  read(): Promise<Row>;
+  write(body: Row): Promise<{ status: number }>;
+}
+
+export interface RestoreOptions {
+  /** The update that writes back the named fields (default: their values in `before`). */
+  body?: (names: string[]) => Row;
+  /** Which fields differ from `before` (default: those of `fields` whose values differ). */
+  differing?: (now: Row) => string[];
+}
+
 export interface Restoration {
   /** Fields written back (empty when the record already held its earlier values). */
   restored: string[];
-  problem?: string;
+  /** Fields that still differ after writing back. */
+  still: string[];
+  /** The last read. */
+  now: Row;
 }
 
 /**
- * Puts `fields` of the record at `path` back to their values in `before`: reads it, writes back
- * only the fields that differ (one request; one per field if the target refuses them together),
- * and verifies by reading it back. If that was not enough, all of `fields` are written at once
- * (a target that replaces the record keeps only what it is sent) and verified again.
+ * The one way the run puts a record back. Reads it, writes back only the fields that differ
+ * (one request; one per field if the target refuses them together), and verifies by reading it
+ * back. If that was not enough, all of `fields` are written at once (a target that replaces the
+ * record keeps only what it is sent) and verified again; then, if still not, one field per
+ * request (a target that applies only part of a body). Throws when the record cannot be read.
  */
-export async function restoreRecord(client: ApiClient, path: string, before: Row, fields: Iterable<string>): Promise<Restoration> {
-  try {
-    const unknown = [...fields].filter((f) => !(f in before));
-    const known = [...fields].filter((f) => f in before);
-    const differing = async () => {
-      const now = await client.send({ method: 'GET', path });
-      // The record itself, or the one property of the answer holding these fields (an envelope).
-      const read = is2xx(now) ? businessRecordIn(now.json, known) : undefined;
-      if (!read || !('record' in read)) throw new Error(`reading it back answered ${now.status}`);
-      const current = read.record;
-      return known.filter((f) => !isDeepStrictEqual(current[f], before[f]));
-    };
-    const changed = await differing();
-    if (changed.length) {
-      const all = await client.send({ method: 'PATCH', path, body: pick(before, changed) });
-      if (!is2xx(all) && changed.length > 1) {
-        for (const f of changed) await client.send({ method: 'PATCH', path, body: pick(before, [f]) });
-      }
+export async function restoreFields(access: RecordAccess, before: Row, fields: Iterable<string>, options: RestoreOptions = {}): Promise<Restoration> {
+  const known = [...fields].filter((f) => f in before);
+  const body = options.body ?? ((names: string[]) => pick(before, names));
+  const differing = options.differing ?? ((now: Row) => known.filter((f) => !(f in now) || !isDeepStrictEqual(now[f], before[f])));
+  let now = await access.read();
+  const changed = differing(now);
+  let still = changed;
+  if (changed.length) {
+    const writable = changed.filter((f) => known.includes(f));
+    if (writable.length) {
+      const all = await access.write(body(writable));
+      if (!is2xx(all) && writable.length > 1) for (const f of writable) await access.write(body([f]));
+      now = await access.read();
+      still = differing(now);
     }
-    let still = changed.length ? await differing() : [];
     if (still.length) {
-      await client.send({ method: 'PATCH', path, body: pick(before, known) });
-      still = await differing();
+      await access.write(body(known));
+      now = await access.read();
+      still = differing(now);
     }
+    if (still.length) {
+      for (const f of still.filter((g) => known.includes(g))) await access.write(body([f]));
+      now = await access.read();
+      still = differing(now);
+    }
+  }
+  return { restored: changed.filter((f) => !still.includes(f)), still, now };
+}
+
+/**
+ * The record in a GET's answer: the object itself, or the one property of it holding `names`
+ * (an envelope, see businessRecordIn): for a restore that knows the fields but not the vendor config.
+ */
+export function holding(names: string[]): RecordReader {
+  return (_path, json) => {
+    const read = businessRecordIn(json, names);
+    return 'record' in read ? read.record : undefined;
+  };
+}
+
+/** A record addressed by its path: read with GET through `recordOf`, written with PATCH. */
+export function byPath(client: ApiClient, path: string, recordOf: RecordReader): RecordAccess {
+  return {
+    read: async () => {
+      const now = await client.send({ method: 'GET', path });
+      const record = is2xx(now) ? recordOf(path, now.json) : undefined;
+      if (!record) throw new Error(`reading it back answered ${now.status}`);
+      return record;
+    },
+    write: (body) => client.send({ method: 'PATCH', path, body }),
+  };
+}
+
+/**
+ * Puts `fields` of the record at `path` back to their values in `before` (see restoreFields) and
+ * says what could not be: for the after-run clean-up and the snapshots of a suite.
+ */
+export async function restoreRecord(client: ApiClient, path: string, before: Row, fields: Iterable<string>, recordOf: RecordReader = holding([...fields])): Promise<{ restored: string[]; problem?: string }> {
+  const unknown = [...fields].filter((f) => !(f in before));
+  try {
+    const { restored, still } = await restoreFields(byPath(client, path, recordOf), before, fields);
     const problems = [
       ...(still.length ? [`${still.join(', ')} still differ${still.length === 1 ? 's' : ''} from before the run after writing ${still.length === 1 ? 'it' : 'them'} back`] : []),
       ...(unknown.length ? [`${unknown.join(', ')} written by the run, value before the run unknown`] : []),
     ];
-    return { restored: changed.filter((f) => !still.includes(f)), problem: problems.join('; ') || undefined };
+    return { restored, problem: problems.join('; ') || undefined };
   } catch (e) {
     return { restored: [], problem: e instanceof NoAnswerError || e instanceof Error ? e.message : String(e) };
   }

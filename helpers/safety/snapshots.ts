@@ -1,10 +1,10 @@
-import { is2xx, type ApiClient } from '../http/client.ts';
+import type { ApiClient } from '../http/client.ts';
 import type { Journal } from './journal.ts';
 import { outstanding } from './journal.ts';
-import { isRecord, type RecordReader, type Row } from '../resources/record-shapes.ts';
-import { restoreRecord, type LeftOnTarget, type Restoration } from './restore-record.ts';
-import { SERVER_MAINTAINED } from '../checks/compare.ts';
+import { isRecord, writableFields, type RecordReader, type Row } from '../resources/record-shapes.ts';
+import { restoreRecord, type LeftOnTarget } from './restore-record.ts';
 import { currentJournal } from './current-journal.ts';
+import { takeSnapshot } from './take-snapshot.ts';
 
 /**
  * Snapshot and restore of records a suite changes but cannot create (the business record,
@@ -35,13 +35,8 @@ export class Snapshots {
   }
 
   private async read(path: string): Promise<Row> {
-    const answer = await this.client.send({ method: 'GET', path });
-    const record = is2xx(answer) ? this.recordOf(path, answer.json) : undefined;
-    if (!record) {
-      throw new Error(`cannot snapshot ${path} before changing it: GET answered ${answer.status}${answer.jsonError ? ` (${answer.jsonError})` : ''}`);
-    }
+    const record = await takeSnapshot(this.client, path, this.journal, this.recordOf);
     this.taken.set(path, record);
-    this.journal?.append({ kind: 'snapshot', path, record });
     return record;
   }
 
@@ -50,10 +45,9 @@ export class Snapshots {
    * itself: for a write that should have changed nothing but did, so that later checks find the
    * record as it was. Returns the fields that were put back (and a problem, if any).
    */
-  async restoreNow(path: string): Promise<Restoration> {
+  async restoreNow(path: string): Promise<{ restored: string[]; problem?: string }> {
     const before = await this.take(path);
-    const fields = Object.keys(before).filter((k) => k !== this.idField && !SERVER_MAINTAINED.test(k) && !/At$/.test(k));
-    return restoreRecord(this.client, path, before, fields);
+    return restoreRecord(this.client, path, before, writableFields(before, this.idField), this.recordOf);
   }
 
   /**
@@ -66,7 +60,7 @@ export class Snapshots {
     for (const [path, before] of this.taken) {
       const fields = written ? [...(written.get(path) ?? [])] : Object.keys(before).filter((f) => f !== this.idField);
       if (!fields.length) continue;
-      const result = await restoreRecord(this.client, path, before, fields);
+      const result = await restoreRecord(this.client, path, before, fields, this.recordOf);
       if (result.problem) left.push({ record: path, problem: result.problem });
       else this.journal?.append({ kind: 'restored', path });
     }

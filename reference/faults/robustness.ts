@@ -21,6 +21,8 @@ export const ROBUSTNESS_FAULTS: RobustnessFault[] = [
   { name: 'huge-body:<operationId>', description: 'The operation is handled and answers 200 with a 20 MiB JSON body.' },
   { name: 'html:<operationId>', description: 'The operation is handled and answers 200 with an HTML error page.' },
   { name: 'truncated-json:<operationId>', description: 'The operation is handled and answers its JSON cut in half.' },
+  { name: 'outage-4s', description: 'From the first request on, every request answers 500 for 4 s, without being handled.' },
+  { name: 'overlapping-run', description: 'After the 5th business update, another conformance run (scr-20260101-0badcafe) writes its value into the business name.' },
   { name: 'not-json:<operationId>', description: 'The operation is handled and answers 200 "OK" labelled application/json.' },
 ];
 
@@ -45,9 +47,13 @@ export function robustness(names: string[], options: { redirectTo?: string } = {
   const forOp = (kind: string, op: string | undefined) => op !== undefined && on.has(`${kind}:${op}`);
   let requests = 0;
   let huge: string | undefined;
+  let outageFrom: number | undefined;
   return {
     before(op, path): RefResponse | 'hang' | undefined {
       requests += 1;
+      if (on.has('outage-4s') && Date.now() - (outageFrom ??= Date.now()) < 4000) {
+        return { status: 500, body: { error: 'internal', message: 'The service is down' } };
+      }
       if (on.has('unavailable-every-5th') && requests % 5 === 0) {
         return { status: 503, headers: { 'retry-after': '1' }, body: { error: 'unavailable', message: 'Try again later' } };
       }

@@ -50,17 +50,24 @@ function entry(e: Exchange, pageref: string): Entry {
   };
 }
 
-/** HAR 1.2 of every exchange of the run: one page per check or observation, in run order. */
+/** HAR 1.2 of every request of the run, once each: one page per check or observation, and one per phase outside them. */
 export function toHar(run: RunResult): Har {
   const pages: Page[] = [];
   const entries: Entry[] = [];
-  const add = (id: string, title: string, exchanges: Exchange[]) => {
+  // A request two checks share (one step both judge) is shown on the page of the first.
+  const seen = new Set<string>();
+  const add = (id: string, title: string, all: Exchange[]) => {
+    const exchanges = all.filter((e) => e.id === undefined || !seen.has(e.id));
     if (!exchanges.length) return;
     pages.push({ id, title, startedDateTime: exchanges[0].startedAt, pageTimings: {} });
-    for (const e of exchanges) entries.push(entry(e, id));
+    for (const e of exchanges) {
+      if (e.id !== undefined) seen.add(e.id);
+      entries.push(entry(e, id));
+    }
   };
   for (const c of run.checks) add(c.id, `${c.id} [${c.level}] ${c.outcome}: ${c.title}`, c.exchanges);
   for (const o of run.observations) add(`observation:${o.id}`, `observation ${o.id}: ${o.title}`, o.exchanges);
+  for (const o of run.outsideChecks ?? []) add(`run:${o.phase}`, `outside the checks: ${o.phase}`, o.exchanges);
   return {
     log: {
       version: '1.2',

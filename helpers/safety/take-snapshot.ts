@@ -1,0 +1,27 @@
+import { fillId, is2xx, type ApiClient } from '../http/client.ts';
+import type { Journal } from './journal.ts';
+import { isRecord, type RecordReader, type Row } from '../resources/record-shapes.ts';
+
+/**
+ * The one snapshot taker: reads the record at `path` (a concrete path) and journals it at once,
+ * so that the main process can put it back whatever happens next. `recordOf` finds the record
+ * in the answer (the business record may sit in an envelope). Throws, saying why, when the
+ * answer is not a 2xx holding a record.
+ */
+export async function takeSnapshot(client: ApiClient, path: string, journal: Journal | undefined, recordOf: RecordReader = (_path, json) => (isRecord(json) ? json : undefined)): Promise<Row> {
+  const answer = await client.send({ method: 'GET', path });
+  const record = is2xx(answer) ? recordOf(path, answer.json) : undefined;
+  if (!record) {
+    throw new Error(`cannot snapshot ${path} before changing it: GET answered ${answer.status}${answer.jsonError ? ` (${answer.jsonError})` : is2xx(answer) ? ' without a record in it' : ''}`);
+  }
+  journal?.append({ kind: 'snapshot', path, record });
+  return record;
+}
+
+/** Records of a collection the run cannot create, snapshotted from one list: see takeSnapshot. */
+export function journalListed(rows: Row[], listPath: string, idField: string, journal: Journal): void {
+  for (const row of rows) {
+    const id = row[idField];
+    if (id !== undefined && id !== null) journal.append({ kind: 'snapshot', path: fillId(`${listPath}/{id}`, id), record: row });
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * Issue 12 §1: two runs against the same target. What a run writes carries its marker, so a
+ * second run recognises a baseline that holds another run's values and stops before changing
+ * anything; interference during a run stops the business lane with exit 2, never a failed check,
+ * and no foreign value is written back.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { OTHER_RUN, startReference, type RunningReference } from '../reference/server.ts';
+import { main } from '../helpers/command/cli.ts';
+import { loadSpec } from '../helpers/contract/spec.ts';
+import { DEFAULT_VENDOR_CONFIG } from '../helpers/config/vendor-config.ts';
+import { candidateValues, namedBusinessFields, type Candidate } from '../helpers/resources/business-values.ts';
+import { runIdsIn } from '../helpers/safety/run-marker.ts';
+import type { TargetConfig } from '../helpers/config/target.ts';
+import { runCli } from './support/cli.ts';
+import { readResult } from './support/verdicts.ts';
+
+const running: RunningReference[] = [];
+afterAll(() => Promise.all(running.map((r) => r.close())));
+const RUN = 'scr-20260101-abcdef12';
+
+describe('the run marker in what a run writes', () => {
+  test('every business string value the suite derives carries the marker where the field takes it', async () => {
+    const spec = await loadSpec();
+    const fields = namedBusinessFields(spec, { vendor: DEFAULT_VENDOR_CONFIG } as TargetConfig);
+    const marked = Object.fromEntries(
+      fields.filter((nf) => nf.field.types.includes('string')).map((nf) => [nf.name, (candidateValues(nf, undefined, null, null, RUN) as Candidate[])[0].value as string]),
+    );
+    for (const name of ['name', 'email', 'address', 'websiteUrl', 'instagramUrl']) expect(runIdsIn(marked[name]), name).toEqual([RUN]);
+    // Fixed forms a marker would break: a currency code, a time zone, a phone number.
+    for (const name of ['currencyIso', 'timeZone', 'phoneNumber']) expect(runIdsIn(marked[name]), name).toEqual([]);
+    expect(marked.email).toMatch(/^[^@\s]+@example\.(com|org)$/);
+    expect(() => new URL(marked.websiteUrl)).not.toThrow();
+  });
+
+  test('values derived from the target\'s own carry it too; the vendor\'s are sent as given', async () => {
+    const spec = await loadSpec();
+    const fields = namedBusinessFields(spec, { vendor: DEFAULT_VENDOR_CONFIG } as TargetConfig);
+    const values = (name: string, own: string) => candidateValues(fields.find((nf) => nf.name === name)!, { [name]: ['vendor value'] }, own, own, RUN) as Candidate[];
+    expect(values('name', 'Own').map((c) => c.source)[0]).toBe('vendor');
+    expect(values('name', 'Own')[0].value).toBe('vendor value');
+    const email = values('email', 'owner@shop.test').find((c) => c.source === 'derived')!.value as string;
+    expect(email).toMatch(/@shop\.test$/);
+    expect(runIdsIn(email)).toEqual([RUN]);
+    const site = values('websiteUrl', 'https://shop.test/home').find((c) => c.source === 'derived')!.value as string;
+    expect(new URL(site).host).toBe('shop.test');
+    expect(runIdsIn(site)).toEqual([RUN]);
+    const phone = values('phoneNumber', '+441234567890').find((c) => c.source === 'derived')!.value;
+    expect(phone).toBe('+441234567891');
+  });
+});
+
+describe('a second run', () => {
+  test('a baseline holding another run\'s marker: exit 2 before changing anything, with the message', async () => {
+    const ref = await startReference();
+    running.push(ref);
+    ref.state.business = { ...ref.state.business, name: `Conformance Check Business ${OTHER_RUN}` };
+    const before = ref.state.snapshot();
+    const dir = mkdtempSync(join(tmpdir(), 'scr-overlap-'));
+    const stderr: string[] = [];
+    const io = { stdout: { write: () => true }, stderr: { write: (t: string) => stderr.push(t) } };
+    const code = await main(['--base-url', ref.url, '--report-dir', dir], { SCHEDULING_API_KEY: ref.apiKey }, io);
+    expect(code).toBe(2);
+    expect(stderr.join('')).toContain(
+      `another conformance run is changing this target (run ${OTHER_RUN}), or one crashed before restoring; wait, or use --recover / --sweep`,
+    );
+    expect(ref.state.snapshot()).toEqual(before);
+    // Nothing but reads went out.
+    const methods = readFileSync(join(dir, 'requests.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l).exchange.request.method);
+    expect(new Set(methods)).toEqual(new Set(['GET']));
+  });
+
+  test('interference during the run: the business lane stops, exit 2, no failed check, no foreign value written back', async () => {
+    const ref = await startReference({ robustness: ['overlapping-run'] });
+    running.push(ref);
+    const run = await runCli(['--base-url', ref.url], { SCHEDULING_API_KEY: ref.apiKey, SCHEDULING_EXPIRED_KEY: ref.expiredKey });
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain(`interference by ${OTHER_RUN}`);
+    const result = readResult(run) as ReturnType<typeof readResult> & { leftOnTarget: { record: string; problem: string }[] };
+    expect(result.checks.filter((c) => c.outcome === 'failed').map((c) => c.checkId)).toEqual([]);
+    expect(result.checks.some((c) => c.outcome === 'skipped' && /interference by/.test(c.reason ?? ''))).toBe(true);
+    // The other run's value stays for it to restore; none of this run's marked values is left.
+    const business = ref.state.snapshot().business;
+    expect(business.name).toBe(`Conformance Check Business ${OTHER_RUN}`);
+    for (const [field, value] of Object.entries(business)) expect(runIdsIn(value).filter((id) => id !== OTHER_RUN), field).toEqual([]);
+    expect(result.leftOnTarget.map((l) => l.record)).toContain('/api/v1/business');
+  });
+});

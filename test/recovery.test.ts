@@ -1,0 +1,111 @@
+/**
+ * Issue 12 §2: an outage during the clean-up. The after-run clean-up retries each undo with
+ * backoff for a bounded time and verifies by reading back; `--recover <report-dir>` finishes,
+ * from the run journal, what an earlier run could not undo. In process, against the reference.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { startReference, type RunningReference } from '../reference/server.ts';
+import { ApiClient } from '../helpers/http/client.ts';
+import { Journal } from '../helpers/safety/journal.ts';
+import { recover } from '../helpers/safety/after-run-cleanup.ts';
+import { main } from '../helpers/command/cli.ts';
+import { DEFAULT_VENDOR_CONFIG } from '../helpers/config/vendor-config.ts';
+import type { TargetConfig } from '../helpers/config/target.ts';
+
+const running: RunningReference[] = [];
+afterAll(() => Promise.all(running.map((r) => r.close())));
+const RUN = 'scr-20260101-abcdef12';
+
+async function reference(robustness: string[] = []): Promise<RunningReference> {
+  const ref = await startReference({ robustness });
+  running.push(ref);
+  return ref;
+}
+
+const targetOf = (ref: RunningReference): TargetConfig => ({
+  baseUrl: ref.url, apiKey: ref.apiKey, vendor: DEFAULT_VENDOR_CONFIG, strict: false, readOnly: false, timeoutMs: 10_000, runId: RUN,
+});
+
+/**
+ * What a run leaves when its clean-up cannot reach the target: a journal naming a customer it
+ * created (and one whose create answer was lost, found by the marker only), a business record
+ * and a team member it changed, with their snapshots. The reference is changed to match.
+ */
+function leftByARun(ref: RunningReference, dir: string): { journal: Journal; before: ReturnType<RunningReference['state']['snapshot']> } {
+  const before = ref.state.snapshot();
+  const journal = new Journal(join(dir, 'run-journal.jsonl'));
+  journal.append({ kind: 'run', origin: new URL(ref.url).origin, runId: RUN });
+  journal.append({ kind: 'snapshot', path: '/api/v1/business', record: before.business });
+  const member = before.teamMembers[0];
+  journal.append({ kind: 'snapshot', path: `/api/v1/team-members/${String(member.id)}`, record: member });
+  const created = ref.state.insert(ref.state.customers, { firstName: 'Conformance', lastName: `Customer ${RUN} create`, email: 'c@example.com' }, 'cus');
+  journal.append({ kind: 'creating', listPath: '/api/v1/customers' });
+  journal.append({ kind: 'created', path: `/api/v1/customers/${String(created.id)}`, listPath: '/api/v1/customers', id: created.id });
+  ref.state.insert(ref.state.customers, { firstName: 'Conformance', lastName: `Customer ${RUN} auth`, email: 'd@example.com' }, 'cus');
+  journal.append({ kind: 'creating', listPath: '/api/v1/customers' });
+  journal.append({ kind: 'wrote', path: '/api/v1/business', fields: ['name', 'currencyIso'] });
+  ref.state.business = { ...ref.state.business, name: `Conformance Check Business ${RUN}`, currencyIso: 'GBP' === before.business.currencyIso ? 'EUR' : 'GBP' };
+  journal.append({ kind: 'wrote', path: `/api/v1/team-members/${String(member.id)}`, fields: ['lastName'] });
+  ref.state.teamMembers.set(String(member.id), { ...member, lastName: `Conformance ${RUN}` });
+  return { journal, before };
+}
+
+describe('the after-run clean-up', () => {
+  test('a 4 s outage: each undo is retried with backoff until it succeeds, and verified', async () => {
+    const ref = await reference(['outage-4s']);
+    const { journal, before } = leftByARun(ref, mkdtempSync(join(tmpdir(), 'scr-recovery-')));
+    const client = new ApiClient(targetOf(ref));
+    try {
+      const recovery = await recover(client, journal, targetOf(ref), { cleanupTimeoutMs: 60_000 });
+      expect(recovery.leftOnTarget).toEqual([]);
+    } finally {
+      await client.close();
+    }
+    expect(ref.state.snapshot()).toEqual(before);
+  });
+
+  test('the clean-up timeout bounds the retries: what is left is named', async () => {
+    const ref = await reference(['outage-4s']);
+    const { journal } = leftByARun(ref, mkdtempSync(join(tmpdir(), 'scr-recovery-')));
+    const client = new ApiClient(targetOf(ref));
+    try {
+      const recovery = await recover(client, journal, targetOf(ref), { cleanupTimeoutMs: 1 });
+      expect(recovery.leftOnTarget.map((l) => l.record)).toContain('/api/v1/business');
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('--recover <report-dir>', () => {
+  async function recoverCommand(args: string[], env: Record<string, string>): Promise<{ code: number; out: string; err: string }> {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await main(args, env, { stdout: { write: (t: string) => out.push(t) }, stderr: { write: (t: string) => err.push(t) } });
+    return { code, out: out.join(''), err: err.join('') };
+  }
+
+  test('finishes from the journal what a run left (business, team member, customers by id and by marker), verifies, prints what is left', async () => {
+    const ref = await reference();
+    const dir = mkdtempSync(join(tmpdir(), 'scr-recover-'));
+    const { before } = leftByARun(ref, dir);
+    const run = await recoverCommand(['--base-url', ref.url, '--recover', dir], { SCHEDULING_API_KEY: ref.apiKey });
+    expect(run.code, run.err).toBe(0);
+    expect(ref.state.snapshot()).toEqual(before);
+    expect(run.out).toMatch(/Left on the target: nothing/);
+  });
+
+  test('refuses a journal whose baseline was taken from another origin', async () => {
+    const ref = await reference();
+    const dir = mkdtempSync(join(tmpdir(), 'scr-recover-'));
+    writeFileSync(join(dir, 'run-journal.jsonl'), `${JSON.stringify({ kind: 'run', origin: 'https://staging.example.com', runId: RUN })}\n`);
+    const before = ref.state.snapshot();
+    const run = await recoverCommand(['--base-url', ref.url, '--recover', dir], { SCHEDULING_API_KEY: ref.apiKey });
+    expect(run.code).toBe(2);
+    expect(run.err).toMatch(/https:\/\/staging\.example\.com/);
+    expect(ref.state.snapshot()).toEqual(before);
+  });
+});
