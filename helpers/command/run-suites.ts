@@ -5,6 +5,8 @@ type CancelReason = Parameters<Awaited<ReturnType<typeof createVitest>>['cancelC
 import { basename, join } from 'node:path';
 import { projectRoot } from './paths.ts';
 import type { TargetConfig } from '../config/target.ts';
+import type { CheckMeta } from '../checks/check.ts';
+import type { Level } from '../contract/catalog.ts';
 
 export interface SuiteRunOptions {
   target: TargetConfig;
@@ -26,13 +28,10 @@ const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
  * change data on a broken target). Vitest would otherwise order files by past durations.
  */
 const FILE_ORDER = ['operations', 'business', 'customers', 'team-members'];
+const fileRank = (moduleId: string) => ((i) => (i === -1 ? FILE_ORDER.length : i))(FILE_ORDER.indexOf(resourceOf(moduleId)));
 class ContractOrder extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const rank = (f: TestSpecification) => {
-      const i = FILE_ORDER.indexOf(basename(f.moduleId).replace(/\.test\.ts$/, ''));
-      return i === -1 ? FILE_ORDER.length : i;
-    };
-    return [...files].sort((a, b) => rank(a) - rank(b) || a.moduleId.localeCompare(b.moduleId));
+    return [...files].sort((a, b) => fileRank(a.moduleId) - fileRank(b.moduleId) || a.moduleId.localeCompare(b.moduleId));
   }
 }
 
@@ -41,6 +40,13 @@ class ContractOrder extends BaseSequencer {
  * record is a singleton, and staging should not see a burst); checks inside a file may be concurrent.
  */
 export async function startSuites(options: SuiteRunOptions): Promise<SuiteRun> {
+  const vitest = await suiteVitest(options);
+  const done = vitest.start().then(() => undefined).finally(() => vitest.close());
+  return { done, cancel: (reason) => vitest.cancelCurrentRun(reason) };
+}
+
+/** The suites' vitest instance, with the command's signal handling (not vitest's) in place. */
+async function suiteVitest(options: SuiteRunOptions) {
   const perCheck = Math.max(60_000, options.target.timeoutMs * 8);
   const before = new Map(SIGNALS.map((s) => [s, process.listeners(s)]));
   process.env.VITEST = 'true';
@@ -72,7 +78,44 @@ export async function startSuites(options: SuiteRunOptions): Promise<SuiteRun> {
   // Vitest's logger exits the process on the first signal; the command handles signals itself
   // (restore and clean up first: helpers/command/conform.ts), so take vitest's handlers off again.
   for (const s of SIGNALS) for (const l of process.listeners(s)) if (!before.get(s)?.includes(l)) process.off(s, l);
-  const done = vitest.start().then(() => undefined).finally(() => vitest.close());
-  return { done, cancel: (reason) => vitest.cancelCurrentRun(reason) };
+  return vitest;
 }
+
+/** A check as the suites declare it, before anything runs. */
+export interface DeclaredCheck {
+  id: string;
+  requirement: string;
+  level: Level;
+  clause: string;
+  title: string;
+  /** The suite file, e.g. "business". */
+  resource: string;
+  /** Changes data on the target (left out of --read-only runs). */
+  changesData: boolean;
+}
+
+/**
+ * Every check the suites declare for this target's configuration, in the order a run meets them.
+ * Vitest only collects: suite files are loaded (they declare their checks from the spec and the
+ * vendor configuration), no hook or check body runs, so no request is sent.
+ */
+export async function collectChecks(target: TargetConfig): Promise<DeclaredCheck[]> {
+  const vitest = await suiteVitest({ target, reporters: [] });
+  try {
+    const { testModules } = await vitest.collect();
+    const problems = testModules.flatMap((m) => m.errors().map((e) => `${basename(m.moduleId)}: ${e.message.split('\n')[0]}`));
+    if (problems.length) throw new Error(`the suites cannot be collected: ${problems.join('; ')}`);
+    return [...testModules]
+      .sort((a, b) => fileRank(a.moduleId) - fileRank(b.moduleId) || a.moduleId.localeCompare(b.moduleId))
+      .flatMap((m) => [...m.children.allTests()].flatMap((t) => {
+        const meta = (t.meta() as { conformance?: CheckMeta }).conformance;
+        if (!meta) return [];
+        return [{ id: meta.checkId, requirement: meta.requirement, level: meta.level, clause: meta.clause, title: meta.title, resource: resourceOf(m.moduleId), changesData: meta.changesData }];
+      }));
+  } finally {
+    await vitest.close();
+  }
+}
+
+const resourceOf = (moduleId: string) => basename(moduleId).replace(/\.test\.ts$/, '');
 
