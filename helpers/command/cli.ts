@@ -11,6 +11,8 @@ import { sweep } from '../safety/sweep.ts';
 import { loadSpec } from '../contract/spec.ts';
 import { formatLeftOnTarget } from '../safety/after-run-cleanup.ts';
 import { processIo, type Io } from './io.ts';
+import { listCommand } from './list.ts';
+import { verifyCommand } from './verify.ts';
 
 /**
  * The scheduling-conformance command. Returns the exit code; never throws. Writes only to `io`
@@ -23,8 +25,10 @@ export async function main(argv: string[], env?: Record<string, string | undefin
     // Help and version answer whatever else is wrong (a bad .env, a bad base URL in the environment).
     if (argv.includes('--help') || argv.includes('-h')) return void io.stdout.write(HELP), EXIT.conformant;
     if (argv.includes('--version') || argv.includes('-v')) return void io.stdout.write(`${suiteVersion}\n`), EXIT.conformant;
+    if (argv[0] === 'verify') return await verifyCommand(argv.slice(1), io);
     const options = parseOptions(argv, env ?? commandEnvironment());
     redact = redactor(options);
+    if (options.list) return await listCommand(options, io);
     if (!options.baseUrl) {
       reference = await startReference({ apiKey: options.apiKey, expiredKey: options.expiredKey });
       io.stdout.write(`Target: embedded reference implementation at ${reference.url}\n`);
