@@ -7,12 +7,12 @@ import { appendFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { buildRunResult, type RunFacts } from '../helpers/results/run-result.ts';
+import { buildRunResult, type RunFacts, type RunResult } from '../helpers/results/run-result.ts';
 import { writeReports } from '../helpers/results/write-reports.ts';
 import { loadCatalog } from '../helpers/contract/catalog.ts';
 import { loadSpec } from '../helpers/contract/spec.ts';
 import { suiteVersion } from '../helpers/command/version.ts';
-import { verifyBundle } from '../helpers/results/verify-bundle.ts';
+import { runReasons, verifyBundle } from '../helpers/results/verify-bundle.ts';
 import { main } from '../helpers/command/cli.ts';
 import type { Outcome } from '../helpers/checks/check.ts';
 
@@ -99,6 +99,10 @@ describe('verify <bundle-dir>', () => {
       ['another spec', (f) => void (f.specSha256 = 'b'.repeat(64)), /made against a spec with SHA-256 b{64}/],
       ['not a certification', (f) => void (f.certify = false), /not a certification run/],
     ];
+    // A requirement without proof, as result.json names it where the run model has "untested".
+    const unproven = bundle();
+    const result = JSON.parse(readFileSync(join(unproven, 'result.json'), 'utf8')) as Record<string, unknown>;
+    expect(runReasons({ ...result, untested: [{ requirement: 'BUS-UPDATE-200', reason: '2 of its checks blocked', allowed: false }] } as Partial<RunResult>, specSha256)).toContain('MUST requirement BUS-UPDATE-200 has no proof: 2 of its checks blocked');
     for (const [name, change, reason] of cases) {
       const result = await verifyBundle(bundle(change));
       expect(result.holds, name).toBe(false);

@@ -65,7 +65,7 @@ export async function verifyBundle(path: string): Promise<BundleVerification> {
 }
 
 /** What makes a run a certification of conformance: this suite, this spec, every check, no MUST failure. */
-function runReasons(run: Partial<RunResult>, specSha256: string): string[] {
+export function runReasons(run: Partial<RunResult>, specSha256: string): string[] {
   const reasons: string[] = [];
   const options: Partial<RunResult['options']> = run.options ?? {};
   const checks = Array.isArray(run.checks) ? run.checks : [];
@@ -87,9 +87,16 @@ function runReasons(run: Partial<RunResult>, specSha256: string): string[] {
     if (c.outcome === 'failed') reasons.push(`MUST check ${c.id} failed (clause ${c.clause}): ${String(c.reason ?? '').split('\n')[0]}`);
     else if (c.outcome !== 'passed' && c.outcome !== 'not-applicable') reasons.push(`MUST check ${c.id} did not run to an outcome (${c.outcome}${c.reason ? `: ${String(c.reason).split('\n')[0]}` : ''})`);
   }
+  // A requirement the run could not prove (result.json "untested", where this version writes it).
+  for (const u of untestedOf(run)) if (!u.allowed) reasons.push(`MUST requirement ${u.requirement} has no proof: ${String(u.reason).split('\n')[0]}`);
   const checked = new Set(checks.map((c) => c.requirement));
   for (const r of loadCatalog().requirements) if (r.level === 'MUST' && !checked.has(r.id)) reasons.push(`MUST requirement ${r.id} (clause ${r.clause}) has no check in the result`);
   return reasons;
+}
+
+function untestedOf(run: Partial<RunResult> | undefined): { requirement: string; reason: string; allowed: boolean }[] {
+  const untested = (run as { untested?: unknown } | undefined)?.untested;
+  return Array.isArray(untested) ? untested.filter((u) => u && typeof u === 'object') : [];
 }
 
 function statement(run: Partial<RunResult> | undefined, product: Partial<Product> | undefined, holds: boolean): string {
@@ -98,10 +105,11 @@ function statement(run: Partial<RunResult> | undefined, product: Partial<Product
   const n = (level: string, outcome: string) => checks.filter((c) => c.level === level && c.outcome === outcome).length;
   const where = run?.target ? `at ${run.target.origin}${run.target.embeddedReference ? ' (the embedded reference)' : ''}` : 'at an unknown target';
   const when = run?.startedAt ? ` on ${run.startedAt}` : '';
+  const notTested = untestedOf(run).filter((u) => u.allowed);
   if (!holds) {
     return `This bundle does not prove that ${who} conforms to the Scheduling API v1 contract: for the reasons above, it is not a whole, unaltered record of a complete certification run of scheduling-conformance ${suiteVersion} that failed no MUST check.`;
   }
-  return `This bundle proves that ${who}, tested ${where}${when}, passed every MUST check of scheduling-conformance ${suiteVersion} that applied to it (${n('MUST', 'passed')} passed, ${n('MUST', 'not-applicable')} not applicable) against the Scheduling API v1 contract as spec/openapi.yaml states it (SHA-256 ${run?.spec?.sha256}), in a complete run with no check filtered out and no deviation pinned; ${n('SHOULD', 'passed')} SHOULD checks passed and ${n('SHOULD', 'warning') + n('SHOULD', 'failed')} did not. Every file is the one its manifest hashes. The bundle carries no signature: it shows what the run found, not who ran it.`;
+  return `This bundle proves that ${who}, tested ${where}${when}, passed every MUST check of scheduling-conformance ${suiteVersion} that applied to it (${n('MUST', 'passed')} passed, ${n('MUST', 'not-applicable')} not applicable) against the Scheduling API v1 contract as spec/openapi.yaml states it (SHA-256 ${run?.spec?.sha256}), in a complete run with no check filtered out and no deviation pinned; ${n('SHOULD', 'passed')} SHOULD checks passed and ${n('SHOULD', 'warning') + n('SHOULD', 'failed')} did not.${notTested.length ? ` Not tested, as the catalog allows: ${notTested.map((u) => `${u.requirement} (${u.reason})`).join('; ')}.` : ''} Every file is the one its manifest hashes. The bundle carries no signature: it shows what the run found, not who ran it.`;
 }
 
 /** `<sha256>  <file>` lines of the manifest block (sha256sum format). */
