@@ -4,7 +4,7 @@
  * A fault that breaks only SHOULD checks gives warnings (exit 0), and failures under --strict.
  */
 import { afterAll, describe, expect, test } from 'vitest';
-import { FAULTS, type Fault } from '../reference/faults/index.ts';
+import { FAULTS, type CatalogFault } from '../reference/faults/index.ts';
 import { startReference, type RunningReference } from '../reference/server.ts';
 import { runCli } from './support/cli.ts';
 import { idsWith, matches, readResult } from './support/verdicts.ts';
@@ -13,7 +13,7 @@ import { loadCatalog, requirementOf } from '../helpers/contract/catalog.ts';
 const running: RunningReference[] = [];
 afterAll(() => Promise.all(running.map((r) => r.close())));
 
-async function runAgainst(fault: Fault, strict: boolean) {
+async function runAgainst(fault: CatalogFault, strict: boolean) {
   const ref = await startReference({ fault: fault.name });
   running.push(ref);
   const run = await runCli(['--base-url', ref.url, ...(strict ? ['--strict'] : [])], {
@@ -24,14 +24,14 @@ async function runAgainst(fault: Fault, strict: boolean) {
   return run;
 }
 
-function expectExactly(fault: Fault, flagged: string[]) {
+function expectExactly(fault: CatalogFault, flagged: string[]) {
   const unexpected = flagged.filter((id) => !fault.kills.some((p) => matches(p, id)));
   const missed = fault.kills.filter((p) => !flagged.some((id) => matches(p, id)));
   expect({ unexpected, missed }, `fault ${fault.name}`).toEqual({ unexpected: [], missed: [] });
 }
 
 const catalog = loadCatalog();
-const onlyShould = (fault: Fault) =>
+const onlyShould = (fault: CatalogFault) =>
   fault.kills.every((p) => catalog.byId.get(requirementOf(p.replace(/\*$/, '')))?.level === 'SHOULD');
 
 /**
@@ -40,7 +40,7 @@ const onlyShould = (fault: Fault) =>
  * so one member of a family is enough and the matrix stays short.
  */
 const strictProven = new Set<string>();
-const family = (fault: Fault) => fault.name.split(':')[0];
+const family = (fault: CatalogFault) => fault.name.split(':')[0];
 
 describe.concurrent('fault catalog', () => {
   test('names at least one check to kill for every fault', () => {

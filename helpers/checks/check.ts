@@ -1,5 +1,5 @@
 import { inject, test, type TestContext } from 'vitest';
-import { loadCatalog, requirementOf, type Level } from '../contract/catalog.ts';
+import { loadCatalog, requirementOf, type CheckId, type Level } from '../contract/catalog.ts';
 import { withExchangeLog, type Exchange } from '../http/exchanges.ts';
 import { redactor } from '../http/redact.ts';
 
@@ -51,8 +51,11 @@ export interface CheckRun {
 }
 
 export interface CheckDefinition {
-  /** Requirement id from spec/requirements.yaml, optionally ":" and a variant (e.g. BUS-UPDATE-APPLIES:name). */
-  id: string;
+  /**
+   * Requirement id from spec/requirements.yaml, optionally ":" and a variant (e.g.
+   * BUS-UPDATE-APPLIES:name): an id the catalog does not hold fails the type check.
+   */
+  id: CheckId;
   title: string;
   /** Checks that change data on the target are left out of --read-only runs. */
   changesData?: boolean;
@@ -64,6 +67,7 @@ export interface CheckDefinition {
  * "warning") unless the run is strict.
  */
 export function check(def: CheckDefinition, body: (run: CheckRun) => Promise<void>): void {
+  // Refused at run time too: the id may have been built from data, or the types be out of date.
   const requirement = loadCatalog().byId.get(requirementOf(def.id));
   if (!requirement) throw new Error(`check ${def.id}: no requirement ${requirementOf(def.id)} in spec/requirements.yaml`);
 

@@ -54,6 +54,15 @@ export interface Answer {
   exchange: Exchange;
 }
 
+/**
+ * Whether an answer is a success: any 2xx, since the contract shows no status for most
+ * operations. The one test of it, for checks and clean-up alike.
+ */
+export const is2xx = (answer: { status: number }): boolean => answer.status >= 200 && answer.status < 300;
+
+/** The path of one record: `path` with its {id} filled in by the URL-encoded id (e.g. `${collection}/{id}`). */
+export const fillId = (path: string, id: unknown): string => path.replace(/\{[^}]+\}/, () => encodeURIComponent(String(id)));
+
 /** The target did not give a complete answer; the message says what happened, in one line. */
 export class NoAnswerError extends Error {
   override name = 'NoAnswerError';
@@ -76,8 +85,7 @@ export class ApiClient {
 
   /** Calls a documented operation; `id` fills the path's {id}. */
   call(op: Operation, options: { id?: unknown; body?: unknown; auth?: Auth } = {}): Promise<Answer> {
-    const path = op.path.replace(/\{[^}]+\}/, () => encodeURIComponent(String(options.id)));
-    return this.send({ method: op.method, path, body: options.body, auth: options.auth });
+    return this.send({ method: op.method, path: fillId(op.path, options.id), body: options.body, auth: options.auth });
   }
 
   /**
@@ -159,12 +167,11 @@ export class ApiClient {
 
   private journalAnswer(options: SendOptions, answer: Answer): void {
     if (!this.journal) return;
-    const ok = answer.status >= 200 && answer.status < 300;
+    const ok = is2xx(answer);
     if (options.method === 'POST' && ok && answer.json && typeof answer.json === 'object' && !Array.isArray(answer.json)) {
       const id = (answer.json as Record<string, unknown>)[this.target.vendor.idField];
       if (id !== undefined && id !== null) {
-        const path = `${options.path}/${encodeURIComponent(String(id))}`;
-        this.journal.append({ kind: 'created', path, listPath: options.path, id });
+        this.journal.append({ kind: 'created', path: fillId(`${options.path}/{id}`, id), listPath: options.path, id });
       }
     }
     if (options.method === 'DELETE' && (ok || answer.status === 404)) this.journal.append({ kind: 'deleted', path: options.path });
