@@ -4,6 +4,7 @@ import { suiteVersion } from './version.ts';
 import { collectChecks, type DeclaredCheck } from './run-suites.ts';
 import { loadSpec } from '../contract/spec.ts';
 import type { Io } from './io.ts';
+import { selects } from '../checks/check.ts';
 
 /**
  * The checks a run with these options would hold the target to. The suites are only collected:
@@ -19,8 +20,7 @@ export async function declaredChecks(options: Pick<RunOptions, 'vendor' | 'only'
     timeoutMs: 1000,
     runId: 'scr-listing',
   });
-  const pattern = options.only === undefined ? undefined : new RegExp(options.only);
-  return checks.filter((c) => (!pattern || pattern.test(`${c.id} ${c.title}`)) && !(options.readOnly && c.changesData));
+  return checks.filter((c) => selects(options.only, c) && !(options.readOnly && c.changesData));
 }
 
 /** `--list [--json]`: what a run would check, before anything is sent. */

@@ -39,8 +39,11 @@ class ContractOrder extends BaseSequencer {
  * Starts the suites through vitest's Node API. Suite files run one after another (the business
  * record is a singleton, and staging should not see a burst); checks inside a file may be concurrent.
  */
-export async function startSuites(options: SuiteRunOptions): Promise<SuiteRun> {
+export async function startSuites(options: SuiteRunOptions & { stillWanted?: () => boolean }): Promise<SuiteRun> {
   const vitest = await suiteVitest(options);
+  // A stop (signal, run timeout) while vitest was being created: vitest forgets a cancel that
+  // comes before its run has begun, so the run is not begun at all.
+  if (options.stillWanted && !options.stillWanted()) return { done: vitest.close(), cancel: async () => {} };
   const done = vitest.start().then(() => undefined).finally(() => vitest.close());
   return { done, cancel: (reason) => vitest.cancelCurrentRun(reason) };
 }

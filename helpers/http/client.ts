@@ -1,10 +1,11 @@
-import { Agent, request, type Dispatcher } from 'undici';
+import { request, type Dispatcher } from 'undici';
 import type { TargetConfig } from '../config/target.ts';
 import type { Operation } from '../contract/spec.ts';
 import { recordExchange, type Exchange } from './exchanges.ts';
 import { redactor } from './redact.ts';
 import { Journal } from '../safety/journal.ts';
 import { rateLimiter } from './rate-limit.ts';
+import { dispatcherFor, tlsFailure } from './network.ts';
 
 /** Bodies beyond this fail the check instead of filling memory. */
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -79,8 +80,7 @@ export class ApiClient {
     this.redact = redactor(target);
     this.journal = target.journalFile ? new Journal(target.journalFile) : undefined;
     this.limiter = rateLimiter(target.rate);
-    this.dispatcher =
-      dispatcher ?? new Agent({ connect: { timeout: target.timeoutMs }, headersTimeout: target.timeoutMs, bodyTimeout: target.timeoutMs });
+    this.dispatcher = dispatcher ?? dispatcherFor(target.network ?? {}, target.timeoutMs);
   }
 
   /** Calls a documented operation; `id` fills the path's {id}. */
@@ -95,7 +95,8 @@ export class ApiClient {
    */
   async send(options: SendOptions): Promise<Answer> {
     const url = this.target.baseUrl + options.path;
-    const headers: Record<string, string> = { accept: options.accept ?? 'application/json' };
+    const headers: Record<string, string> = Object.fromEntries((this.target.headers ?? []).map((h) => [h.name.toLowerCase(), h.value]));
+    headers.accept = options.accept ?? 'application/json';
     const authorization = this.authorization(options.auth ?? 'valid');
     if (authorization !== undefined) headers.authorization = authorization;
     let body: string | undefined;
@@ -263,6 +264,7 @@ export function describeFailure(e: unknown, timeoutMs: number): string {
   if (code === 'ECONNREFUSED') return 'connection refused';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host name not found (DNS)';
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection reset by the target';
-  if (code && (/CERT|SSL|TLS/i.test(code) || code === 'EPROTO')) return `TLS error (${code})`;
+  const tls = tlsFailure(code, err.cause?.message ?? err.message ?? '');
+  if (tls) return tls;
   return (err.message ?? String(e)).split('\n')[0];
 }
