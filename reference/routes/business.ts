@@ -7,7 +7,7 @@ export const NULLABLE_STRINGS = [
   'instagramUrl', 'tikTokUrl', 'youTubeUrl', 'twitterUrl', 'linkedInUrl', 'facebookUrl',
 ];
 const URL_FIELDS = NULLABLE_STRINGS.filter((f) => f.endsWith('Url'));
-/** Fault business-unset-fields-refused: the fields the business was set up without. */
+/** Fault business-unset-fields-500: the fields the business was set up without. */
 const UNSET_IN_SEED = Object.entries(seedBusiness('email')).filter(([, v]) => v === null).map(([f]) => f);
 
 /** The documented update fields and a validator for each (section 2). */
@@ -128,6 +128,7 @@ function mangle(field: string, value: unknown, ctx: RefContext): { field: string
   if (ctx.fault('business-field-ignored') && field === 'address') return undefined;
   if (ctx.fault('business-false-ignored') && value === false) return undefined;
   if (ctx.fault('business-null-ignored') && value === null) return undefined;
+  if (ctx.fault('business-null-ignored-when-unset') && value === null && UNSET_IN_SEED.includes(field)) return undefined;
   if (ctx.fault('business-null-as-empty-string') && value === null) return { field, value: '' };
   if (field === wrongTypeField(ctx)) return { field, value: rightType(value, ctx.state.business[field]) };
   if (ctx.fault('business-fields-crossed') && CROSSED[field]) return { field: CROSSED[field], value };
@@ -152,7 +153,7 @@ function update(req: RefRequest, ctx: RefContext) {
       continue;
     }
     if (ctx.fault('business-null-rejected') && value === null) return error(422, 'invalid_value', `${field} must not be null`);
-    if (ctx.fault('business-unset-fields-refused') && value !== null && UNSET_IN_SEED.includes(field)) return error(422, 'not_enabled', `${field} is not enabled for this business`);
+    if (ctx.fault('business-unset-fields-500') && value !== null && UNSET_IN_SEED.includes(field)) return error(500, 'internal', `${field} could not be saved`);
     if (ctx.fault('business-true-ignored') && value === true) continue;
     const mangled = mangle(field, value, ctx);
     if (!mangled) continue;
