@@ -1,10 +1,12 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 // The project's own tests (not the conformance suites, which the command runs through vitest's API).
 export default defineConfig({
   test: {
     root: new URL('..', import.meta.url).pathname,
     include: ['test/**/*.test.ts'],
+    // The packed tarball and the Action: minutes of packing and installing, run by .ci/run (npm run test:package).
+    exclude: ['test/package/**', ...configDefaults.exclude],
     testTimeout: 180_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -19,6 +19,8 @@ import { ApiClient } from '../http/client.ts';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { processIo, type Io } from './io.ts';
+import { listCommand } from './list.ts';
+import { verifyCommand } from './verify.ts';
 
 /**
  * The scheduling-conformance command. Returns the exit code; never throws. Writes only to `io`
@@ -31,11 +33,13 @@ export async function main(argv: string[], env?: Record<string, string | undefin
     // Help and version answer whatever else is wrong (a bad .env, a bad base URL in the environment).
     if (argv.includes('--help') || argv.includes('-h')) return void io.stdout.write(HELP), EXIT.conformant;
     if (argv.includes('--version') || argv.includes('-v')) return void io.stdout.write(`${suiteVersion}\n`), EXIT.conformant;
+    if (argv[0] === 'verify') return await verifyCommand(argv.slice(1), io);
     const options = parseOptions(argv, env ?? commandEnvironment());
     // The run timeout counts from here (start-up is part of the run), not counting --wait-for-target.
     const started = Date.now();
     redact = redactor(options);
     if (options.recover !== undefined && !options.baseUrl) throw new UsageError('--recover needs --base-url: the target the earlier run changed');
+    if (options.list) return await listCommand(options, io);
     if (!options.baseUrl) reference = await startReference({ apiKey: options.apiKey, expiredKey: options.expiredKey });
     const target = targetConfig(options, reference);
     redact = redactor(target);

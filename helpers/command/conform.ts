@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { WireEntry } from '../http/exchanges.ts';
 import { join, resolve } from 'node:path';
 import { EXIT, TargetError, UsageError } from './errors.ts';
@@ -16,7 +16,8 @@ import { foreignRunId, overlappingRunMessage } from '../safety/interference.ts';
 import { formatLeftOnTarget, leftAccordingToJournal, recover, takeBaseline } from '../safety/after-run-cleanup.ts';
 import { onInterrupt } from './signals.ts';
 import { scanForSecrets } from '../safety/secret-scan.ts';
-import { buildRunResult, incompleteText, type Stopped } from '../results/run-result.ts';
+import { buildRunResult, incompleteText, type RunResult, type Stopped } from '../results/run-result.ts';
+import { toSummaryMarkdown } from '../results/reporters/summary.ts';
 import { writeReports } from '../results/write-reports.ts';
 import type { CollectedCheck } from '../results/check-outcomes.ts';
 import { NOT_SELECTED } from '../checks/check.ts';
@@ -59,7 +60,7 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
 
   let stopped: Stopped | undefined;
   let suites: SuiteRun | undefined;
-  const removeHandlers = onInterrupt(
+  const removeHandlers = (io.interrupts ?? onInterrupt)(
     (signal) => {
       stopped ??= 'interrupted';
       say(`\n${signal}: no new checks start; restoring and cleaning up the target (a second signal exits at once)\n`);
@@ -137,10 +138,12 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
       requests: readRequestLog(requestLog),
     });
     const written = writeReports(dir, run, { redact, certify: options.certify });
+    io.onResult?.(run);
     terminal.summary(run, written);
     if (run.leftOnTarget.length) io.stderr.write(redact(`scheduling-conformance: to finish later what is left: scheduling-conformance --base-url ${new URL(target.baseUrl).origin} --recover ${dir}\n`));
+    const summaryFiles = writeSummary(run, options, redact);
 
-    const leaks = scanForSecrets([...written.files, journal.file, requestLog], target);
+    const leaks = scanForSecrets([...written.files, journal.file, requestLog, ...summaryFiles], target);
     if (leaks.length) {
       for (const l of leaks) rmSync(l.file, { force: true });
       say(`scheduling-conformance: SECRET LEAK: ${leaks.map((l) => `${l.key} in ${l.file}`).join('; ')}; the files were deleted\n`);
@@ -175,4 +178,19 @@ function readRequestLog(file: string): WireEntry[] {
       return [];
     }
   });
+}
+
+/** The Markdown summary: to --summary FILE, and appended to $GITHUB_STEP_SUMMARY when the CI sets it. */
+function writeSummary(run: RunResult, options: RunOptions, redact: (t: string) => string): string[] {
+  const text = redact(toSummaryMarkdown(run));
+  const write = (file: string, how: (file: string, text: string) => void, what: string) => {
+    try {
+      how(file, text);
+    } catch (e) {
+      throw new UsageError(`${what} ${file}: cannot be written (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    }
+  };
+  if (options.summaryFile) write(options.summaryFile, writeFileSync, '--summary');
+  if (options.stepSummaryFile) write(options.stepSummaryFile, appendFileSync, 'GITHUB_STEP_SUMMARY');
+  return [options.summaryFile, options.stepSummaryFile].filter((f): f is string => Boolean(f));
 }
