@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources directly: no build step.
-import { register } from 'tsx/esm/api';
-register();
-await import('../reference/cli.ts');
+// Runs the compiled reference implementation in dist/ (see bin/scheduling-conformance.js).
+import { build, distDir, isStale } from '../scripts/build.mjs';
+if (isStale()) await build();
+await import(`${distDir}/reference/cli.js`);

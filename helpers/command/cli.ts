@@ -2,42 +2,45 @@ import { randomBytes } from 'node:crypto';
 import { commandEnvironment, HELP, parseOptions, plainHttpWarning, type RunOptions } from './options.ts';
 import { EXIT, TargetError, UsageError } from './errors.ts';
 import { suiteVersion } from './version.ts';
-import { preflight } from './preflight.ts';
 import { redactor } from '../http/redact.ts';
 import type { TargetConfig } from '../config/target.ts';
-import { startReference, type RunningReference } from '../../reference/server.ts';
-import { conform } from './conform.ts';
-import { sweep } from '../safety/sweep.ts';
-import { loadSpec } from '../contract/spec.ts';
-import { formatLeftOnTarget } from '../safety/after-run-cleanup.ts';
+import type { RunningReference } from '../../reference/server.ts';
+import { processIo, type Io } from './io.ts';
 
-/** The scheduling-conformance command. Returns the exit code; never throws. */
-export async function main(argv: string[], env?: Record<string, string | undefined>): Promise<number> {
+/**
+ * The scheduling-conformance command. Returns the exit code; never throws. Writes only to `io`
+ * and reads no process state, so tests can run it in process (the fault matrix does).
+ */
+export async function main(argv: string[], env?: Record<string, string | undefined>, io: Io = processIo): Promise<number> {
   let reference: RunningReference | undefined;
   let redact = (text: string) => text;
   try {
     // Help and version answer whatever else is wrong (a bad .env, a bad base URL in the environment).
-    if (argv.includes('--help') || argv.includes('-h')) return void process.stdout.write(HELP), EXIT.conformant;
-    if (argv.includes('--version') || argv.includes('-v')) return void process.stdout.write(`${suiteVersion}\n`), EXIT.conformant;
+    if (argv.includes('--help') || argv.includes('-h')) return void io.stdout.write(HELP), EXIT.conformant;
+    if (argv.includes('--version') || argv.includes('-v')) return void io.stdout.write(`${suiteVersion}\n`), EXIT.conformant;
     const options = parseOptions(argv, env ?? commandEnvironment());
     redact = redactor(options);
     if (!options.baseUrl) {
+      // What a run needs is loaded when it is needed: --help, --version and usage errors start fast.
+      const { startReference } = await import('../../reference/server.ts');
       reference = await startReference({ apiKey: options.apiKey, expiredKey: options.expiredKey });
-      process.stdout.write(`Target: embedded reference implementation at ${reference.url}\n`);
+      io.stdout.write(`Target: embedded reference implementation at ${reference.url}\n`);
     }
     const target = targetConfig(options, reference);
     redact = redactor(target);
     const warning = plainHttpWarning(target.baseUrl, options.allowHttp);
-    if (warning) process.stderr.write(`scheduling-conformance: ${warning}\n`);
+    if (warning) io.stderr.write(`scheduling-conformance: ${warning}\n`);
+    const { preflight } = await import('./preflight.ts');
     await preflight(target);
-    if (options.sweep) return await sweepCommand(target, redact);
-    return await conform(options, target, redact);
+    if (options.sweep) return await sweepCommand(target, redact, io);
+    const { conform } = await import('./conform.ts');
+    return await conform(options, target, redact, io);
   } catch (e) {
     if (e instanceof UsageError || e instanceof TargetError) {
-      process.stderr.write(`scheduling-conformance: ${redact(e.message)}\n`);
+      io.stderr.write(`scheduling-conformance: ${redact(e.message)}\n`);
       return EXIT.usage;
     }
-    process.stderr.write(`scheduling-conformance: internal error: ${redact(e instanceof Error ? e.message : String(e)).split('\n')[0]}\n`);
+    io.stderr.write(`scheduling-conformance: internal error: ${redact(e instanceof Error ? e.message : String(e)).split('\n')[0]}\n`);
     return EXIT.usage;
   } finally {
     await reference?.close();
@@ -64,9 +67,14 @@ function targetConfig(options: RunOptions, reference: RunningReference | undefin
 }
 
 /** `--sweep`: deletes what earlier, crashed runs left (by the run marker); exit 2 if some of it stays. */
-async function sweepCommand(target: TargetConfig, redact: (t: string) => string): Promise<number> {
+async function sweepCommand(target: TargetConfig, redact: (t: string) => string, io: Io): Promise<number> {
+  const [{ sweep }, { loadSpec }, { formatLeftOnTarget }] = await Promise.all([
+    import('../safety/sweep.ts'),
+    import('../contract/spec.ts'),
+    import('../safety/after-run-cleanup.ts'),
+  ]);
   const result = await sweep(target, await loadSpec());
-  process.stdout.write(redact(`Sweep: deleted ${result.deleted.length} record(s) left by earlier runs${result.deleted.length ? `: ${result.deleted.join(', ')}` : ''}\n`));
-  process.stdout.write(redact(formatLeftOnTarget(result.leftOnTarget)));
+  io.stdout.write(redact(`Sweep: deleted ${result.deleted.length} record(s) left by earlier runs${result.deleted.length ? `: ${result.deleted.join(', ')}` : ''}\n`));
+  io.stdout.write(redact(formatLeftOnTarget(result.leftOnTarget)));
   return result.leftOnTarget.length ? EXIT.usage : EXIT.conformant;
 }

@@ -18,6 +18,7 @@ import { buildRunResult, type Stopped } from '../results/run-result.ts';
 import { writeReports } from '../results/write-reports.ts';
 import type { CollectedCheck } from '../results/check-outcomes.ts';
 import { NOT_SELECTED } from '../checks/check.ts';
+import type { Io } from './io.ts';
 
 /** The run journal, in the report directory: what the run changed, for clean-up and for the record. */
 export const JOURNAL_FILE = 'run-journal.jsonl';
@@ -30,7 +31,7 @@ const filteredOut = (c: CollectedCheck) => c.outcome === 'skipped' && c.reason =
  * and returns the exit code. A first SIGINT/SIGTERM or the run timeout stops new checks from
  * starting and goes on to the clean-up; a second signal exits at once.
  */
-export async function conform(options: RunOptions, baseTarget: TargetConfig, redact: (t: string) => string): Promise<number> {
+export async function conform(options: RunOptions, baseTarget: TargetConfig, redact: (t: string) => string, io: Io): Promise<number> {
   const started = new Date();
   const dir = resolve(options.reportDir);
   try {
@@ -38,15 +39,15 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
   } catch (e) {
     throw new UsageError(`--report-dir ${options.reportDir}: cannot be created (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
-  if (options.certify && options.expectFile) process.stderr.write(`note: --expect ${options.expectFile} is ignored: a certification holds every check to the contract\n`);
+  if (options.certify && options.expectFile) io.stderr.write(`note: --expect ${options.expectFile} is ignored: a certification holds every check to the contract\n`);
   const journal = Journal.start(join(dir, JOURNAL_FILE));
   const target: TargetConfig = { ...baseTarget, journalFile: journal.file, only: options.only };
   const client = new ApiClient(target);
   const collector = new ResultCollector(redact);
-  const terminal = new TerminalReporter(process.stdout, useColour(process.stdout), options.expectations);
+  const terminal = new TerminalReporter(io.stdout, useColour(io.stdout), options.expectations);
   const skip = filteredOut;
   collector.onCheck((c) => skip(c) || terminal.check(c));
-  const say = (text: string) => process.stderr.write(redact(text));
+  const say = (text: string) => io.stderr.write(redact(text));
 
   let stopped: Stopped | undefined;
   let suites: SuiteRun | undefined;
@@ -82,10 +83,10 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
     if (stopped) {
       for (const c of collector.checks) if (c.outcome === 'skipped' && c.reason === 'not run') c.reason = `not run: ${stopped}`;
     } else {
-      for (const e of collector.suiteErrors) process.stderr.write(`suite error: ${e.split('\n')[0]}\n`);
+      for (const e of collector.suiteErrors) io.stderr.write(`suite error: ${e.split('\n')[0]}\n`);
     }
-    if (recovery.deleted.length) process.stdout.write(redact(`Deleted after the suites: ${recovery.deleted.join(', ')}\n`));
-    if (recovery.restored.length) process.stdout.write(redact(`Restored after the suites: ${recovery.restored.join(', ')}\n`));
+    if (recovery.deleted.length) io.stdout.write(redact(`Deleted after the suites: ${recovery.deleted.join(', ')}\n`));
+    if (recovery.restored.length) io.stdout.write(redact(`Restored after the suites: ${recovery.restored.join(', ')}\n`));
 
     const catalog = loadCatalog();
     const run = buildRunResult({
@@ -110,7 +111,7 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
       cleanUp: { deleted: recovery.deleted, restored: recovery.restored },
       leftOnTarget: recovery.leftOnTarget,
     });
-    if (run.leftOut.length) process.stdout.write(`read-only: ${run.leftOut.length} checks that change data were left out: ${run.leftOut.join(', ')}\n`);
+    if (run.leftOut.length) io.stdout.write(`read-only: ${run.leftOut.length} checks that change data were left out: ${run.leftOut.join(', ')}\n`);
     const written = writeReports(dir, run, { redact, certify: options.certify });
     terminal.summary(run, written);
 

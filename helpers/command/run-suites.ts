@@ -3,7 +3,7 @@ import { BaseSequencer, createVitest, type Reporter, type TestSpecification } fr
 
 type CancelReason = Parameters<Awaited<ReturnType<typeof createVitest>>['cancelCurrentRun']>[0];
 import { basename, join } from 'node:path';
-import { projectRoot } from './paths.ts';
+import { codeRoot, projectRoot } from './paths.ts';
 import type { TargetConfig } from '../config/target.ts';
 
 export interface SuiteRunOptions {
@@ -29,7 +29,7 @@ const FILE_ORDER = ['operations', 'business', 'customers', 'team-members'];
 class ContractOrder extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const rank = (f: TestSpecification) => {
-      const i = FILE_ORDER.indexOf(basename(f.moduleId).replace(/\.test\.ts$/, ''));
+      const i = FILE_ORDER.indexOf(basename(f.moduleId).replace(/\.test\.[jt]s$/, ''));
       return i === -1 ? FILE_ORDER.length : i;
     };
     return [...files].sort((a, b) => rank(a) - rank(b) || a.moduleId.localeCompare(b.moduleId));
@@ -50,8 +50,8 @@ export async function startSuites(options: SuiteRunOptions): Promise<SuiteRun> {
     {
       config: false,
       root: projectRoot,
-      dir: join(projectRoot, 'suites'),
-      include: ['**/*.test.ts'],
+      dir: join(codeRoot, 'suites'),
+      include: ['**/*.test.{ts,js}'],
       watch: false,
       run: true,
       reporters: options.reporters,
@@ -65,6 +65,8 @@ export async function startSuites(options: SuiteRunOptions): Promise<SuiteRun> {
       hookTimeout: perCheck,
       teardownTimeout: perCheck,
       provide: { target: options.target },
+      // The compiled helpers (dist/, scripts/build.mjs) load natively: nothing to transform.
+      server: { deps: { external: [/\/dist\/(helpers|reference)\//] } },
       passWithNoTests: true,
     },
     { logLevel: 'silent', cacheDir: join(projectRoot, 'node_modules', '.vite-conformance') },

@@ -1,12 +1,13 @@
 import { styleText } from 'node:util';
 import type { CollectedCheck } from '../check-outcomes.ts';
 import type { Expectations } from '../../config/expectations.ts';
+import type { Output } from '../../command/io.ts';
 import { isKnownDeviation, STOPPED_TEXT, VERDICT_TEXT, type RunResult } from '../run-result.ts';
 
 type Style = Parameters<typeof styleText>[0];
 
 /** Colours only on a TTY, and never when CI or NO_COLOR is set. */
-export function useColour(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv = process.env): boolean {
+export function useColour(stream: Output, env: NodeJS.ProcessEnv = process.env): boolean {
   const ci = env.CI !== undefined && env.CI !== '' && env.CI !== 'false' && env.CI !== '0';
   return Boolean(stream.isTTY) && !env.NO_COLOR && !ci;
 }
@@ -26,7 +27,7 @@ export class TerminalReporter {
   private resource?: string;
 
   constructor(
-    private readonly out: NodeJS.WriteStream,
+    private readonly out: Output,
     private readonly colour: boolean,
     private readonly expectations: Expectations = {},
   ) {}
