@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { startReference, type ReferenceOptions } from '../reference/server.ts';
-import { runCli } from './support/cli.ts';
+import { runInProcess } from './support/cli.ts';
 import { readResult } from './support/verdicts.ts';
 
 const configDir = mkdtempSync(join(tmpdir(), 'scr-business-'));
@@ -25,7 +25,7 @@ async function runAgainst(options: ReferenceOptions, extra: { args?: string[]; v
     }
     const env: Record<string, string> = { SCHEDULING_API_KEY: ref.apiKey };
     if (extra.expiredKey !== false) env.SCHEDULING_EXPIRED_KEY = ref.expiredKey;
-    const run = await runCli(args, env);
+    const run = await runInProcess(args, env);
     const checks = readResult(run).checks.filter((c) => c.resource === 'business');
     return { run, checks, before, after: JSON.stringify(ref.state.business) };
   } finally {
