@@ -52,7 +52,7 @@ describe.concurrent('a misbehaving target', () => {
     const ref = await reference({ robustness: ['hang:findCustomer'] });
     const before = ref.state.snapshot();
     const started = Date.now();
-    const run = await runInProcess(['--base-url', ref.url, '--timeout', '1000'], env(ref));
+    const run = await runCli(['--base-url', ref.url, '--timeout', '1000'], env(ref));
     expect(Date.now() - started).toBeLessThan(30_000);
     expect(run.code, run.stderr).toBe(1);
     expect(check(run, 'OP-DOCUMENTED:findCustomer')).toMatchObject({ outcome: 'failed', reason: expect.stringMatching(/no answer in 1 s/) });
@@ -62,7 +62,7 @@ describe.concurrent('a misbehaving target', () => {
   test('the run timeout: no new checks start, the run cleans up and exits 2', async () => {
     const ref = await reference({ robustness: ['slow'] });
     const before = ref.state.snapshot();
-    const run = await runInProcess(['--base-url', ref.url, '--run-timeout', '3'], env(ref));
+    const run = await runCli(['--base-url', ref.url, '--run-timeout', '3'], env(ref));
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/run timeout/);
     // Under load the timeout may strike before the first check: then no check ran at all.
