@@ -5,7 +5,7 @@ import type { RunOptions } from './options.ts';
 import type { TargetConfig } from '../config/target.ts';
 import { ResultCollector } from '../results/reporters/collector.ts';
 import { TerminalReporter, useColour } from '../results/reporters/terminal.ts';
-import { startSuites, type SuiteRun } from './run-suites.ts';
+import { startSuites, suiteRank, type SuiteRun } from './run-suites.ts';
 import { loadSpec } from '../contract/spec.ts';
 import { loadCatalog } from '../contract/catalog.ts';
 import { suiteVersion } from './version.ts';
@@ -72,7 +72,7 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
     const spec = await loadSpec();
     if (!target.readOnly) for (const p of await takeBaseline(client, spec, target, journal)) say(`warning: ${p}\n`);
     if (!stopped) {
-      suites = await startSuites({ target, reporters: [collector] });
+      suites = await startSuites({ target, reporters: [collector], concurrency: options.concurrency });
       if (stopped) void suites.cancel('keyboard-input');
       await suites.done.catch((e: Error) => void collector.suiteErrors.push(redact(`suites: ${e.message.split('\n')[0]}`)));
     }
@@ -102,7 +102,7 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
       certify: Boolean(options.certify),
       expectFile: options.certify ? undefined : options.expectFile,
       expectations: options.expectations,
-      checks: collector.checks.filter((c) => !skip(c)),
+      checks: collector.checks.filter((c) => !skip(c)).toSorted((a, b) => suiteRank(a.resource) - suiteRank(b.resource)),
       observations: collector.observations,
       suiteErrors: collector.suiteErrors,
       requirementText: (id) => catalog.byId.get(id)?.text ?? '',

@@ -23,6 +23,8 @@ export interface RunOptions {
   runTimeoutMs: number;
   /** Requests per second at most; undefined: no cap. */
   rate?: number;
+  /** Suite files (lanes) run at once after the operations pass; 1: one after another. */
+  concurrency: number;
   /** No warning for a plain-HTTP base URL that is not loopback. */
   allowHttp: boolean;
   /** Only delete what earlier, crashed runs left behind (by the run marker), then exit. */
@@ -52,6 +54,8 @@ Options:
   --timeout MS        per-request timeout in milliseconds (default 10000)
   --run-timeout S     stop the whole run after S seconds, clean up, exit 2 (default 1800)
   --rate N            at most N requests per second (for rate-limited staging)
+  --concurrency N     after the operations pass, run up to N suite files (business, customers,
+                      team members) at once (default 3; 1: one after another); --rate holds for all
   --allow-http        no warning for a plain-HTTP base URL that is not loopback
   --sweep             only delete customers left by earlier, crashed runs (by their run marker)
   --only PATTERN      run only checks whose "<id> <title>" matches PATTERN (a regular expression)
@@ -83,6 +87,7 @@ const FLAGS = {
   timeout: { type: 'string' },
   'run-timeout': { type: 'string' },
   rate: { type: 'string' },
+  concurrency: { type: 'string' },
   'allow-http': { type: 'boolean' },
   sweep: { type: 'boolean' },
   only: { type: 'string' },
@@ -142,6 +147,11 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
   if (rate !== undefined && (!Number.isFinite(rate) || rate <= 0)) {
     throw new UsageError(`--rate must be a positive number of requests per second, got "${rateText}"`);
   }
+  const concurrencyText = (values.concurrency as string | undefined) ?? '3';
+  const concurrency = Number(concurrencyText);
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16) {
+    throw new UsageError(`--concurrency must be a whole number from 1 to 16, got "${concurrencyText}"`);
+  }
   const configFile = values.config as string | undefined;
   const vendor = loadVendorConfig(configFile);
   const only = values.only as string | undefined;
@@ -160,6 +170,7 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
     timeoutMs,
     runTimeoutMs: runTimeoutS * 1000,
     rate,
+    concurrency,
     allowHttp: Boolean(values['allow-http']),
     sweep: Boolean(values.sweep),
     only,

@@ -9,6 +9,8 @@ import type { TargetConfig } from '../config/target.ts';
 export interface SuiteRunOptions {
   target: TargetConfig;
   reporters: Reporter[];
+  /** Suite files run at once after the operations pass (--concurrency); 1: one after another. */
+  concurrency: number;
 }
 
 export interface SuiteRun {
@@ -26,19 +28,26 @@ const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
  * change data on a broken target). Vitest would otherwise order files by past durations.
  */
 const FILE_ORDER = ['operations', 'business', 'customers', 'team-members'];
+
+/** A suite file's place in that order; the reports list checks so, however the files interleaved. */
+export function suiteRank(resource: string): number {
+  const i = FILE_ORDER.indexOf(resource);
+  return i === -1 ? FILE_ORDER.length : i;
+}
+
 class ContractOrder extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const rank = (f: TestSpecification) => {
-      const i = FILE_ORDER.indexOf(basename(f.moduleId).replace(/\.test\.[jt]s$/, ''));
-      return i === -1 ? FILE_ORDER.length : i;
-    };
+    const rank = (f: TestSpecification) => suiteRank(basename(f.moduleId).replace(/\.test\.[jt]s$/, ''));
     return [...files].sort((a, b) => rank(a) - rank(b) || a.moduleId.localeCompare(b.moduleId));
   }
 }
 
 /**
- * Starts the suites through vitest's Node API. Suite files run one after another (the business
- * record is a singleton, and staging should not see a burst); checks inside a file may be concurrent.
+ * Starts the suites through vitest's Node API. The operations pass runs first and alone (it
+ * touches every resource, the business singleton too); then the resource files, which touch
+ * only their own records, run up to `concurrency` at once, each in its own worker, the --rate
+ * shared out between them. With concurrency 1 all files run one after another in one worker.
+ * Checks inside a file may be concurrent.
  */
 export async function startSuites(options: SuiteRunOptions): Promise<SuiteRun> {
   const perCheck = Math.max(60_000, options.target.timeoutMs * 8);
@@ -55,11 +64,12 @@ export async function startSuites(options: SuiteRunOptions): Promise<SuiteRun> {
       watch: false,
       run: true,
       reporters: options.reporters,
-      fileParallelism: false,
+      fileParallelism: options.concurrency > 1,
+      maxWorkers: options.concurrency,
       sequence: { sequencer: ContractOrder },
       pool: 'threads',
-      // One worker for all suite files: they run one after another anyway, and sharing loaded
-      // modules (spec, ajv, undici) saves a second of start-up per file.
+      // A worker runs the files it is given one after another, sharing loaded modules (spec, ajv,
+      // undici): that saves a second of start-up per file.
       isolate: false,
       testTimeout: perCheck,
       hookTimeout: perCheck,
@@ -74,7 +84,26 @@ export async function startSuites(options: SuiteRunOptions): Promise<SuiteRun> {
   // Vitest's logger exits the process on the first signal; the command handles signals itself
   // (restore and clean up first: helpers/command/conform.ts), so take vitest's handlers off again.
   for (const s of SIGNALS) for (const l of process.listeners(s)) if (!before.get(s)?.includes(l)) process.off(s, l);
-  const done = vitest.start().then(() => undefined).finally(() => vitest.close());
-  return { done, cancel: (reason) => vitest.cancelCurrentRun(reason) };
+  let cancelled = false;
+  const run = async () => {
+    if (options.concurrency === 1) return void (await vitest.start());
+    const files = await new ContractOrder(vitest).sort(await vitest.globTestSpecifications());
+    const first = files.filter((f) => basename(f.moduleId).startsWith(`${FILE_ORDER[0]}.`));
+    const rest = files.filter((f) => !first.includes(f));
+    await vitest.runTestSpecifications(first, false);
+    if (cancelled || rest.length === 0) return;
+    const lanes = Math.min(options.concurrency, rest.length);
+    // Each worker spaces its own requests: together they stay within --rate.
+    if (options.target.rate) vitest.provide('target', { ...options.target, rate: options.target.rate / lanes });
+    await vitest.runTestSpecifications(rest, false);
+  };
+  const done = run().finally(() => vitest.close());
+  return {
+    done,
+    cancel: (reason) => {
+      cancelled = true;
+      return vitest.cancelCurrentRun(reason);
+    },
+  };
 }
 

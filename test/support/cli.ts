@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectRoot } from '../../helpers/command/paths.ts';
+import { build, isStale } from '../../scripts/build.mjs';
 
 export interface CliRun {
   code: number | null;
@@ -40,7 +41,9 @@ export function runCli(args: string[], env: Record<string, string> = {}, options
  * point is the verdict; signals, exit codes of the process and memory need runCli.
  */
 export async function runInProcess(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
-  // The compiled command, as bin/ runs it (test/build-dist.ts builds it before the tests).
+  // The compiled command, as bin/ runs it (test/build-dist.ts builds it before the tests; a
+  // script using this may come first).
+  if (isStale()) await build();
   const { main } = (await import(join(projectRoot, 'dist/helpers/command/cli.js'))) as typeof import('../../helpers/command/cli.ts');
   const reportDir = join(mkdtempSync(join(tmpdir(), 'scr-')), 'reports');
   const out = { stdout: '', stderr: '' };
