@@ -55,7 +55,8 @@ Options:
   --run-timeout S     stop the whole run after S seconds, clean up, exit 2 (default 1800)
   --rate N            at most N requests per second (for rate-limited staging)
   --concurrency N     after the operations pass, run up to N suite files (business, customers,
-                      team members) at once (default 3; 1: one after another); --rate holds for all
+                      team members) at once, for a distant target (default 1: one after another);
+                      --rate holds for all together
   --allow-http        no warning for a plain-HTTP base URL that is not loopback
   --sweep             only delete customers left by earlier, crashed runs (by their run marker)
   --only PATTERN      run only checks whose "<id> <title>" matches PATTERN (a regular expression)
@@ -147,7 +148,7 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
   if (rate !== undefined && (!Number.isFinite(rate) || rate <= 0)) {
     throw new UsageError(`--rate must be a positive number of requests per second, got "${rateText}"`);
   }
-  const concurrencyText = (values.concurrency as string | undefined) ?? '3';
+  const concurrencyText = (values.concurrency as string | undefined) ?? '1';
   const concurrency = Number(concurrencyText);
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16) {
     throw new UsageError(`--concurrency must be a whole number from 1 to 16, got "${concurrencyText}"`);
