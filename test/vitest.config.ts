@@ -7,12 +7,13 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/build-dist.ts'],
     testTimeout: 180_000,
-    hookTimeout: 60_000,
+    // A beforeAll may run the whole command (reports, coverage): the same room as a test.
+    hookTimeout: 180_000,
     pool: 'forks',
     // The fault and variation matrices run the command in process, several files at once, each
     // with a few runs in flight: a run waits on its target and its suite worker about half the time.
     maxWorkers: 3,
-    maxConcurrency: 4,
+    maxConcurrency: 2,
     // The compiled command (dist/) loads natively, as bin/ runs it: nothing to transform.
     server: { deps: { external: [/\/dist\/(helpers|reference)\//] } },
   },
