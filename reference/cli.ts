@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { startReference } from './server.ts';
-import { FAULTS } from './faults/index.ts';
+import { FAULTS, isFaultName } from './faults/index.ts';
 import { VARIATIONS } from './variations.ts';
 import { ROBUSTNESS_FAULTS } from './faults/robustness.ts';
 
@@ -34,6 +34,7 @@ async function main(): Promise<void> {
     for (const r of ROBUSTNESS_FAULTS) console.log(`  ${r.name.padEnd(36)} ${r.description}`);
     return;
   }
+  if (values.fault !== undefined && !isFaultName(values.fault)) throw new Error(`unknown fault "${values.fault}" (see --list)`);
   const ref = await startReference({
     port: values.port ? Number(values.port) : 0,
     apiKey: values['api-key'],

@@ -6,7 +6,7 @@ import { requireKey } from './routes/auth.ts';
 import { businessRoutes } from './routes/business.ts';
 import { customerRoutes } from './routes/customers.ts';
 import { teamMemberRoutes } from './routes/team-members.ts';
-import { faultNamed } from './faults/index.ts';
+import { faultNamed, type FaultName } from './faults/index.ts';
 import { variationNamed } from './variations.ts';
 import { robustness as robustnessFaults, robustnessNamed } from './faults/robustness.ts';
 import { error, type RefContext, type RefRequest, type RefResponse, type Route } from './types.ts';
@@ -16,8 +16,8 @@ export interface ReferenceOptions {
   expiredKey?: string;
   /** 0 (default) picks a free port. */
   port?: number;
-  /** At most one named fault from reference/faults. */
-  fault?: string;
+  /** At most one named fault from reference/faults (a name from the command line is checked at start). */
+  fault?: FaultName;
   /** Any number of legitimate variations from reference/variations.ts. */
   variations?: string[];
   seedCustomers?: number;

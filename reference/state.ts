@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { seedBusiness, seedCustomers, seedTeamMembers } from './seed.ts';
+import type { Row } from '../helpers/resources/record-shapes.ts';
 
 export type IdStyle = 'uuid' | 'integer' | 'prefixed';
-
-type Row = Record<string, unknown>;
 
 /**
  * A table of records. With timestamps on, every write stamps createdAt / updatedAt, the way

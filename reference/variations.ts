@@ -2,6 +2,7 @@
  * Legitimate variations: ways an implementation may fill in what the contract leaves open.
  * The suite must pass the reference implementation with any of them switched on.
  */
+import type { CheckId, CheckIdOf, ShouldRequirementId } from '../helpers/contract/catalog.ts';
 import { seedBusiness } from './seed.ts';
 
 export interface Variation {
@@ -15,12 +16,12 @@ export interface Variation {
    * SHOULD checks this variation legitimately warns on: it departs from a strong inference the
    * contract does not state. The variations test accepts exactly these warnings, no other.
    */
-  expectWarnings?: string[];
+  expectWarnings?: CheckIdOf<ShouldRequirementId>[];
   /**
    * Business checks this variation makes not applicable, with the reason in the variation. The
    * variations test otherwise holds every variation to none: the record is documented.
    */
-  expectNotApplicable?: string[];
+  expectNotApplicable?: CheckId[];
 }
 
 /** The fields the seed business record holds as null. */
@@ -61,7 +62,7 @@ export const VARIATIONS: Variation[] = [
     description: 'The business retrieval leaves out the fields that are null.',
     // A field null at the start is not in the retrieval: its value cannot be read, so it cannot
     // be restored either, and its type and update checks are not applicable (with that reason).
-    expectNotApplicable: NULL_IN_SEED.flatMap((f) => [
+    expectNotApplicable: NULL_IN_SEED.flatMap((f): CheckId[] => [
       `BUS-GET-TYPES:${f}`, `BUS-UPDATE-200:${f}`, `BUS-UPDATE-APPLIES:${f}`, `BUS-UPDATE-PARTIAL:${f}`, `BUS-UPDATE-NULLABLE:${f}`,
     ]),
   },

@@ -4,11 +4,16 @@
  * in the catalog is a claim about what the fault breaks.
  *   node --import tsx scripts/fault-kills.ts NAME [NAME…]
  */
+import { isFaultName } from '../reference/faults/index.ts';
 import { startReference } from '../reference/server.ts';
 import { runCli } from '../test/support/cli.ts';
 import { idsWith, readResult } from '../test/support/verdicts.ts';
 
 for (const fault of process.argv.slice(2)) {
+  if (!isFaultName(fault)) {
+    console.log(`${fault}: no such fault in reference/faults`);
+    continue;
+  }
   const ref = await startReference({ fault });
   const run = await runCli(['--base-url', ref.url], { SCHEDULING_API_KEY: ref.apiKey, SCHEDULING_EXPIRED_KEY: ref.expiredKey });
   await ref.close();

@@ -4,7 +4,7 @@
  */
 import { afterAll, describe, expect, inject } from 'vitest';
 import { check, type CheckRun } from '../helpers/checks/check.ts';
-import { ApiClient } from '../helpers/http/client.ts';
+import { ApiClient, fillId, is2xx } from '../helpers/http/client.ts';
 import { CreatedRecords } from '../helpers/safety/created-records.ts';
 import { Snapshots } from '../helpers/safety/snapshots.ts';
 import { customerFixture } from '../helpers/resources/fixtures.ts';
@@ -44,7 +44,7 @@ async function recordId(op: Operation, run: CheckRun): Promise<unknown> {
     const list = opOf('GET', op.collectionPath);
     if (!list) throw new Error(`no way to find a record of ${op.collectionPath}`);
     const answer = await client.call(list);
-    const rows = answer.status >= 200 && answer.status < 300 ? rowsOf(answer.json) : undefined;
+    const rows = is2xx(answer) ? rowsOf(answer.json) : undefined;
     if (rows && rows.length === 0) {
       const why = create ? 'a --read-only run creates none' : 'the interface offers no way to create one';
       run.notApplicable(`GET ${list.path} lists no record to address, and ${why}`);
@@ -62,9 +62,9 @@ async function requestBody(op: Operation, id: unknown, run: CheckRun): Promise<u
   const read = opOf('GET', op.path);
   if (!read) throw new Error(`no GET for ${op.path} to read the record back from`);
   // Records the suite cannot create are snapshotted before the first change, and restored below.
-  if (!opOf('POST', op.collectionPath)) await snapshots.take(op.path.replace(/\{[^}]+\}/, () => encodeURIComponent(String(id))));
+  if (!opOf('POST', op.collectionPath)) await snapshots.take(fillId(op.path, id));
   const answer = await client.call(read, { id });
-  if (answer.status >= 300) throw new Error(`reading the record to write back: GET ${op.path} answered ${answer.status}`);
+  if (!is2xx(answer)) throw new Error(`reading the record to write back: GET ${op.path} answered ${answer.status}`);
   if (op.resource !== 'business') return writeBackBody(answer.json, target, op);
   // Section 2 names a body with only currencyIso a valid update: its value as read changes nothing.
   if (!isRecord(answer.json)) throw new Error(`reading the record to write back: GET ${op.path} answered no JSON object`);
@@ -79,7 +79,7 @@ async function requestBody(op: Operation, id: unknown, run: CheckRun): Promise<u
  */
 async function repair(op: Operation, id: unknown, run: CheckRun): Promise<void> {
   if (op.method !== 'PATCH' || opOf('POST', op.collectionPath)) return;
-  const { restored, problem } = await snapshots.restoreNow(op.path.replace(/\{[^}]+\}/, () => encodeURIComponent(String(id))));
+  const { restored, problem } = await snapshots.restoreNow(fillId(op.path, id));
   if (restored.length || problem) run.note(`the write-back changed ${restored.join(', ') || 'the record'}; it was put back at once${problem ? ` (${problem})` : ''}`);
 }
 

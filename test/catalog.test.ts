@@ -1,6 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { loadCatalog } from '../helpers/contract/catalog.ts';
+import { loadCatalog, type CheckId, type CheckIdOf, type ShouldRequirementId } from '../helpers/contract/catalog.ts';
 import { loadSpec } from '../helpers/contract/spec.ts';
+import { FAULTS, type FaultName } from '../reference/faults/index.ts';
+import type { KillPattern } from '../reference/faults/fault.ts';
+import { faultNamesPath, renderFaultNames, renderRequirementIds, requirementIdsPath } from '../scripts/typed-ids.ts';
 
 describe('spec/requirements.yaml', () => {
   const catalog = loadCatalog();
@@ -27,5 +31,28 @@ describe('spec/requirements.yaml', () => {
   test('lists the statements left out, each with a reason', () => {
     expect(catalog.notChecked.length).toBeGreaterThan(5);
     for (const n of catalog.notChecked) expect(n.why.length, n.statement).toBeGreaterThan(10);
+  });
+});
+
+describe('typed ids', () => {
+  test('the requirement id types are up to date (run `npm run generate`)', () => {
+    expect(readFileSync(requirementIdsPath, 'utf8')).toBe(renderRequirementIds(loadCatalog()));
+  });
+
+  test('the fault name type is up to date (run `npm run generate`)', () => {
+    expect(readFileSync(faultNamesPath, 'utf8')).toBe(renderFaultNames(FAULTS));
+  });
+
+  // The proof is `tsc --noEmit` (the first half of `npm test`): each line below must not compile.
+  test('an id the catalogs do not hold fails the type check', () => {
+    // @ts-expect-error a requirement id with a typo
+    const check: CheckId = 'BUS-UPDATE-PARTAL:name';
+    // @ts-expect-error a MUST requirement where only SHOULD checks may go
+    const warning: CheckIdOf<ShouldRequirementId> = 'BUS-UPDATE-PARTIAL:name';
+    // @ts-expect-error a group prefix that is no requirement's
+    const pattern: KillPattern = 'BUS-UPDTE-*';
+    // @ts-expect-error a fault name with a typo
+    const fault: FaultName = 'business-patch-replace';
+    expect([check, warning, pattern, fault]).toHaveLength(4);
   });
 });

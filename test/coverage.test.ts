@@ -6,6 +6,8 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { loadCatalog } from '../helpers/contract/catalog.ts';
 import { coveragePath, faultsKilling, listChecks, renderCoverage, type ListedCheck } from '../scripts/coverage-matrix.ts';
+import { checkSites, faultSites, sitesOf } from '../scripts/source-sites.ts';
+import { FAULTS } from '../reference/faults/index.ts';
 
 let checks: ListedCheck[];
 beforeAll(async () => {
@@ -13,8 +15,8 @@ beforeAll(async () => {
 });
 
 describe('coverage matrix', () => {
-  test('spec/coverage.md is up to date (run `npm run coverage`)', () => {
-    expect(readFileSync(coveragePath, 'utf8')).toBe(renderCoverage(checks));
+  test('spec/coverage.md is up to date (run `npm run generate`)', () => {
+    expect(readFileSync(coveragePath, 'utf8')).toBe(renderCoverage(checks, checkSites(), faultSites()));
   });
 
   test('every MUST requirement has at least one check', () => {
@@ -26,5 +28,11 @@ describe('coverage matrix', () => {
   test('every check has a fault that kills it', () => {
     const unkilled = checks.filter((c) => faultsKilling(c.checkId).length === 0).map((c) => c.checkId);
     expect(unkilled).toEqual([]);
+  });
+
+  test('every check and every fault traces back to one declaration (the file:line of spec/coverage.md)', () => {
+    const [suites, faults] = [checkSites(), faultSites()];
+    expect(checks.filter((c) => sitesOf(c.checkId, suites).length !== 1).map((c) => c.checkId)).toEqual([]);
+    expect(FAULTS.filter((f) => sitesOf(f.name, faults).length !== 1).map((f) => f.name)).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@
  * deleted, the check says what it undid and what it could not.
  */
 import { afterAll, describe, expect, test } from 'vitest';
+import type { FaultName } from '../reference/faults/index.ts';
 import { startReference, type RunningReference } from '../reference/server.ts';
 import { runInProcess } from './support/cli.ts';
 import { idsWith, readResult } from './support/verdicts.ts';
@@ -13,7 +14,7 @@ const SUITES = ['customers', 'team-members'];
 const running: RunningReference[] = [];
 afterAll(() => Promise.all(running.map((r) => r.close())));
 
-async function run(args: string[], fault?: string) {
+async function run(args: string[], fault?: FaultName) {
   const ref = await startReference({ fault });
   running.push(ref);
   const before = ref.state.snapshot();

@@ -1,4 +1,4 @@
-import { excerpt, type Answer } from '../http/client.ts';
+import { excerpt, is2xx, type Answer } from '../http/client.ts';
 import { isRecord, listItems } from '../resources/record-shapes.ts';
 import { sameId } from './compare.ts';
 
@@ -6,9 +6,6 @@ import { sameId } from './compare.ts';
 export function ensure(condition: unknown, message: string | (() => string)): asserts condition {
   if (!condition) throw new Error(typeof message === 'string' ? message : message());
 }
-
-/** Success of the customer and team member operations: the contract shows no status, so any 2xx. */
-export const is2xx = (answer: Answer): boolean => answer.status >= 200 && answer.status < 300;
 
 /** "answered 404 {"error":…}", for messages. */
 export function said(answer: Answer): string {

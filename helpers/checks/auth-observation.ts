@@ -1,6 +1,5 @@
 import { observe } from './check.ts';
-import { is2xx } from './assertions.ts';
-import type { Answer, ApiClient } from '../http/client.ts';
+import { is2xx, type Answer, type ApiClient } from '../http/client.ts';
 import type { Operation } from '../contract/spec.ts';
 import type { TargetConfig } from '../config/target.ts';
 

@@ -1,5 +1,5 @@
 import { inject, test, type TestContext } from 'vitest';
-import { loadCatalog, requirementOf, type Level } from '../contract/catalog.ts';
+import { loadCatalog, requirementOf, type CheckId, type Level } from '../contract/catalog.ts';
 import { withExchangeLog, type Exchange } from '../http/exchanges.ts';
 import { redactor } from '../http/redact.ts';
 
@@ -37,6 +37,12 @@ declare module 'vitest' {
 /** The reason of a check that --only left out: such checks are not part of the run's reports. */
 export const NOT_SELECTED = 'not selected by --only';
 
+/** Whether --only selects a check or an observation: it matches the own id and title (not vitest's describe path), so ^ and $ work. */
+export function selects(only: string | undefined, def: { id: string; title: string }): boolean {
+  return only === undefined || new RegExp(only).test(`${def.id} ${def.title}`);
+}
+const selected = (def: { id: string; title: string }) => selects(inject('target').only, def);
+
 /** Thrown to report a check as not applicable to this target, with the reason. */
 export class NotApplicable extends Error {
   override name = 'NotApplicable';
@@ -51,8 +57,11 @@ export interface CheckRun {
 }
 
 export interface CheckDefinition {
-  /** Requirement id from spec/requirements.yaml, optionally ":" and a variant (e.g. BUS-UPDATE-APPLIES:name). */
-  id: string;
+  /**
+   * Requirement id from spec/requirements.yaml, optionally ":" and a variant (e.g.
+   * BUS-UPDATE-APPLIES:name): an id the catalog does not hold fails the type check.
+   */
+  id: CheckId;
   title: string;
   /** Checks that change data on the target are left out of --read-only runs. */
   changesData?: boolean;
@@ -64,6 +73,7 @@ export interface CheckDefinition {
  * "warning") unless the run is strict.
  */
 export function check(def: CheckDefinition, body: (run: CheckRun) => Promise<void>): void {
+  // Refused at run time too: the id may have been built from data, or the types be out of date.
   const requirement = loadCatalog().byId.get(requirementOf(def.id));
   if (!requirement) throw new Error(`check ${def.id}: no requirement ${requirementOf(def.id)} in spec/requirements.yaml`);
 
@@ -77,18 +87,22 @@ export function check(def: CheckDefinition, body: (run: CheckRun) => Promise<voi
     exchanges: [],
     notes: [],
   };
+  // A check --only leaves out is skipped when it is declared: a describe block or a suite file
+  // with nothing selected is skipped whole, so its hooks (creating, snapshotting) never run.
+  const skip = !selected(def);
+  if (skip) Object.assign(declared, { outcome: 'skipped', reason: NOT_SELECTED });
   // Declared up front, so that a check that never starts (cancelled, its hook failed) is still
   // reported under its own id and level.
-  test(`${def.id} ${def.title}`, { meta: { conformance: declared } }, async (context) => {
+  test(`${def.id} ${def.title}`, { meta: { conformance: declared }, skip }, async (context) => {
     const target = inject('target');
     const meta: CheckMeta = { ...declared, exchanges: [], notes: [] };
     context.task.meta.conformance = meta;
     const redact = redactor(target);
 
-    // --only matches the check's own id and title (not vitest's describe path), so ^ and $ work.
-    if (target.only !== undefined && !new RegExp(target.only).test(`${def.id} ${def.title}`)) {
+    // The run timeout may fire before vitest can be told (during its start-up): no check starts after it.
+    if (target.stopChecksAt !== undefined && Date.now() >= target.stopChecksAt) {
       meta.outcome = 'skipped';
-      meta.reason = NOT_SELECTED;
+      meta.reason = 'not run: run-timeout';
       context.skip(meta.reason);
     }
     if (def.changesData && target.readOnly) {
@@ -129,8 +143,11 @@ export function check(def: CheckDefinition, body: (run: CheckRun) => Promise<voi
  * cannot be asked, the observation says so.
  */
 export function observe(def: { id: string; title: string }, body: () => Promise<string>): void {
-  test(`${def.id} ${def.title}`, { meta: { observation: { id: def.id, title: def.title, text: '', exchanges: [] } } }, async (context) => {
-    const redact = redactor(inject('target'));
+  const meta = { observation: { id: def.id, title: def.title, text: '', exchanges: [] } };
+  test(`${def.id} ${def.title}`, { meta, skip: !selected(def) }, async (context) => {
+    const target = inject('target');
+    if (target.stopChecksAt !== undefined && Date.now() >= target.stopChecksAt) context.skip('not run: run-timeout');
+    const redact = redactor(target);
     const meta: ObservationMeta = { id: def.id, title: def.title, text: '', exchanges: [] };
     context.task.meta.observation = meta;
     try {

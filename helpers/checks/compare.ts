@@ -1,6 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-
-type Row = Record<string, unknown>;
+import type { Row } from '../resources/record-shapes.ts';
 
 /**
  * Fields a server stamps on every write (updatedAt, modified_at, lastModified…). The contract

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { commandEnvironment, HELP, parseOptions, plainHttpWarning, type RunOptions } from './options.ts';
+import { commandEnvironment, HELP, parseOptions, plainHttpWarning, runProxy, type RunOptions } from './options.ts';
+import { proxyShown } from '../http/network.ts';
 import { EXIT, TargetError, UsageError } from './errors.ts';
 import { suiteVersion } from './version.ts';
 import { redactor } from '../http/redact.ts';
@@ -19,19 +20,23 @@ export async function main(argv: string[], env?: Record<string, string | undefin
     if (argv.includes('--help') || argv.includes('-h')) return void io.stdout.write(HELP), EXIT.conformant;
     if (argv.includes('--version') || argv.includes('-v')) return void io.stdout.write(`${suiteVersion}\n`), EXIT.conformant;
     const options = parseOptions(argv, env ?? commandEnvironment());
+    // The run timeout counts from here (start-up is part of the run), not counting --wait-for-target.
+    const started = Date.now();
     redact = redactor(options);
+    // What a run needs is loaded when it is needed: --help, --version and usage errors start fast.
     if (!options.baseUrl) {
-      // What a run needs is loaded when it is needed: --help, --version and usage errors start fast.
       const { startReference } = await import('../../reference/server.ts');
       reference = await startReference({ apiKey: options.apiKey, expiredKey: options.expiredKey });
-      io.stdout.write(`Target: embedded reference implementation at ${reference.url}\n`);
     }
     const target = targetConfig(options, reference);
     redact = redactor(target);
+    io.stdout.write(`${targetLine(target, Boolean(reference))}\n`);
     const warning = plainHttpWarning(target.baseUrl, options.allowHttp);
     if (warning) io.stderr.write(`scheduling-conformance: ${warning}\n`);
+    if (options.only !== undefined && !options.sweep) await refuseEmptySelection(target, options.only);
     const { preflight } = await import('./preflight.ts');
-    await preflight(target);
+    const waited = await preflight(target, { waitMs: options.waitForTargetMs, say: (t) => io.stdout.write(redact(t)) });
+    target.stopChecksAt = started + waited + options.runTimeoutMs;
     if (options.sweep) return await sweepCommand(target, redact, io);
     const { conform } = await import('./conform.ts');
     return await conform(options, target, redact, io);
@@ -57,6 +62,10 @@ function targetConfig(options: RunOptions, reference: RunningReference | undefin
     apiKey,
     expiredKey: options.expiredKey ?? reference?.expiredKey,
     vendor: options.vendor,
+    only: options.only,
+    // The embedded reference is on this machine: never through a proxy.
+    network: { ...options.network, proxy: reference ? undefined : runProxy(options, baseUrl) },
+    headers: options.headers,
     strict: options.strict,
     readOnly: options.readOnly,
     timeoutMs: options.timeoutMs,
@@ -64,6 +73,27 @@ function targetConfig(options: RunOptions, reference: RunningReference | undefin
     // The run marker: helpers/safety/sweep.ts recognises this format.
     runId: `scr-${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${randomBytes(4).toString('hex')}`,
   };
+}
+
+/** Which target a run is about to test, origin and base path apart: the first line of every run. */
+export function targetLine(target: TargetConfig, embedded: boolean): string {
+  const url = new URL(target.baseUrl);
+  const base = url.pathname.replace(/\/+$/, '');
+  const where = `${url.origin}${base ? `, base path ${base}` : ''} (requests go to ${url.origin}${base}/api/v1/…)`;
+  const proxy = target.network?.proxy ? `, through the proxy ${proxyShown(target.network.proxy)}` : '';
+  return `Target: ${embedded ? 'embedded reference implementation at ' : ''}${where}${proxy}`;
+}
+
+/**
+ * --only that selects no check ends the run before any request: the suites are collected (their
+ * checks are declared from the spec and the configuration; nothing runs) and matched first.
+ */
+async function refuseEmptySelection(target: TargetConfig, only: string): Promise<void> {
+  const [{ collectChecks }, { selects }] = await Promise.all([import('./run-suites.ts'), import('../checks/check.ts')]);
+  const checks = await collectChecks(target);
+  if (!checks.some((c) => selects(only, c))) {
+    throw new UsageError(`--only "${only}" matches none of the ${checks.length} checks (it is matched against each check's "<id> <title>"); nothing was sent to the target`);
+  }
 }
 
 /** `--sweep`: deletes what earlier, crashed runs left (by the run marker); exit 2 if some of it stays. */

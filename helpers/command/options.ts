@@ -6,6 +6,8 @@ import { UsageError } from './errors.ts';
 import { loadVendorConfig, type VendorConfig } from '../config/vendor-config.ts';
 import { loadExpectations, type Expectations } from '../config/expectations.ts';
 import type { Product } from '../config/product.ts';
+import { proxyEnvironment, proxyFor, type Network } from '../http/network.ts';
+import type { ExtraHeader } from '../http/redact.ts';
 
 /** Everything a run needs to know, resolved from flags, then environment, then `.env`. */
 export interface RunOptions {
@@ -36,6 +38,14 @@ export interface RunOptions {
   expectations?: Expectations;
   /** Set for a certification run (--certify): who and what is certified. */
   certify?: Product;
+  /** The CA, client certificate and key files; the proxy is decided with the target's URL. */
+  network: Omit<Network, 'proxy'>;
+  /** HTTPS_PROXY, HTTP_PROXY, NO_PROXY of the command's environment. */
+  proxies: ReturnType<typeof proxyEnvironment>;
+  /** --header, repeatable. */
+  headers: ExtraHeader[];
+  /** --wait-for-target: seconds to keep asking a target that does not answer yet. */
+  waitForTargetMs: number;
 }
 
 export const HELP = `Usage: scheduling-conformance [options]
@@ -52,14 +62,22 @@ Options:
   --strict            SHOULD failures fail the run
   --read-only         run only checks that change nothing on the target
   --timeout MS        per-request timeout in milliseconds (default 10000)
-  --run-timeout S     stop the whole run after S seconds, clean up, exit 2 (default 1800)
+  --run-timeout S     stop the whole run after S seconds (start-up included), clean up, exit 2 (default 1800)
   --rate N            at most N requests per second (for rate-limited staging)
   --concurrency N     after the operations pass, run up to N suite files (business, customers,
                       team members) at once, for a distant target (default 1: one after another);
                       --rate holds for all together
   --allow-http        no warning for a plain-HTTP base URL that is not loopback
+  --header 'NAME: VALUE'
+                      send this header with every request (repeatable; e.g. a tenant or gateway header);
+                      $VAR or \${VAR} in VALUE is taken from the environment and shown as $VAR in every report
+  --ca FILE           also trust this CA (PEM) for the target's certificate (NODE_EXTRA_CA_CERTS works too)
+  --cert FILE, --key FILE
+                      client certificate and key (PEM) for a target that asks for mutual TLS
+  --wait-for-target S keep asking a target that does not answer yet, for up to S seconds (CI starting it)
   --sweep             only delete customers left by earlier, crashed runs (by their run marker)
-  --only PATTERN      run only checks whose "<id> <title>" matches PATTERN (a regular expression)
+  --only PATTERN      run only checks whose "<id> <title>" matches PATTERN (a regular expression);
+                      one that matches none exits 2 before any request
   --expect FILE       known deviations: check id -> expected outcome (see spec/expectations.schema.json);
                       a pinned failure does not fail the run
   --certify           write the certification bundle too; refuses --only and --read-only, ignores --expect
@@ -69,6 +87,7 @@ Options:
   -v, --version       the suite's version
 
 A .env file in the working directory is read too; flags win over the environment.
+HTTPS_PROXY, HTTP_PROXY and NO_PROXY are honoured (never for this machine); the report names the proxy used.
 
 Exit codes:
   0    conformant: every MUST check passed (and every SHOULD check with --strict)
@@ -91,6 +110,11 @@ const FLAGS = {
   concurrency: { type: 'string' },
   'allow-http': { type: 'boolean' },
   sweep: { type: 'boolean' },
+  header: { type: 'string', multiple: true },
+  ca: { type: 'string' },
+  cert: { type: 'string' },
+  key: { type: 'string' },
+  'wait-for-target': { type: 'string' },
   only: { type: 'string' },
   expect: { type: 'string' },
   certify: { type: 'boolean' },
@@ -119,9 +143,9 @@ function timestamp(): string {
 }
 
 export function parseOptions(argv: string[], env: Record<string, string | undefined>): RunOptions {
-  let values: Record<string, string | boolean | undefined>;
+  let values: Record<string, string | boolean | string[] | undefined>;
   try {
-    ({ values } = parseArgs({ args: argv, options: FLAGS, strict: true, allowPositionals: false }));
+    ({ values } = parseArgs({ args: joinNegativeNumbers(argv), options: FLAGS, strict: true, allowPositionals: false }));
   } catch (e) {
     // parseArgs messages are one clear line; drop its "To specify a positional argument..." tail.
     throw new UsageError(String((e as Error).message).split('\n')[0].replace(/\. To specify.*$/, ''));
@@ -153,6 +177,13 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16) {
     throw new UsageError(`--concurrency must be a whole number from 1 to 16, got "${concurrencyText}"`);
   }
+  const waitText = (values['wait-for-target'] as string | undefined) ?? '0';
+  const waitS = Number(waitText);
+  if (!Number.isFinite(waitS) || waitS < 0 || waitS * 1000 > MAX_TIMER_MS) {
+    throw new UsageError(`--wait-for-target must be a number of seconds from 0 to ${Math.floor(MAX_TIMER_MS / 1000)}, got "${waitText}"`);
+  }
+  const network = tlsFiles(values.ca as string | undefined, values.cert as string | undefined, values.key as string | undefined);
+  const headers = ((values.header as string[] | undefined) ?? []).map((h) => extraHeader(h, env));
   const configFile = values.config as string | undefined;
   const vendor = loadVendorConfig(configFile);
   const only = values.only as string | undefined;
@@ -178,7 +209,70 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
     expectFile,
     expectations: expectFile && !certify ? loadExpectations(expectFile) : undefined,
     certify,
+    network,
+    proxies: proxyEnvironment(env),
+    headers,
+    waitForTargetMs: waitS * 1000,
   };
+}
+
+/** The proxy the run goes through, from the command's environment; undefined: none. */
+export const runProxy = (options: RunOptions, baseUrl: string) => proxyFor(baseUrl, options.proxies);
+
+/** PEM files for TLS: each must be readable and hold PEM; a certificate needs its key. */
+function tlsFiles(ca: string | undefined, cert: string | undefined, key: string | undefined): Omit<Network, 'proxy'> {
+  if (Boolean(cert) !== Boolean(key)) throw new UsageError('--cert and --key go together: a client certificate needs its private key');
+  for (const [flag, file] of [['--ca', ca], ['--cert', cert], ['--key', key]] as const) {
+    if (!file) continue;
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (e) {
+      throw new UsageError(`${flag} ${file}: cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    }
+    if (!/-----BEGIN [A-Z0-9 ]+-----/.test(text)) throw new UsageError(`${flag} ${file}: not a PEM file (expected a "-----BEGIN ...-----" block)`);
+  }
+  return { caFile: ca, certFile: cert, keyFile: key };
+}
+
+/** Headers the suite sets itself, or that would change how a request travels: --header cannot set them. */
+const OWN_HEADERS = ['authorization', 'accept', 'content-type', 'content-length', 'host', 'connection', 'transfer-encoding', 'proxy-authorization'];
+
+/**
+ * `--header 'NAME: VALUE'`. $VAR and ${VAR} in the value are taken from the environment, and
+ * every report shows them as $VAR: a secret header is given through the environment.
+ */
+function extraHeader(text: string, env: Record<string, string | undefined>): ExtraHeader {
+  const m = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+):\s*(.*)$/.exec(text);
+  if (!m) throw new UsageError(`--header "${text.split(':')[0]}…" is not "Name: value" (a header name, a colon, the value)`);
+  const [, name, raw] = m;
+  if (OWN_HEADERS.includes(name.toLowerCase())) throw new UsageError(`--header ${name}: the suite sets this header itself`);
+  const secrets: { variable: string; value: string }[] = [];
+  const value = raw.replace(/\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))/g, (_, braced: string | undefined, bare: string | undefined) => {
+    const variable = (braced ?? bare) as string;
+    const found = env[variable];
+    if (found === undefined || found === '') throw new UsageError(`--header ${name}: the environment variable ${variable} is not set`);
+    secrets.push({ variable, value: found });
+    return found;
+  });
+  if (/[\r\n\0]/.test(value)) throw new UsageError(`--header ${name}: the value holds a line break or NUL, which a header cannot carry`);
+  return { name, value, ...(secrets.length && { secrets }) };
+}
+
+/** Flags that take a number. */
+const NUMERIC_FLAGS = ['--timeout', '--run-timeout', '--rate', '--wait-for-target'];
+
+/**
+ * parseArgs takes "-5" after a flag for an option of its own ("argument is ambiguous"): a
+ * negative number is joined to its flag, so that the flag's own check says what is wrong.
+ */
+function joinNegativeNumbers(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (NUMERIC_FLAGS.includes(argv[i]) && /^-[\d.]/.test(argv[i + 1] ?? '')) out.push(`${argv[i]}=${argv[++i]}`);
+    else out.push(argv[i]);
+  }
+  return out;
 }
 
 /**
@@ -202,7 +296,7 @@ function checkPattern(pattern: string): void {
 }
 
 /** Every MUST check runs in a certification, and the bundle names who is certified. */
-function certification(values: Record<string, string | boolean | undefined>, vendor: VendorConfig, filtered: boolean): Product {
+function certification(values: Record<string, string | boolean | string[] | undefined>, vendor: VendorConfig, filtered: boolean): Product {
   if (filtered) throw new UsageError('--certify runs every check: it cannot be combined with --only or --read-only');
   const from = (flag: string, key: keyof Product) => (values[flag] as string | undefined) ?? vendor.product?.[key];
   const product = { vendor: from('vendor', 'vendor'), product: from('product', 'product'), version: from('product-version', 'version'), contact: from('contact', 'contact') };

@@ -5,12 +5,14 @@ type CancelReason = Parameters<Awaited<ReturnType<typeof createVitest>>['cancelC
 import { basename, join } from 'node:path';
 import { codeRoot, projectRoot } from './paths.ts';
 import type { TargetConfig } from '../config/target.ts';
+import type { CheckMeta } from '../checks/check.ts';
+import type { Level } from '../contract/catalog.ts';
 
 export interface SuiteRunOptions {
   target: TargetConfig;
   reporters: Reporter[];
   /** Suite files run at once after the operations pass (--concurrency); 1: one after another. */
-  concurrency: number;
+  concurrency?: number;
 }
 
 export interface SuiteRun {
@@ -28,17 +30,15 @@ const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
  * change data on a broken target). Vitest would otherwise order files by past durations.
  */
 const FILE_ORDER = ['operations', 'business', 'customers', 'team-members'];
-
 /** A suite file's place in that order; the reports list checks so, however the files interleaved. */
 export function suiteRank(resource: string): number {
   const i = FILE_ORDER.indexOf(resource);
   return i === -1 ? FILE_ORDER.length : i;
 }
-
+const fileRank = (moduleId: string) => suiteRank(resourceOf(moduleId));
 class ContractOrder extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const rank = (f: TestSpecification) => suiteRank(basename(f.moduleId).replace(/\.test\.[jt]s$/, ''));
-    return [...files].sort((a, b) => rank(a) - rank(b) || a.moduleId.localeCompare(b.moduleId));
+    return [...files].sort((a, b) => fileRank(a.moduleId) - fileRank(b.moduleId) || a.moduleId.localeCompare(b.moduleId));
   }
 }
 
@@ -49,7 +49,37 @@ class ContractOrder extends BaseSequencer {
  * shared out between them. With concurrency 1 all files run one after another in one worker.
  * Checks inside a file may be concurrent.
  */
-export async function startSuites(options: SuiteRunOptions): Promise<SuiteRun> {
+export async function startSuites(options: SuiteRunOptions & { stillWanted?: () => boolean }): Promise<SuiteRun> {
+  const vitest = await suiteVitest(options);
+  // A stop (signal, run timeout) while vitest was being created: vitest forgets a cancel that
+  // comes before its run has begun, so the run is not begun at all.
+  if (options.stillWanted && !options.stillWanted()) return { done: vitest.close(), cancel: async () => {} };
+  const concurrency = options.concurrency ?? 1;
+  let cancelled = false;
+  const run = async () => {
+    if (concurrency === 1) return void (await vitest.start());
+    const files = await new ContractOrder(vitest).sort(await vitest.globTestSpecifications());
+    const first = files.filter((f) => resourceOf(f.moduleId) === FILE_ORDER[0]);
+    const rest = files.filter((f) => !first.includes(f));
+    await vitest.runTestSpecifications(first, false);
+    if (cancelled || (options.stillWanted && !options.stillWanted()) || rest.length === 0) return;
+    const lanes = Math.min(concurrency, rest.length);
+    // Each worker spaces its own requests: together they stay within --rate.
+    if (options.target.rate) vitest.provide('target', { ...options.target, rate: options.target.rate / lanes });
+    await vitest.runTestSpecifications(rest, false);
+  };
+  const done = run().finally(() => vitest.close());
+  return {
+    done,
+    cancel: (reason) => {
+      cancelled = true;
+      return vitest.cancelCurrentRun(reason);
+    },
+  };
+}
+
+/** The suites' vitest instance, with the command's signal handling (not vitest's) in place. */
+async function suiteVitest(options: SuiteRunOptions) {
   const perCheck = Math.max(60_000, options.target.timeoutMs * 8);
   const before = new Map(SIGNALS.map((s) => [s, process.listeners(s)]));
   process.env.VITEST = 'true';
@@ -64,8 +94,8 @@ export async function startSuites(options: SuiteRunOptions): Promise<SuiteRun> {
       watch: false,
       run: true,
       reporters: options.reporters,
-      fileParallelism: options.concurrency > 1,
-      maxWorkers: options.concurrency,
+      fileParallelism: (options.concurrency ?? 1) > 1,
+      maxWorkers: options.concurrency ?? 1,
       sequence: { sequencer: ContractOrder },
       pool: 'threads',
       // A worker runs the files it is given one after another, sharing loaded modules (spec, ajv,
@@ -84,26 +114,44 @@ export async function startSuites(options: SuiteRunOptions): Promise<SuiteRun> {
   // Vitest's logger exits the process on the first signal; the command handles signals itself
   // (restore and clean up first: helpers/command/conform.ts), so take vitest's handlers off again.
   for (const s of SIGNALS) for (const l of process.listeners(s)) if (!before.get(s)?.includes(l)) process.off(s, l);
-  let cancelled = false;
-  const run = async () => {
-    if (options.concurrency === 1) return void (await vitest.start());
-    const files = await new ContractOrder(vitest).sort(await vitest.globTestSpecifications());
-    const first = files.filter((f) => basename(f.moduleId).startsWith(`${FILE_ORDER[0]}.`));
-    const rest = files.filter((f) => !first.includes(f));
-    await vitest.runTestSpecifications(first, false);
-    if (cancelled || rest.length === 0) return;
-    const lanes = Math.min(options.concurrency, rest.length);
-    // Each worker spaces its own requests: together they stay within --rate.
-    if (options.target.rate) vitest.provide('target', { ...options.target, rate: options.target.rate / lanes });
-    await vitest.runTestSpecifications(rest, false);
-  };
-  const done = run().finally(() => vitest.close());
-  return {
-    done,
-    cancel: (reason) => {
-      cancelled = true;
-      return vitest.cancelCurrentRun(reason);
-    },
-  };
+  return vitest;
 }
+
+/** A check as the suites declare it, before anything runs. */
+export interface DeclaredCheck {
+  id: string;
+  requirement: string;
+  level: Level;
+  clause: string;
+  title: string;
+  /** The suite file, e.g. "business". */
+  resource: string;
+  /** Changes data on the target (left out of --read-only runs). */
+  changesData: boolean;
+}
+
+/**
+ * Every check the suites declare for this target's configuration, in the order a run meets them.
+ * Vitest only collects: suite files are loaded (they declare their checks from the spec and the
+ * vendor configuration), no hook or check body runs, so no request is sent.
+ */
+export async function collectChecks(target: TargetConfig): Promise<DeclaredCheck[]> {
+  const vitest = await suiteVitest({ target, reporters: [] });
+  try {
+    const { testModules } = await vitest.collect();
+    const problems = testModules.flatMap((m) => m.errors().map((e) => `${basename(m.moduleId)}: ${e.message.split('\n')[0]}`));
+    if (problems.length) throw new Error(`the suites cannot be collected: ${problems.join('; ')}`);
+    return [...testModules]
+      .sort((a, b) => fileRank(a.moduleId) - fileRank(b.moduleId) || a.moduleId.localeCompare(b.moduleId))
+      .flatMap((m) => [...m.children.allTests()].flatMap((t) => {
+        const meta = (t.meta() as { conformance?: CheckMeta }).conformance;
+        if (!meta) return [];
+        return [{ id: meta.checkId, requirement: meta.requirement, level: meta.level, clause: meta.clause, title: meta.title, resource: resourceOf(m.moduleId), changesData: meta.changesData }];
+      }));
+  } finally {
+    await vitest.close();
+  }
+}
+
+const resourceOf = (moduleId: string) => basename(moduleId).replace(/\.test\.[jt]s$/, '');
 

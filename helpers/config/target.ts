@@ -1,4 +1,6 @@
 import type { VendorConfig } from './vendor-config.ts';
+import type { ExtraHeader } from '../http/redact.ts';
+import type { Network } from '../http/network.ts';
 
 /** What the command hands each suite file (through vitest's provide/inject). */
 export interface TargetConfig {
@@ -15,6 +17,12 @@ export interface TargetConfig {
   runId: string;
   /** The run journal (JSON lines) every worker appends to: see helpers/safety/journal.ts. */
   journalFile?: string;
+  /** How the target is reached: proxy, CA, client certificate. */
+  network?: Network;
+  /** Headers every request carries besides the suite's own (--header). */
+  headers?: ExtraHeader[];
+  /** When the run timeout ends the run (epoch ms): no check starts after it. */
+  stopChecksAt?: number;
   /** At most this many requests per second (--rate); undefined: no cap. */
   rate?: number;
 }

@@ -1,8 +1,20 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { requirementsPath } from '../command/paths.ts';
+import type { MustRequirementId, RequirementIdPrefix, ShouldRequirementId } from './requirement-ids.generated.ts';
+
+export type { MustRequirementId, RequirementIdPrefix, ShouldRequirementId };
 
 export type Level = 'MUST' | 'SHOULD';
+
+/** A requirement id of spec/requirements.yaml (the union is generated: `npm run generate`). */
+export type RequirementId = MustRequirementId | ShouldRequirementId;
+
+/** The id of a check of one of the requirements R: the requirement id, optionally ":" and the variant it checks. */
+export type CheckIdOf<R extends RequirementId> = R | `${R}:${string}`;
+
+/** A check id, e.g. BUS-UPDATE-APPLIES:name. */
+export type CheckId = CheckIdOf<RequirementId>;
 
 export interface Requirement {
   id: string;

@@ -12,7 +12,11 @@ export interface Operation {
   path: string;
   /** First tag: the resource the operation belongs to (customers, business, team-members). */
   resource: string;
-  /** Whether the spec puts the operation under a security scheme (the contract's documented auth). */
+  /**
+   * Whether the spec requires a security scheme (the contract's documented auth). An operation
+   * whose alternatives include the empty requirement `{}` ("a key or none") is not secured: that
+   * is how the spec says its authentication is not shown.
+   */
   secured: boolean;
   /** The documented success: an exact status ("200") or a class ("2XX"). */
   success: string;
@@ -70,14 +74,14 @@ export async function readSpec(file: string): Promise<Spec> {
       const statuses = Object.keys(op.responses ?? {});
       const success = statuses.find((s) => /^2/.test(s));
       if (!success) throw new Error(`spec: ${op.operationId} documents no success response`);
-      const security = op.security ?? doc.security ?? [];
+      const security: Json[] = op.security ?? doc.security ?? [];
       operations.push({
         operationId: op.operationId,
         summary: op.summary ?? op.operationId,
         method: method.toUpperCase() as Operation['method'],
         path,
         resource: (op.tags ?? ['other'])[0],
-        secured: security.length > 0,
+        secured: security.length > 0 && security.every((requirement) => Object.keys(requirement).length > 0),
         success,
         otherStatuses: statuses.filter((s) => s !== success),
         itemPath: /\{[^}]+\}$/.test(path),

@@ -1,10 +1,11 @@
-import { Agent, request, type Dispatcher } from 'undici';
+import { request, type Dispatcher } from 'undici';
 import type { TargetConfig } from '../config/target.ts';
 import type { Operation } from '../contract/spec.ts';
 import { recordExchange, type Exchange } from './exchanges.ts';
 import { redactor } from './redact.ts';
 import { Journal } from '../safety/journal.ts';
 import { rateLimiter } from './rate-limit.ts';
+import { dispatcherFor, tlsFailure } from './network.ts';
 
 /** Bodies beyond this fail the check instead of filling memory. */
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -54,6 +55,15 @@ export interface Answer {
   exchange: Exchange;
 }
 
+/**
+ * Whether an answer is a success: any 2xx, since the contract shows no status for most
+ * operations. The one test of it, for checks and clean-up alike.
+ */
+export const is2xx = (answer: { status: number }): boolean => answer.status >= 200 && answer.status < 300;
+
+/** The path of one record: `path` with its {id} filled in by the URL-encoded id (e.g. `${collection}/{id}`). */
+export const fillId = (path: string, id: unknown): string => path.replace(/\{[^}]+\}/, () => encodeURIComponent(String(id)));
+
 /** The target did not give a complete answer; the message says what happened, in one line. */
 export class NoAnswerError extends Error {
   override name = 'NoAnswerError';
@@ -70,14 +80,12 @@ export class ApiClient {
     this.redact = redactor(target);
     this.journal = target.journalFile ? new Journal(target.journalFile) : undefined;
     this.limiter = rateLimiter(target.rate);
-    this.dispatcher =
-      dispatcher ?? new Agent({ connect: { timeout: target.timeoutMs }, headersTimeout: target.timeoutMs, bodyTimeout: target.timeoutMs });
+    this.dispatcher = dispatcher ?? dispatcherFor(target.network ?? {}, target.timeoutMs);
   }
 
   /** Calls a documented operation; `id` fills the path's {id}. */
   call(op: Operation, options: { id?: unknown; body?: unknown; auth?: Auth } = {}): Promise<Answer> {
-    const path = op.path.replace(/\{[^}]+\}/, () => encodeURIComponent(String(options.id)));
-    return this.send({ method: op.method, path, body: options.body, auth: options.auth });
+    return this.send({ method: op.method, path: fillId(op.path, options.id), body: options.body, auth: options.auth });
   }
 
   /**
@@ -87,7 +95,8 @@ export class ApiClient {
    */
   async send(options: SendOptions): Promise<Answer> {
     const url = this.target.baseUrl + options.path;
-    const headers: Record<string, string> = { accept: options.accept ?? 'application/json' };
+    const headers: Record<string, string> = Object.fromEntries((this.target.headers ?? []).map((h) => [h.name.toLowerCase(), h.value]));
+    headers.accept = options.accept ?? 'application/json';
     const authorization = this.authorization(options.auth ?? 'valid');
     if (authorization !== undefined) headers.authorization = authorization;
     let body: string | undefined;
@@ -159,12 +168,11 @@ export class ApiClient {
 
   private journalAnswer(options: SendOptions, answer: Answer): void {
     if (!this.journal) return;
-    const ok = answer.status >= 200 && answer.status < 300;
+    const ok = is2xx(answer);
     if (options.method === 'POST' && ok && answer.json && typeof answer.json === 'object' && !Array.isArray(answer.json)) {
       const id = (answer.json as Record<string, unknown>)[this.target.vendor.idField];
       if (id !== undefined && id !== null) {
-        const path = `${options.path}/${encodeURIComponent(String(id))}`;
-        this.journal.append({ kind: 'created', path, listPath: options.path, id });
+        this.journal.append({ kind: 'created', path: fillId(`${options.path}/{id}`, id), listPath: options.path, id });
       }
     }
     if (options.method === 'DELETE' && (ok || answer.status === 404)) this.journal.append({ kind: 'deleted', path: options.path });
@@ -256,6 +264,7 @@ export function describeFailure(e: unknown, timeoutMs: number): string {
   if (code === 'ECONNREFUSED') return 'connection refused';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host name not found (DNS)';
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection reset by the target';
-  if (code && (/CERT|SSL|TLS/i.test(code) || code === 'EPROTO')) return `TLS error (${code})`;
+  const tls = tlsFailure(code, err.cause?.message ?? err.message ?? '');
+  if (tls) return tls;
   return (err.message ?? String(e)).split('\n')[0];
 }

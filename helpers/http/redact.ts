@@ -4,18 +4,30 @@ export const KEY_PLACEHOLDERS = {
   expiredKey: '$SCHEDULING_EXPIRED_KEY',
 } as const;
 
+/** A request header given with --header; `secrets` are the values it took from the environment, by variable. */
+export interface ExtraHeader {
+  name: string;
+  value: string;
+  secrets?: { variable: string; value: string }[];
+}
+
 export interface Secrets {
   apiKey?: string;
   expiredKey?: string;
+  headers?: ExtraHeader[];
 }
 
-/** Returns a function that replaces every occurrence of the keys in a string with their placeholders. */
+/** Every secret with the placeholder that stands for it: the keys, and what --header took from the environment. */
+export function secretPlaceholders(secrets: Secrets): (readonly [secret: string, placeholder: string])[] {
+  const keys = (['apiKey', 'expiredKey'] as const).filter((k) => secrets[k]).map((k) => [secrets[k] as string, KEY_PLACEHOLDERS[k]] as const);
+  const fromEnv = (secrets.headers ?? []).flatMap((h) => h.secrets ?? []).map((s) => [s.value, `$${s.variable}`] as const);
+  return [...keys, ...fromEnv];
+}
+
+/** Returns a function that replaces every occurrence of the secrets in a string with their placeholders. */
 export function redactor(secrets: Secrets): (text: string) => string {
-  const pairs = (Object.keys(KEY_PLACEHOLDERS) as (keyof Secrets)[])
-    .filter((k) => secrets[k])
-    .map((k) => [secrets[k] as string, KEY_PLACEHOLDERS[k]] as const)
-    // Longer keys first, so that a key containing the other is replaced whole.
-    .sort((a, b) => b[0].length - a[0].length);
+  // Longer secrets first, so that a secret containing another is replaced whole.
+  const pairs = secretPlaceholders(secrets).sort((a, b) => b[0].length - a[0].length);
   return (text) => pairs.reduce((out, [secret, placeholder]) => out.split(secret).join(placeholder), text);
 }
 

@@ -1,9 +1,7 @@
 import type { Answer, ApiClient, Auth } from '../http/client.ts';
 import type { Operation } from '../contract/spec.ts';
-import { isRecord } from './record-shapes.ts';
+import { isRecord, pick, type Row } from './record-shapes.ts';
 import { differingFields, hasDocumentedType, type NamedField } from './business-values.ts';
-
-type Row = Record<string, unknown>;
 
 /**
  * The business record as one run sees it: a singleton, so every check that touches it goes
@@ -119,8 +117,4 @@ export class BusinessLane {
     }
     return differing;
   }
-}
-
-function pick(row: Row, names: string[]): Row {
-  return Object.fromEntries(Object.entries(row).filter(([k]) => names.includes(k)));
 }

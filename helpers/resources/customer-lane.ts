@@ -1,13 +1,12 @@
 import { check, type CheckDefinition, type CheckRun } from '../checks/check.ts';
-import { ensure, foundRecord, is2xx, listElements, said } from '../checks/assertions.ts';
+import { ensure, foundRecord, listElements, said } from '../checks/assertions.ts';
 import { customerFixture, markerField } from './fixtures.ts';
-import type { Answer, ApiClient } from '../http/client.ts';
+import { is2xx, type Answer, type ApiClient } from '../http/client.ts';
 import type { CreatedRecords } from '../safety/created-records.ts';
-import { isRecord, rowsOf } from './record-shapes.ts';
+import { isRecord, rowsOf, type Row } from './record-shapes.ts';
 import type { ResourceOps } from '../contract/resource-ops.ts';
 import type { TargetConfig } from '../config/target.ts';
 
-type Row = Record<string, unknown>;
 type CustomerOps = Required<ResourceOps>;
 
 /** A customer a check created and may change: what it sent, its id, and what the create answered. */

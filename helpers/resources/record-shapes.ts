@@ -2,9 +2,15 @@ import { SERVER_MAINTAINED } from '../checks/compare.ts';
 import type { Operation } from '../contract/spec.ts';
 import type { TargetConfig } from '../config/target.ts';
 
-type Row = Record<string, unknown>;
+/** A record as JSON: an object of fields (their names and types are mostly not shown). */
+export type Row = Record<string, unknown>;
 
 export const isRecord = (v: unknown): v is Row => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The fields of `row` named in `names`, in the row's order; a name the row lacks is left out. */
+export function pick(row: Row, names: string[]): Row {
+  return Object.fromEntries(Object.entries(row).filter(([k]) => names.includes(k)));
+}
 
 /** Field names that commonly hold a person's or a business's name, most likely first (fields are not shown). */
 export const NAME_FIELDS = ['lastName', 'name', 'firstName', 'fullName', 'displayName'];

@@ -1,14 +1,13 @@
 import { changedFields, SERVER_MAINTAINED, without } from '../checks/compare.ts';
-import { ensure, foundRecord, is2xx, listElements, said } from '../checks/assertions.ts';
-import type { Answer, ApiClient } from '../http/client.ts';
-import { isRecord, NAME_FIELDS, rowsOf } from './record-shapes.ts';
+import { ensure, foundRecord, listElements, said } from '../checks/assertions.ts';
+import { fillId, is2xx, type Answer, type ApiClient } from '../http/client.ts';
+import { isRecord, NAME_FIELDS, rowsOf, type Row } from './record-shapes.ts';
 import { undocumented, type ResourceOps } from '../contract/resource-ops.ts';
 import { currentJournal } from '../safety/current-journal.ts';
 import { sharedStep } from '../checks/shared-step.ts';
 import type { Operation } from '../contract/spec.ts';
 import type { TargetConfig } from '../config/target.ts';
 
-type Row = Record<string, unknown>;
 type MemberOps = Required<Pick<ResourceOps, 'list' | 'find' | 'update'>>;
 
 /**
@@ -140,7 +139,7 @@ export class TeamMemberLane {
       return `Undo: member ${String(id)} was NOT restored: re-creating it with POST ${this.ops.list.path} ${said(answer)}. It was: ${JSON.stringify(original)}`;
     }
     // The client journals every create for deletion after the run: this one must stay.
-    if (newId !== undefined && newId !== null) currentJournal()?.append({ kind: 'kept', path: this.ops.find.path.replace(/\{[^}]+\}/, () => encodeURIComponent(String(newId))) });
+    if (newId !== undefined && newId !== null) currentJournal()?.append({ kind: 'kept', path: fillId(this.ops.find.path, newId) });
     return `Undo: member ${String(id)} was re-created as a new member${newId === undefined ? '' : ` ${String(newId)}`} with the same fields (POST ${said(answer)}); its original id ${String(id)} could not be restored.`;
   }
 

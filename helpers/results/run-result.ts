@@ -43,8 +43,8 @@ export interface RunResult {
   format: 'scheduling-conformance-result/1';
   suite: { name: string; version: string };
   spec: { file: string; sha256: string };
-  /** Origin only: never a path, query or credential. */
-  target: { origin: string; embeddedReference: boolean };
+  /** Origin only: never a path, query or credential; the proxy the requests went through, by its origin. */
+  target: { origin: string; embeddedReference: boolean; proxy: string | null };
   startedAt: string;
   endedAt: string;
   durationMs: number;
@@ -73,6 +73,8 @@ export interface RunFacts {
   specSha256: string;
   baseUrl: string;
   embeddedReference: boolean;
+  /** The proxy the requests went through, if any (its credentials are never reported). */
+  proxy?: string;
   startedAt: Date;
   endedAt: Date;
   strict: boolean;
@@ -123,7 +125,7 @@ export function buildRunResult(f: RunFacts): RunResult {
     format: 'scheduling-conformance-result/1',
     suite: { name: 'scheduling-conformance', version: f.suiteVersion },
     spec: { file: 'spec/openapi.yaml', sha256: f.specSha256 },
-    target: { origin: new URL(f.baseUrl).origin, embeddedReference: f.embeddedReference },
+    target: { origin: new URL(f.baseUrl).origin, embeddedReference: f.embeddedReference, proxy: f.proxy ? new URL(f.proxy).origin : null },
     startedAt: f.startedAt.toISOString(),
     endedAt: f.endedAt.toISOString(),
     durationMs: f.endedAt.getTime() - f.startedAt.getTime(),

@@ -1,4 +1,4 @@
-import type { ApiClient } from '../http/client.ts';
+import { fillId, is2xx, type ApiClient } from '../http/client.ts';
 import { outstanding, type Journal, type Outstanding } from './journal.ts';
 import { markerField } from '../resources/fixtures.ts';
 import { isRecord, rowsOf } from '../resources/record-shapes.ts';
@@ -13,9 +13,6 @@ export interface Recovery {
   restored: string[];
   leftOnTarget: LeftOnTarget[];
 }
-
-const ok = (status: number) => status >= 200 && status < 300;
-const itemPath = (collection: string, id: unknown) => `${collection}/${encodeURIComponent(String(id))}`;
 
 /**
  * Before the suites: snapshots every record the run may change but cannot create — singletons
@@ -33,15 +30,15 @@ export async function takeBaseline(client: ApiClient, spec: Spec, target: Target
     if (!singleton && !fixed) continue;
     try {
       const answer = await client.send({ method: 'GET', path: op.path });
-      if (singleton && ok(answer.status) && isRecord(answer.json)) {
+      if (singleton && is2xx(answer) && isRecord(answer.json)) {
         journal.append({ kind: 'snapshot', path: op.path, record: answer.json });
         continue;
       }
-      const rows = fixed && ok(answer.status) ? rowsOf(answer.json) : undefined;
+      const rows = fixed && is2xx(answer) ? rowsOf(answer.json) : undefined;
       if (!rows) throw new Error(`answered ${answer.status}${answer.jsonError ? ` (${answer.jsonError})` : ''}`);
       for (const row of rows) {
         const id = row[target.vendor.idField];
-        if (id !== undefined && id !== null) journal.append({ kind: 'snapshot', path: itemPath(op.path, id), record: row });
+        if (id !== undefined && id !== null) journal.append({ kind: 'snapshot', path: fillId(item, id), record: row });
       }
     } catch (e) {
       problems.push(`could not snapshot ${op.path} before the run: ${(e as Error).message}`);
@@ -63,7 +60,7 @@ export async function recover(client: ApiClient, journal: Journal, target: Targe
   const remove = async (path: string) => {
     try {
       const answer = await client.send({ method: 'DELETE', path });
-      if (ok(answer.status) || answer.status === 404) {
+      if (is2xx(answer) || answer.status === 404) {
         recovery.deleted.push(path);
         left.delete(path);
       } else left.set(path, `delete answered ${answer.status}`);
@@ -105,14 +102,14 @@ export async function recover(client: ApiClient, journal: Journal, target: Targe
 async function ownRecords(client: ApiClient, listPath: string, state: Outstanding, target: TargetConfig): Promise<string[] | string> {
   try {
     const answer = await client.send({ method: 'GET', path: listPath });
-    const rows = ok(answer.status) ? rowsOf(answer.json) : undefined;
+    const rows = is2xx(answer) ? rowsOf(answer.json) : undefined;
     if (!rows) return `GET ${listPath} answered ${answer.status}${answer.jsonError ? ` (${answer.jsonError})` : ''}`;
     const field = markerField(target);
     const paths: string[] = [];
     for (const row of rows) {
       const id = row[target.vendor.idField];
       if (id === undefined || id === null) continue;
-      const path = itemPath(listPath, id);
+      const path = fillId(`${listPath}/{id}`, id);
       const marked = field !== undefined && typeof row[field] === 'string' && (row[field] as string).includes(target.runId);
       if (marked || state.everCreated.has(path)) paths.push(path);
     }

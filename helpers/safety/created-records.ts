@@ -1,4 +1,4 @@
-import type { ApiClient } from '../http/client.ts';
+import { fillId, is2xx, type ApiClient } from '../http/client.ts';
 import type { Operation } from '../contract/spec.ts';
 import { currentJournal } from './current-journal.ts';
 import type { Journal } from './journal.ts';
@@ -15,8 +15,7 @@ export class CreatedRecords {
 
   record(deleteOp: Operation, id: unknown): void {
     this.created.set(`${deleteOp.path} ${String(id)}`, { id, deleteOp });
-    const path = deleteOp.path.replace(/\{[^}]+\}/, () => encodeURIComponent(String(id)));
-    this.journal?.append({ kind: 'created', path, listPath: deleteOp.collectionPath, id });
+    this.journal?.append({ kind: 'created', path: fillId(deleteOp.path, id), listPath: deleteOp.collectionPath, id });
   }
 
   forget(deleteOp: Operation, id: unknown): void {
@@ -33,7 +32,7 @@ export class CreatedRecords {
       if (only && !only.some((o) => String(o) === String(id))) continue;
       try {
         const answer = await client.call(deleteOp, { id });
-        if (answer.status < 300 || answer.status === 404) this.created.delete(key);
+        if (is2xx(answer) || answer.status === 404) this.created.delete(key);
         else leftOver.push(`${key}: delete answered ${answer.status}`);
       } catch (e) {
         leftOver.push(`${key}: ${(e as Error).message}`);

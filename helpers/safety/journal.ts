@@ -1,6 +1,5 @@
 import { appendFileSync, existsSync, readFileSync, renameSync, statSync } from 'node:fs';
-
-type Row = Record<string, unknown>;
+import type { Row } from '../resources/record-shapes.ts';
 
 /**
  * One line of the run journal. Paths are concrete (ids filled in), relative to the base URL.

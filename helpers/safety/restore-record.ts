@@ -1,8 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
-import { NoAnswerError, type ApiClient } from '../http/client.ts';
-import { isRecord } from '../resources/record-shapes.ts';
-
-type Row = Record<string, unknown>;
+import { is2xx, NoAnswerError, type ApiClient } from '../http/client.ts';
+import { isRecord, pick, type Row } from '../resources/record-shapes.ts';
 
 /** A record the run could not leave as it found it, and why: the report's last section. */
 export interface LeftOnTarget {
@@ -16,8 +14,6 @@ export interface Restoration {
   problem?: string;
 }
 
-const ok = (status: number) => status >= 200 && status < 300;
-
 /**
  * Puts `fields` of the record at `path` back to their values in `before`: reads it, writes back
  * only the fields that differ (one request; one per field if the target refuses them together),
@@ -30,14 +26,14 @@ export async function restoreRecord(client: ApiClient, path: string, before: Row
     const known = [...fields].filter((f) => f in before);
     const differing = async () => {
       const now = await client.send({ method: 'GET', path });
-      if (!ok(now.status) || !isRecord(now.json)) throw new Error(`reading it back answered ${now.status}`);
+      if (!is2xx(now) || !isRecord(now.json)) throw new Error(`reading it back answered ${now.status}`);
       const current = now.json;
       return known.filter((f) => !isDeepStrictEqual(current[f], before[f]));
     };
     const changed = await differing();
     if (changed.length) {
       const all = await client.send({ method: 'PATCH', path, body: pick(before, changed) });
-      if (!ok(all.status) && changed.length > 1) {
+      if (!is2xx(all) && changed.length > 1) {
         for (const f of changed) await client.send({ method: 'PATCH', path, body: pick(before, [f]) });
       }
     }
@@ -54,8 +50,4 @@ export async function restoreRecord(client: ApiClient, path: string, before: Row
   } catch (e) {
     return { restored: [], problem: e instanceof NoAnswerError || e instanceof Error ? e.message : String(e) };
   }
-}
-
-function pick(row: Row, fields: string[]): Row {
-  return Object.fromEntries(fields.map((f) => [f, row[f]]));
 }

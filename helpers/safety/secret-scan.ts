@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { KEY_PLACEHOLDERS, type Secrets } from '../http/redact.ts';
+import { secretPlaceholders, type Secrets } from '../http/redact.ts';
 
 export interface Leak {
   file: string;
@@ -8,15 +8,16 @@ export interface Leak {
 }
 
 /**
- * The last line of defence: every file the run wrote is searched for the raw keys, as written
+ * The last line of defence: every file the run wrote is searched for the raw keys (and header
+ * values taken from the environment), as written
  * and URL-encoded. Redaction happens before anything is written; this proves it did. Only the
  * run's own files: a report directory may hold other files (a reused one, or `--report-dir .`
  * beside a .env), which are not the run's to judge or delete.
  */
 export function scanForSecrets(files: string[], secrets: Secrets): Leak[] {
-  const needles = (Object.keys(KEY_PLACEHOLDERS) as (keyof Secrets)[])
-    .filter((k) => secrets[k])
-    .flatMap((k) => [...new Set([secrets[k] as string, encodeURIComponent(secrets[k] as string)])].map((v) => ({ key: KEY_PLACEHOLDERS[k], bytes: Buffer.from(v) })));
+  const needles = secretPlaceholders(secrets).flatMap(([secret, placeholder]) =>
+    [...new Set([secret, encodeURIComponent(secret)])].map((v) => ({ key: placeholder, bytes: Buffer.from(v) })),
+  );
   const leaks: Leak[] = [];
   for (const file of files) {
     if (!existsSync(file)) continue;

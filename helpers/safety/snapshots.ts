@@ -1,12 +1,10 @@
-import type { ApiClient } from '../http/client.ts';
+import { is2xx, type ApiClient } from '../http/client.ts';
 import type { Journal } from './journal.ts';
 import { outstanding } from './journal.ts';
-import { isRecord } from '../resources/record-shapes.ts';
+import { isRecord, type Row } from '../resources/record-shapes.ts';
 import { restoreRecord, type LeftOnTarget, type Restoration } from './restore-record.ts';
 import { SERVER_MAINTAINED } from '../checks/compare.ts';
 import { currentJournal } from './current-journal.ts';
-
-type Row = Record<string, unknown>;
 
 /**
  * Snapshot and restore of records a suite changes but cannot create (the business record,
@@ -36,7 +34,7 @@ export class Snapshots {
 
   private async read(path: string): Promise<Row> {
     const answer = await this.client.send({ method: 'GET', path });
-    if (answer.status < 200 || answer.status >= 300 || !isRecord(answer.json)) {
+    if (!is2xx(answer) || !isRecord(answer.json)) {
       throw new Error(`cannot snapshot ${path} before changing it: GET answered ${answer.status}${answer.jsonError ? ` (${answer.jsonError})` : ''}`);
     }
     this.taken.set(path, answer.json);

@@ -1,4 +1,4 @@
-import { ApiClient } from '../http/client.ts';
+import { ApiClient, fillId, is2xx } from '../http/client.ts';
 import { markerField } from '../resources/fixtures.ts';
 import { type LeftOnTarget } from './restore-record.ts';
 import { rowsOf } from '../resources/record-shapes.ts';
@@ -29,16 +29,16 @@ export async function sweep(target: TargetConfig, spec: Spec): Promise<SweepResu
     for (const listPath of collections) {
       const marked = async () => {
         const answer = await client.send({ method: 'GET', path: listPath });
-        const rows = answer.status < 300 ? rowsOf(answer.json) : undefined;
+        const rows = is2xx(answer) ? rowsOf(answer.json) : undefined;
         if (!rows) throw new Error(`GET ${listPath} answered ${answer.status}`);
         return rows
           .filter((r) => typeof r[field] === 'string' && RUN_MARKER.test(r[field] as string) && r[target.vendor.idField] != null)
-          .map((r) => `${listPath}/${encodeURIComponent(String(r[target.vendor.idField]))}`);
+          .map((r) => fillId(`${listPath}/{id}`, r[target.vendor.idField]));
       };
       for (const path of await marked()) {
         const answer = await client.send({ method: 'DELETE', path }).catch((e: Error) => e);
         if (answer instanceof Error) result.leftOnTarget.push({ record: path, problem: answer.message });
-        else if (answer.status < 300 || answer.status === 404) result.deleted.push(path);
+        else if (is2xx(answer) || answer.status === 404) result.deleted.push(path);
         else result.leftOnTarget.push({ record: path, problem: `delete answered ${answer.status}` });
       }
       for (const path of await marked()) {

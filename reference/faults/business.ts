@@ -1,3 +1,4 @@
+import type { CheckId } from '../../helpers/contract/catalog.ts';
 import type { Fault } from './fault.ts';
 import { seedBusiness } from '../seed.ts';
 import { NULLABLE_STRINGS } from '../routes/business.ts';
@@ -8,15 +9,15 @@ const SEED = seedBusiness('email');
 const FIELDS = Object.keys(SEED);
 const SET = FIELDS.filter((f) => SEED[f] !== null);
 const CLEARABLE = SET.filter((f) => NULLABLE_STRINGS.includes(f));
-const ids = (requirement: string, fields: string[]) => fields.map((f) => `${requirement}:${f}`);
-const without = (fields: string[], field: string) => fields.filter((f) => f !== field);
+const ids = (prefix: CheckId, variants: string[]) => variants.map((v): CheckId => `${prefix}:${v}`);
+const without = <T extends string>(items: T[], item: T) => items.filter((i) => i !== item);
 /** The 401 checks of the update, one per case of the matrix. */
-const UPDATE_401 = [
+const UPDATE_401: CheckId[] = [
   'BUS-AUTH-MISSING:updateBusiness', 'BUS-AUTH-EXPIRED:updateBusiness',
   ...ids('BUS-AUTH-INVALID:updateBusiness', ['empty-token', 'unknown-key', 'key-with-extra-characters', 'basic-scheme', 'token-scheme']),
 ];
 /** Everything the update lane flags when no update is applied (null stays unproven). */
-const NO_UPDATE = [
+const NO_UPDATE: CheckId[] = [
   ...ids('BUS-UPDATE-APPLIES', SET), ...ids('BUS-UPDATE-NULLABLE', CLEARABLE), 'BUS-UPDATE-BOOLEAN:useGdprCompliance:true-to-false',
 ];
 
@@ -41,7 +42,7 @@ export const businessFaults: Fault[] = [
   // string, an array as its JSON text, a string or null wrapped in an array), and its update takes
   // that form back. The field's update checks are then not applicable (a value of another type
   // cannot be written back), so only its type check flags it.
-  ...FIELDS.map((f) => ({
+  ...FIELDS.map((f): Fault => ({
     name: `business-get-wrong-type:${f}`,
     description: `The retrieval serves ${f} with a wrong JSON type (its update takes that form back).`,
     kills: [`BUS-GET-TYPES:${f}`],
@@ -122,7 +123,7 @@ export const businessFaults: Fault[] = [
   {
     name: 'auth-any-token-accepted',
     description: 'Any bearer token is accepted (only the expired key is refused).',
-    kills: ['retrieveBusiness', 'updateBusiness'].flatMap((op) => ids(`BUS-AUTH-INVALID:${op}`, ['unknown-key', 'key-with-extra-characters'])),
+    kills: (['retrieveBusiness', 'updateBusiness'] as const).flatMap((op) => ids(`BUS-AUTH-INVALID:${op}`, ['unknown-key', 'key-with-extra-characters'])),
   },
   {
     name: 'auth-key-prefix-match',
@@ -132,7 +133,7 @@ export const businessFaults: Fault[] = [
   {
     name: 'auth-any-scheme-accepted',
     description: 'The key is accepted under any scheme, not only Bearer.',
-    kills: ['retrieveBusiness', 'updateBusiness'].flatMap((op) => ids(`BUS-AUTH-INVALID:${op}`, ['basic-scheme', 'token-scheme'])),
+    kills: (['retrieveBusiness', 'updateBusiness'] as const).flatMap((op) => ids(`BUS-AUTH-INVALID:${op}`, ['basic-scheme', 'token-scheme'])),
   },
   {
     name: 'auth-expired-key-accepted',

@@ -1,16 +1,17 @@
+import type { CheckId } from '../../helpers/contract/catalog.ts';
 import type { Fault } from './fault.ts';
 
 /** Every customer check that works on a customer it created (all but CUS-LIST:array). */
-const NEEDS_A_CREATED_CUSTOMER = [
+const NEEDS_A_CREATED_CUSTOMER: CheckId[] = [
   'CUS-CREATE', 'CUS-FIND', 'CUS-LIST:new-and-existing', 'CUS-UPDATE', 'CUS-ISOLATION:update', 'CUS-ISOLATION:delete',
   'CUS-DELETE', 'CUS-DELETE-404',
   'CUS-UNKNOWN-NOT-2XX:find',
   'CUS-UNKNOWN-404:find', 'CUS-UNKNOWN-404:update', 'CUS-UNKNOWN-404:delete',
 ];
-const UNKNOWN_ID = ['CUS-UNKNOWN-NOT-2XX:find', ...['find', 'update', 'delete'].map((v) => `CUS-UNKNOWN-404:${v}`)];
+const UNKNOWN_ID: CheckId[] = ['CUS-UNKNOWN-NOT-2XX:find', ...['find', 'update', 'delete'].map((v): CheckId => `CUS-UNKNOWN-404:${v}`)];
 
 /** Customer checks that lose their footing when an operation is not served (see protocol.ts). */
-export const CUSTOMER_CHECKS_NEEDING: Record<string, string[]> = {
+export const CUSTOMER_CHECKS_NEEDING: Record<string, CheckId[]> = {
   listCustomers: ['CUS-LIST:array', 'CUS-LIST:new-and-existing', 'CUS-DELETE', 'CUS-ISOLATION:update', 'CUS-ISOLATION:delete'],
   createCustomer: NEEDS_A_CREATED_CUSTOMER,
   findCustomer: ['CUS-FIND', 'CUS-UPDATE', 'CUS-ISOLATION:update', 'CUS-ISOLATION:delete', 'CUS-DELETE-404', 'CUS-UNKNOWN-404:find'],

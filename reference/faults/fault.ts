@@ -1,12 +1,21 @@
+import type { CheckId, RequirementIdPrefix } from '../../helpers/contract/catalog.ts';
+
+/**
+ * A check id, or a prefix of check ids ending in "*": "BUS-AUTH-MISSING:*" (the variants of a
+ * requirement), "BUS-UPDATE-*" (a group of requirements), "*" (every check). A typo in the
+ * requirement part fails the type check; the fault matrix holds the variants to the run.
+ */
+export type KillPattern = CheckId | '*' | `${RequirementIdPrefix}*`;
+
 /**
  * A fault breaks exactly one thing in the reference implementation, and names the checks that
- * must fail because of it (`kills`: check ids; a trailing "*" matches a prefix). The project's
- * tests run the suite against each fault and hold it to exactly that list.
+ * must fail because of it (`kills`). The project's tests run the suite against each fault and
+ * hold it to exactly that list.
  */
 export interface Fault {
   name: string;
   description: string;
-  kills: string[];
+  kills: KillPattern[];
 }
 
 /** Whether a check id matches a pattern from a fault's `kills` (exact, or a prefix ending in "*"). */

@@ -1,4 +1,4 @@
-import type { Fault } from './fault.ts';
+import type { Fault, KillPattern } from './fault.ts';
 import { CUSTOMER_CHECKS_NEEDING } from './customers.ts';
 import { TEAM_MEMBER_CHECKS_NEEDING } from './team-members.ts';
 
@@ -9,7 +9,7 @@ const OPERATIONS = [
 ];
 
 /** Which checks lose their footing when an operation is not served, besides its own OP-DOCUMENTED. */
-const ALSO_KILLS: Record<string, string[]> = {
+const ALSO_KILLS: Record<string, KillPattern[]> = {
   createCustomer: ['OP-DOCUMENTED:findCustomer', 'OP-DOCUMENTED:updateCustomer', 'OP-DOCUMENTED:deleteCustomer'],
   findCustomer: ['OP-DOCUMENTED:updateCustomer'],
   listTeamMembers: ['OP-DOCUMENTED:findTeamMember', 'OP-DOCUMENTED:updateTeamMember'],
@@ -22,7 +22,7 @@ const ALSO_KILLS: Record<string, string[]> = {
   updateBusiness: ['BUS-UPDATE-*', 'BUS-AUTH-MISSING:updateBusiness', 'BUS-AUTH-INVALID:updateBusiness:*', 'BUS-AUTH-EXPIRED:updateBusiness'],
 };
 
-export const protocolFaults: Fault[] = OPERATIONS.map((op) => ({
+export const protocolFaults: Fault[] = OPERATIONS.map((op): Fault => ({
   name: `route-missing:${op}`,
   description: `${op} is not served (404 at its documented path).`,
   kills: [`OP-DOCUMENTED:${op}`, ...(ALSO_KILLS[op] ?? []), ...(CUSTOMER_CHECKS_NEEDING[op] ?? []), ...(TEAM_MEMBER_CHECKS_NEEDING[op] ?? [])],

@@ -1,7 +1,8 @@
+import type { CheckId } from '../../helpers/contract/catalog.ts';
 import type { Fault } from './fault.ts';
 
 /** Team member checks that lose their footing when an operation is not served (see protocol.ts). */
-export const TEAM_MEMBER_CHECKS_NEEDING: Record<string, string[]> = {
+export const TEAM_MEMBER_CHECKS_NEEDING: Record<string, CheckId[]> = {
   listTeamMembers: ['TM-LIST', 'TM-FIND', 'TM-UPDATE:write-back', 'TM-UPDATE:change', 'TM-NO-CREATE', 'TM-NO-DELETE'],
   findTeamMember: ['TM-FIND', 'TM-UPDATE:write-back', 'TM-UPDATE:change', 'TM-NO-DELETE'],
   updateTeamMember: ['TM-UPDATE:write-back', 'TM-UPDATE:change'],

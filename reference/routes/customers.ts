@@ -1,7 +1,6 @@
 import type { State } from '../state.ts';
 import { error, isObject, json, type RefContext, type RefRequest, type Route } from '../types.ts';
-
-type Row = Record<string, unknown>;
+import type { Row } from '../../helpers/resources/record-shapes.ts';
 
 /** Customers deleted so far, per reference instance: some faults still show or answer them. */
 const deleted = new WeakMap<State, Map<string, Row>>();

@@ -7,7 +7,7 @@
  * several test files (test/faults*.test.ts) so that vitest runs the shares in parallel.
  */
 import { describe, expect, test } from 'vitest';
-import { FAULTS, type Fault } from '../../reference/faults/index.ts';
+import { FAULTS, type CatalogFault as Fault } from '../../reference/faults/index.ts';
 import { startReference } from '../../reference/server.ts';
 import { runInProcess } from './cli.ts';
 import { idsWith, matches, readResult } from './verdicts.ts';

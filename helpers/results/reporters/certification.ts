@@ -23,7 +23,7 @@ export function summaryMarkdown(run: RunResult, product: Product, manifest: [fil
 | Vendor | ${product.vendor} |
 | Product | ${product.product} ${product.version} |
 | Contact | ${product.contact ?? '—'} |
-| Target | ${run.target.origin}${run.target.embeddedReference ? ' (embedded reference)' : ''} |
+| Target | ${run.target.origin}${run.target.embeddedReference ? ' (embedded reference)' : ''}${run.target.proxy ? ` through the proxy ${run.target.proxy}` : ''} |
 | Run | ${run.startedAt} to ${run.endedAt} |
 | Suite version | ${run.suite.version} |
 | Spec SHA-256 | \`${run.spec.sha256}\` |

@@ -36,12 +36,26 @@ function exchangeHtml(e: Exchange, n: number): string {
 </div>`;
 }
 
+/**
+ * A pin's link from the --expect file: a link only when it is http: or https:, so that a
+ * `javascript:` or `data:` value cannot run in the report; anything else is shown as text.
+ */
+export function linkHtml(link: string): string {
+  let web = false;
+  try {
+    web = ['http:', 'https:'].includes(new URL(link).protocol);
+  } catch {
+    // Not a URL: text.
+  }
+  return web ? `<a href="${esc(link)}" rel="noreferrer">${esc(link)}</a>` : `<span class="link-text">${esc(link)}</span>`;
+}
+
 function checkHtml(c: ReportedCheck): string {
   const known = isKnownDeviation(c);
   const classes = ['check', c.outcome, ...(known ? ['known'] : [])].join(' ');
   const badge = known ? `<span class="badge known">${LABEL.known}</span>` : `<span class="badge ${c.outcome}">${LABEL[c.outcome]}</span>`;
   const pin = c.expected
-    ? `<div class="note">pinned in the --expect file as ${esc(c.expected.outcome)}: ${esc(c.expected.reason)}${c.expected.link ? ` (<a href="${esc(c.expected.link)}">${esc(c.expected.link)}</a>)` : ''}${c.expected.status === 'now-passes' ? ' — <b>now passes: remove the pin</b>' : ''}</div>`
+    ? `<div class="note">pinned in the --expect file as ${esc(c.expected.outcome)}: ${esc(c.expected.reason)}${c.expected.link ? ` (${linkHtml(c.expected.link)})` : ''}${c.expected.status === 'now-passes' ? ' — <b>now passes: remove the pin</b>' : ''}</div>`
     : '';
   const reason = c.reason && c.outcome !== 'passed' ? `<div class="reason">${esc(c.reason)}</div>` : '';
   const notes = c.notes.map((n) => `<div class="note">${esc(n)}</div>`).join('');
@@ -124,7 +138,7 @@ ${checks.map(checkHtml).join('\n')}</table></section>`);
 <style>${STYLE}</style></head>
 <body>
 <header class="verdict ${run.verdict}"><h1>${VERDICT_TEXT[run.verdict]}</h1>
-<p>Scheduling API v1 · target <code>${esc(run.target.origin)}</code>${run.target.embeddedReference ? ' (embedded reference)' : ''} · ${esc(run.startedAt)} · ${seconds} s</p>
+<p>Scheduling API v1 · target <code>${esc(run.target.origin)}</code>${run.target.embeddedReference ? ' (embedded reference)' : ''}${run.target.proxy ? ` through the proxy <code>${esc(run.target.proxy)}</code>` : ''} · ${esc(run.startedAt)} · ${seconds} s</p>
 <p>suite ${esc(run.suite.version)} · spec SHA-256 <code>${esc(run.spec.sha256)}</code>${run.options.strict ? ' · --strict' : ''}${run.options.readOnly ? ' · --read-only' : ''}${run.options.only ? ` · --only ${esc(run.options.only)}` : ''}${run.options.certify ? ' · certification run' : ''}</p>
 ${subtitle}</header>
 <main>

@@ -57,7 +57,7 @@ export function toJunit(run: RunResult): string {
     });
     const props = suite.ele('properties');
     const properties: [string, string][] = [
-      ['suite.version', run.suite.version], ['spec.sha256', run.spec.sha256], ['target', run.target.origin],
+      ['suite.version', run.suite.version], ['spec.sha256', run.spec.sha256], ['target', run.target.origin], ...(run.target.proxy ? [['proxy', run.target.proxy] as [string, string]] : []),
       ['verdict', VERDICT_TEXT[run.verdict]], ['strict', String(run.options.strict)],
       ['warnings', String(checks.filter((c) => c.outcome === 'warning').length)],
     ];

@@ -37,6 +37,8 @@ export class TerminalReporter {
   }
 
   check(c: CollectedCheck): void {
+    // Skipped checks share a reason (read-only, interrupted, run timeout): the summary counts them in one line.
+    if (c.outcome === 'skipped') return;
     if (c.resource !== this.resource) {
       this.resource = c.resource;
       this.out.write(`\n${this.paint('bold', c.resource)}\n`);
@@ -45,8 +47,7 @@ export class TerminalReporter {
     const m = MARKS[pin && c.outcome === 'failed' && pin.outcome === 'failed' ? 'known' : c.outcome];
     const head = `${m.mark} ${m.label} ${c.level.padEnd(6)} ${c.checkId}`;
     let line = `  ${this.paint(m.style, head)} ${this.paint('dim', `${c.title} (${c.durationMs} ms)`)}`;
-    // A skipped check's reason is the same for all of them (read-only, interrupted): the summary says it once.
-    if (c.reason && c.outcome !== 'passed' && c.outcome !== 'skipped') line += `\n      ${this.paint(m.style, c.reason.split('\n')[0])}`;
+    if (c.reason && c.outcome !== 'passed') line += `\n      ${this.paint(m.style, c.reason.split('\n')[0])}`;
     if (pin && pin.outcome === c.outcome) line += `\n      ${this.paint('magenta', `known deviation (--expect): ${pin.reason}`)}`;
     else if (pin && c.outcome === 'passed') line += `\n      ${this.paint('yellow', `pinned as ${pin.outcome} in the --expect file, now passes: remove the pin`)}`;
     this.out.write(`${line}\n`);
@@ -60,6 +61,10 @@ export class TerminalReporter {
       lines.push('', this.paint('bold', 'Observations (where the contract does not rule: information, never a failure)'));
       for (const o of run.observations) lines.push(`  ${this.paint('cyan', 'i')} ${o.id}  ${this.paint('dim', o.text)}`);
     }
+    const skipped = new Map<string, number>();
+    for (const c of run.checks) if (c.outcome === 'skipped') skipped.set(c.reason ?? 'not run', (skipped.get(c.reason ?? 'not run') ?? 0) + 1);
+    if (skipped.size) lines.push('');
+    for (const [reason, count] of skipped) lines.push(this.paint('gray', `${MARKS.skipped.mark} ${count} ${count === 1 ? 'check' : 'checks'} skipped: ${reason}`));
     lines.push(
       '',
       `MUST    ${n.must.passed} passed, ${n.must.failed} failed${n.knownDeviations ? ` (${n.knownDeviations} known deviations, --expect)` : ''}`,

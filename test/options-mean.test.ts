@@ -1,0 +1,127 @@
+/**
+ * Issue 12 §5: options mean what they say. --only that selects nothing sends nothing; --only runs
+ * no writing observation or hook it did not select; the run timeout holds during start-up;
+ * skipped checks are one line; the target opens every run; negative numbers get the flag's message.
+ * main() runs in process, in front of the reference a pass-through server writes down every request.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startReference, type RunningReference } from '../reference/server.ts';
+import { logRequests, runMain, type RequestLog } from './support/in-process.ts';
+import { startSuites } from '../helpers/command/run-suites.ts';
+import { ResultCollector } from '../helpers/results/reporters/collector.ts';
+import { parseOptions } from '../helpers/command/options.ts';
+import { targetLine } from '../helpers/command/cli.ts';
+import { TerminalReporter } from '../helpers/results/reporters/terminal.ts';
+import { sampleRun } from './support/sample-run.ts';
+import { loadVendorConfig } from '../helpers/config/vendor-config.ts';
+
+const KEY = 'sk_options_mean_5150';
+const env = { SCHEDULING_API_KEY: KEY };
+let ref: RunningReference;
+let log: RequestLog;
+beforeAll(async () => {
+  ref = await startReference({ apiKey: KEY });
+  log = await logRequests(ref.url);
+});
+afterAll(async () => {
+  await log?.close();
+  await ref?.close();
+});
+const sent = async (args: string[]) => {
+  const before = log.requests.length;
+  const run = await runMain(['--base-url', log.url, ...args], env);
+  return { run, requests: log.requests.slice(before) };
+};
+const writes = (requests: string[]) => requests.filter((r) => !r.startsWith('GET '));
+
+describe('--only', () => {
+  test('a pattern that selects no check exits 2 before any request', async () => {
+    const { run, requests } = await sent(['--only', '^NO-SUCH-CHECK']);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(/--only "\^NO-SUCH-CHECK" matches none of the \d+ checks.*nothing was sent/);
+    expect(requests).toEqual([]);
+  });
+
+  test('^BUS-AUTH writes to nothing but the business record: no customer, no team member, no observation', async () => {
+    const { run, requests } = await sent(['--only', '^BUS-AUTH']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(writes(requests).filter((r) => !r.startsWith('PATCH /api/v1/business'))).toEqual([]);
+    expect(requests.filter((r) => /customers/.test(r))).toEqual([]);
+    expect(run.stdout).not.toMatch(/AUTH-UNDOCUMENTED/);
+  });
+});
+
+describe('the run timeout', () => {
+  const target = () => ({
+    baseUrl: log.url, apiKey: KEY, vendor: loadVendorConfig(undefined), strict: false, readOnly: false, timeoutMs: 5000, runId: 'scr-20260101-0000abcd',
+  });
+
+  test('past before vitest has started the suites: no check starts, no request is sent', async () => {
+    const before = log.requests.length;
+    const collector = new ResultCollector((t) => t);
+    const suites = await startSuites({ target: { ...target(), stopChecksAt: Date.now() }, reporters: [collector] });
+    await suites.done;
+    expect(writes(log.requests.slice(before))).toEqual([]);
+    expect(collector.checks.length).toBeGreaterThan(100);
+    expect(collector.checks.filter((c) => c.outcome !== 'skipped')).toEqual([]);
+    expect(new Set(collector.checks.map((c) => c.reason))).toEqual(new Set(['not run: run-timeout']));
+  });
+
+  test('past while vitest was being created: the suites are not started at all', async () => {
+    const before = log.requests.length;
+    const collector = new ResultCollector((t) => t);
+    const suites = await startSuites({ target: target(), reporters: [collector], stillWanted: () => false });
+    await suites.done;
+    expect(log.requests.slice(before)).toEqual([]);
+    expect(collector.checks).toEqual([]);
+  });
+
+  test('--run-timeout shorter than start-up: exit 2, nothing but the preflight sent', async () => {
+    const { run, requests } = await sent(['--run-timeout', '0.001']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/run timeout/);
+    expect(requests).toEqual(['GET /api/v1/business']);
+  });
+});
+
+describe('what the terminal says', () => {
+  test('--read-only: one line for the skipped checks, with the count and the reason; the target first', async () => {
+    const { run, requests } = await sent(['--read-only', '--only', '^(OP-DOCUMENTED|TM-)']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(writes(requests)).toEqual([]);
+    expect(run.stdout.split('\n')[0]).toBe(`Target: ${log.url} (requests go to ${log.url}/api/v1/…)`);
+    expect(run.stdout).not.toMatch(/· skip/);
+    const lines = run.stdout.split('\n').filter((l) => /skipped:/.test(l));
+    expect(lines).toEqual([expect.stringMatching(/^· \d+ checks skipped: left out of a --read-only run: this check changes data on the target$/)]);
+  });
+});
+
+test('an interrupted run: the checks it did not run are one line, with the count and the reason', () => {
+  const run = sampleRun();
+  const notRun = run.checks.slice(0, 4).map((c) => ({ ...c, outcome: 'skipped' as const, reason: 'not run: interrupted' }));
+  run.checks = [...notRun, ...run.checks.slice(4)];
+  let out = '';
+  const terminal = new TerminalReporter({ write: (t: string) => (out += t) }, false);
+  for (const c of run.checks) terminal.check({ ...c, checkId: c.id, reason: c.reason ?? undefined });
+  terminal.summary(run);
+  const lines = out.split('\n');
+  expect(lines.filter((l) => /interrupted/.test(l))).toEqual(['· 4 checks skipped: not run: interrupted']);
+  expect(lines.filter((l) => /· skip/.test(l))).toEqual([]);
+});
+
+test('the target line names the origin and the base path apart', () => {
+  const target = { baseUrl: 'https://staging.example.com/scheduling', apiKey: KEY, vendor: loadVendorConfig(undefined), strict: false, readOnly: false, timeoutMs: 1, runId: 'scr-20260101-0000abcd' };
+  expect(targetLine(target, false)).toBe('Target: https://staging.example.com, base path /scheduling (requests go to https://staging.example.com/scheduling/api/v1/…)');
+});
+
+describe('negative numbers', () => {
+  test.for([
+    ['--rate', '-5', /--rate must be a positive number of requests per second, got "-5"/],
+    ['--timeout', '-1', /--timeout must be a whole number of milliseconds .*got "-1"/],
+    ['--run-timeout', '-0.5', /--run-timeout must be a number of seconds above 0 .*got "-0.5"/],
+    ['--wait-for-target', '-3', /--wait-for-target must be a number of seconds from 0 .*got "-3"/],
+  ] as const)('%s %s gets the flag\'s own message', ([flag, value, message]) => {
+    expect(() => parseOptions([flag, value], {})).toThrow(message);
+  });
+});
