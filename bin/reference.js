@@ -1,5 +1,11 @@
 #!/usr/bin/env node
 // Runs the compiled reference implementation in dist/ (see bin/scheduling-conformance.js).
 import { build, distDir, isStale } from '../scripts/build.mjs';
-if (isStale()) await build();
-await import(`${distDir}/reference/cli.js`);
+let cli = `${distDir}/reference/cli.js`;
+try {
+  if (isStale()) await build();
+} catch {
+  (await import('tsx/esm/api')).register();
+  cli = new URL('../reference/cli.ts', import.meta.url).href;
+}
+await import(cli);
