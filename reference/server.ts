@@ -3,13 +3,13 @@ import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { State, type IdStyle } from './state.ts';
 import { requireKey } from './routes/auth.ts';
-import { businessRoutes } from './routes/business.ts';
+import { businessRoutes, seedChanges } from './routes/business.ts';
 import { customerRoutes } from './routes/customers.ts';
 import { teamMemberRoutes } from './routes/team-members.ts';
 import { faultNamed, type FaultName } from './faults/index.ts';
 import { variationNamed } from './variations.ts';
 import { robustness as robustnessFaults, robustnessNamed } from './faults/robustness.ts';
-import { error, type RefContext, type RefRequest, type RefResponse, type Route } from './types.ts';
+import { error, json, type RefContext, type RefRequest, type RefResponse, type Route } from './types.ts';
 
 export interface ReferenceOptions {
   apiKey?: string;
@@ -63,12 +63,15 @@ function route(method: string, path: string, fault: (name: string) => boolean): 
   return pathKnown ? 'method' : undefined;
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
+/** Variation small-body-limit: request bodies over 16 KiB are refused with 413 (size limits are not shown). */
+const SMALL_BODY_LIMIT = 16 * 1024;
+
+async function readBody(req: IncomingMessage, limit: number): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_REQUEST_BYTES) throw new Error('too large');
+    if (size > limit) throw new Error('too large');
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');
@@ -98,18 +101,28 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
     options.seedCustomers ?? (varies('many-customers') ? 300 : 3),
     varies('timestamps'),
   );
+  Object.assign(state.business, seedChanges(varies));
   const ctx: RefContext = { state, apiKey, expiredKey, fault: (name) => options.fault === name, varies };
+  // Variation work-hours-minutes: another element structure of WorkHours (not shown by the contract).
+  if (varies('work-hours-minutes')) {
+    state.business = { ...state.business, businessHours: [1, 2, 3].map((day) => ({ day, opensAtMinute: 540, closesAtMinute: 1020 })) };
+  }
+  let requests = 0;
 
   async function handle(req: IncomingMessage): Promise<RefResponse> {
     const url = new URL(req.url ?? '/', 'http://reference');
-    // Fault: the interface is served under another version prefix than the documented /api/v1.
-    const path = ctx.fault('wrong-prefix') ? url.pathname.replace(/^\/api\/v2\//, '/api/v1/').replace(/^\/api\/v1(?=\/)/, (m) => (url.pathname.startsWith('/api/v2/') ? m : '/api/v1-not-served')) : url.pathname;
+    // The interface is served under another version prefix than the documented /api/v1.
+    const path = options.robustness?.includes('wrong-prefix') ? url.pathname.replace(/^\/api\/v2\//, '/api/v1/').replace(/^\/api\/v1(?=\/)/, (m) => (url.pathname.startsWith('/api/v2/') ? m : '/api/v1-not-served')) : url.pathname;
+    // Variation rate-limited: every 7th request is turned away with 429 and Retry-After (limits are not shown).
+    if (varies('rate-limited') && ++requests % 7 === 0) return { status: 429, headers: { 'retry-after': '0' }, body: { error: 'rate_limited', message: 'Too many requests' } };
+    // Variation extra-resources: the platform serves more than the three documented resources.
+    if (varies('extra-resources') && /^\/api\/v1\/(services|appointments)$/.test(path)) return json(200, []);
     const found = route(req.method ?? 'GET', path, ctx.fault);
     if (found === undefined) return error(404, 'not_found', 'No such path');
     if (found === 'method') return error(405, 'method_not_allowed', 'Method not allowed on this path');
     let text: string;
     try {
-      text = await readBody(req);
+      text = await readBody(req, varies('small-body-limit') ? SMALL_BODY_LIMIT : MAX_REQUEST_BYTES);
     } catch {
       return error(413, 'too_large', 'Request body too large');
     }
@@ -126,7 +139,41 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
       const denied = requireKey(request, ctx);
       if (denied) return denied;
     }
-    return shapeListAnswer(found.route.operationId, shapePatchAnswer(request, await found.route.handler(request, ctx)));
+    return shapeRecordAnswer(request, found.route.operationId, shapeListAnswer(found.route.operationId, shapePatchAnswer(request, await found.route.handler(request, ctx))));
+  }
+
+  /**
+   * Variations of what the contract does not show about records: a state the server keeps on each
+   * customer (record-state, section 3), an event id on every write (event-ids, section 6), and 400
+   * for a team member id that names none (tm-unknown-id-400, section 7).
+   */
+  function shapeRecordAnswer(request: RefRequest, operationId: string | undefined, answer: RefResponse): RefResponse {
+    let shaped = answer;
+    if (varies('record-state') && /Customers?$/.test(operationId ?? '') && shaped.status < 300) {
+      const withState = (row: unknown) => (row && typeof row === 'object' && !Array.isArray(row) ? { ...row, state: 'active' } : row);
+      shaped = { ...shaped, body: Array.isArray(shaped.body) ? shaped.body.map(withState) : withState(shaped.body) };
+    }
+    if (varies('event-ids') && request.method !== 'GET' && shaped.status < 300) shaped = { ...shaped, headers: { ...shaped.headers, 'x-event-id': `evt_${randomBytes(6).toString('hex')}` } };
+    if (varies('tm-unknown-id-400') && operationId === 'findTeamMember' && shaped.status === 404) shaped = error(400, 'invalid_id', 'No team member has this id');
+    return shaped;
+  }
+
+  /**
+   * Variations of what the contract leaves open in every answer: the shape of an error body
+   * (section 7), the status of a validation error, and headers about the version (section 9).
+   */
+  function shapeAnyAnswer(answer: RefResponse): RefResponse {
+    let shaped = answer;
+    if (varies('validation-400') && shaped.status === 422) shaped = { ...shaped, status: 400 };
+    const message = (shaped.body as { message?: string } | undefined)?.message ?? 'Error';
+    if (shaped.status >= 400 && varies('errors-problem-json')) {
+      shaped = { status: shaped.status, headers: { ...shaped.headers, 'content-type': 'application/problem+json' }, raw: JSON.stringify({ type: 'about:blank', title: message, status: shaped.status }) };
+    }
+    if (shaped.status >= 400 && varies('errors-plain-text')) {
+      shaped = { status: shaped.status, headers: { ...shaped.headers, 'content-type': 'text/plain; charset=utf-8' }, raw: `${shaped.status} ${message}` };
+    }
+    if (varies('version-headers')) shaped = { ...shaped, headers: { ...shaped.headers, 'api-version': '1.4.2', deprecation: 'false' } };
+    return shaped;
   }
 
   /** Variations of what a successful PATCH answers: the full record (default), the changes, or {}. */
@@ -137,11 +184,20 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
     return answer;
   }
 
-  /** Variation list-envelope: the lists answer {"data": [...]} instead of a bare array. */
+  /**
+   * Variations of the lists (payload shapes, paging and ordering are not shown): {"data": [...]}
+   * (list-envelope), one page with its paging data (list-paged), newest first (list-newest-first),
+   * or ordered by name (list-sorted-by-name).
+   */
   function shapeListAnswer(operationId: string | undefined, answer: RefResponse): RefResponse {
-    if (!varies('list-envelope') || answer.status >= 300 || !Array.isArray(answer.body)) return answer;
+    if (answer.status >= 300 || !Array.isArray(answer.body)) return answer;
     if (operationId !== 'listCustomers' && operationId !== 'listTeamMembers') return answer;
-    return { ...answer, body: { data: answer.body } };
+    let rows = answer.body as Record<string, unknown>[];
+    if (varies('list-newest-first')) rows = rows.toReversed();
+    if (varies('list-sorted-by-name')) rows = rows.toSorted((a, b) => `${a.lastName} ${a.firstName}`.localeCompare(`${b.lastName} ${b.firstName}`));
+    if (varies('list-envelope')) return { ...answer, body: { data: rows } };
+    if (varies('list-paged')) return { ...answer, body: { items: rows, page: 1, pageSize: 500, total: rows.length, next: null } };
+    return { ...answer, body: rows };
   }
 
   function write(res: ServerResponse, answer: RefResponse): void {
@@ -166,7 +222,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
     if (early === 'hang') return;
     if (early) return void misbehave.delay().then(() => write(res, early));
     handle(req)
-      .then((answer) => misbehave.after(operationId, answer))
+      .then((answer) => misbehave.after(operationId, shapeAnyAnswer(answer)))
       .then(
         async (answer) => {
           if (answer === 'hang') return;

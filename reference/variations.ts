@@ -27,6 +27,39 @@ export interface Variation {
 /** The fields the seed business record holds as null. */
 const NULL_IN_SEED = Object.entries(seedBusiness('email')).filter(([, v]) => v === null).map(([f]) => f);
 
+/** Variations of what a product accepts where section 2 shows no formats: the suite learns values, it does not invent them. */
+const VALUES_ACCEPTED: Variation[] = [
+  {
+    name: 'social-links-own-domain',
+    description: 'Each social link must be an https URL on that network\'s own domain (instagram.com, tiktok.com, …); anything else answers 422.',
+  },
+  { name: 'currency-whitelist', description: 'Only the currencies of a North American product are accepted (USD, CAD, MXN); others answer 422.' },
+  { name: 'time-zone-whitelist', description: 'Only time zones of the Americas the product serves are accepted; others answer 422.' },
+  { name: 'phone-one-region', description: 'A UK product: phone numbers must be UK numbers (+44 and ten digits); the business holds one.' },
+  {
+    name: 'currency-own-list',
+    description: 'Only USD and ISK are accepted, a list no one could guess; the vendor gives ISK in businessValues.',
+    vendorConfig: { businessValues: { currencyIso: ['ISK'] } },
+  },
+  {
+    name: 'currency-single',
+    description: 'A single-currency product: only the currency the business holds is accepted.',
+    // Every other currency is refused: the change checks of currencyIso are not applicable, with
+    // the values tried and how to give one (businessValues); writing back USD is still checked.
+    expectNotApplicable: ['BUS-UPDATE-200:currencyIso', 'BUS-UPDATE-APPLIES:currencyIso', 'BUS-UPDATE-PARTIAL:currencyIso'],
+  },
+];
+
+/** Section 4: the bodies of the retrieval and the update are not shown; the record may come wrapped. */
+const ENVELOPES: Variation[] = [
+  { name: 'business-envelope-data', description: 'The business retrieval and update answer {"data": {...}}.' },
+  { name: 'business-envelope-business', description: 'The business retrieval and update answer {"business": {...}}.' },
+  {
+    name: 'business-envelope-result',
+    description: 'The business retrieval and update answer {"result": {...}}, named by the vendor (businessEnvelope).',
+    vendorConfig: { businessEnvelope: 'result' },
+  },
+];
 export const VARIATIONS: Variation[] = [
   { name: 'ids-integer', description: 'Ids are JSON integers.' },
   { name: 'ids-prefixed', description: 'Ids are prefixed strings such as cus_000123.' },
@@ -78,6 +111,32 @@ export const VARIATIONS: Variation[] = [
     description: 'The business email field is called contactEmail.',
     vendorConfig: { businessEmailField: 'contactEmail' },
   },
+  ...VALUES_ACCEPTED,
+  ...ENVELOPES,
+
+  // --- What the contract leaves open, at least two realistic choices each (the plain reference
+  // is one of them). Section 1: other resources.
+  { name: 'extra-resources', description: 'The platform serves more resources than the three documented (GET /api/v1/services, /api/v1/appointments).' },
+  // Section 2: the element structure of WorkHours.
+  { name: 'work-hours-minutes', description: 'businessHours elements are {day, opensAtMinute, closesAtMinute} with ISO weekday numbers, not named days and times.' },
+  // Section 3: states of a record.
+  { name: 'record-state', description: 'Every customer carries a state the server keeps ("state": "active").' },
+  // Section 4: paging and ordering of the lists.
+  { name: 'list-paged', description: 'The lists answer one page with its paging data: {"items": [...], "page", "pageSize", "total", "next"}.' },
+  { name: 'list-newest-first', description: 'The lists are ordered newest first.' },
+  { name: 'list-sorted-by-name', description: 'The lists are ordered by last name, then first name.' },
+  // Section 6: events.
+  { name: 'event-ids', description: 'Every write answers with the id of the event it emitted (X-Event-Id).' },
+  // Section 7: the shape of an error body, the status of a validation error, unknown team members.
+  { name: 'tm-unknown-id-400', description: 'Finding a team member by an id that names none answers 400.' },
+  { name: 'errors-problem-json', description: 'Errors answer RFC 9457 problem details (application/problem+json).' },
+  { name: 'errors-plain-text', description: 'Errors answer a line of plain text, not JSON.' },
+  { name: 'validation-400', description: 'Strict validation of the business update, answering 400 (not 422) to an invalid value.' },
+  // Section 8: rate and size limits.
+  { name: 'rate-limited', description: 'Every 7th request answers 429 with Retry-After: 0.' },
+  { name: 'small-body-limit', description: 'Request bodies over 16 KiB answer 413.' },
+  // Section 9: versioning.
+  { name: 'version-headers', description: 'Every answer carries API-Version and Deprecation headers.' },
 ];
 
 export function variationNamed(name: string): Variation | undefined {

@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { loadCatalog } from '../helpers/contract/catalog.ts';
 import { specDir } from '../helpers/command/paths.ts';
 import { FAULTS } from '../reference/faults/index.ts';
-import { matches } from '../reference/faults/fault.ts';
 import { sitesOf, type SourceSite } from './source-sites.ts';
 
 export interface ListedCheck {
@@ -19,8 +18,13 @@ export interface ListedCheck {
 
 export const coveragePath = join(specDir, 'coverage.md');
 
+/**
+ * The faults that prove a check can fail: those that name it. A pattern ("…*") only bounds what a
+ * fault may fail — the fault matrix holds it to flagging one check it matches, not each — so it
+ * proves nothing about any one check.
+ */
 export function faultsKilling(checkId: string): string[] {
-  return FAULTS.filter((f) => f.kills.some((p) => matches(p, checkId))).map((f) => f.name);
+  return FAULTS.filter((f) => f.kills.some((p) => p === checkId)).map((f) => f.name);
 }
 
 /** Where an id is declared, as links from spec/: one, or several when patterns tie. */
@@ -34,7 +38,7 @@ export function renderCoverage(checks: ListedCheck[], checkSites: SourceSite[], 
   const catalog = loadCatalog();
   const unique = [...new Map(checks.map((c) => [c.checkId, c])).values()].sort((a, b) => a.checkId.localeCompare(b.checkId));
   const ownChecks = (id: string) => unique.filter((c) => c.requirement === id);
-  const killers = (id: string) => FAULTS.filter((f) => ownChecks(id).some((c) => f.kills.some((p) => matches(p, c.checkId))));
+  const killers = (id: string) => FAULTS.filter((f) => ownChecks(id).some((c) => faultsKilling(c.checkId).includes(f.name)));
   const lines = [
     '# Coverage matrix',
     '',
@@ -70,6 +74,9 @@ export function renderCoverage(checks: ListedCheck[], checkSites: SourceSite[], 
     for (const f of faults) lines.push(`- ${located(f.name, faultSites, 'fault')} \`${f.name}\` ${f.description}`);
     lines.push('');
   }
+  lines.push('## Faults that leave requirements without proof', '', 'A run that fails nothing must end INCOMPLETE (exit 2) naming exactly these requirements.', '');
+  for (const f of FAULTS.filter((x) => x.untested?.length)) lines.push(`- \`${f.name}\`: ${f.untested!.join(', ')}`);
+  lines.push('');
   lines.push('## Not made into checks', '');
   for (const n of catalog.notChecked) lines.push(`- clause ${n.clause}: ${n.statement} — ${n.why}`);
   return `${lines.join('\n')}\n`;

@@ -9,7 +9,7 @@ import { observeAuth, type Probe } from '../helpers/checks/auth-observation.ts';
 import { changedFields, mismatches, sameId } from '../helpers/checks/compare.ts';
 import { CustomerLane, customerCheck, type Scope } from '../helpers/resources/customer-lane.ts';
 import { ensure, said } from '../helpers/checks/assertions.ts';
-import { customerFixture } from '../helpers/resources/fixtures.ts';
+import { customerFixture, markerField } from '../helpers/resources/fixtures.ts';
 import { ApiClient, is2xx, type Answer } from '../helpers/http/client.ts';
 import { CreatedRecords } from '../helpers/safety/created-records.ts';
 import { check } from '../helpers/checks/check.ts';
@@ -44,6 +44,19 @@ describe.concurrent('customers', () => {
     ensure(id !== undefined && id !== null, () => `the created customer carries no "${idField}" (set idField in the vendor config if the id has another name): ${said(answer)}`);
     const wrong = mismatches(sent, answer.json);
     ensure(wrong.length === 0, () => `the created customer does not carry the values sent: ${wrong.join('; ')}`);
+  });
+
+  // Its marker is unique to this create: a target that stores a create twice (a retried insert)
+  // lists two customers carrying it.
+  customerCheck(lab, { id: 'CUS-CREATE-ONE', title: `one POST ${ops.create.path} makes one customer: the list then holds exactly one carrying its marker` }, async (scope, run) => {
+    const field = markerField(target) ?? run.notApplicable('the customer fixture has no name-like field to carry the run marker (markerField in the vendor config)');
+    const made = await scope.make('create-one');
+    const marker = String(made.sent[field]);
+    const rows = await lab.readList('listing customers after one create');
+    const carrying = rows.filter((r) => typeof r[field] === 'string' && r[field].includes(marker));
+    // What the create made besides the customer it answered is this run's too: the scope deletes it.
+    for (const r of carrying) if (!sameId(r[idField], made.id)) lab.adopt(r[idField]);
+    ensure(carrying.length === 1, () => `after one POST ${ops.create.path}, the list holds ${carrying.length} customers carrying its marker "${marker}" (${carrying.map((r) => String(r[idField])).join(', ') || 'none'})`);
   });
 
   customerCheck(lab, { id: 'CUS-FIND', title: `GET ${ops.find.path} answers 2xx with the same customer: its id, and the fields sent as the create answered them` }, async (scope) => {

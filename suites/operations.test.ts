@@ -9,14 +9,15 @@ import { CreatedRecords } from '../helpers/safety/created-records.ts';
 import { Snapshots } from '../helpers/safety/snapshots.ts';
 import { customerFixture } from '../helpers/resources/fixtures.ts';
 import { loadSpec, statusMatches, type Operation } from '../helpers/contract/spec.ts';
-import { isRecord, writeBackBody, listItems, rowsOf } from '../helpers/resources/record-shapes.ts';
+import { isRecord, recordReader, writeBackBody, listItems, rowsOf } from '../helpers/resources/record-shapes.ts';
 import { schemaProblems } from '../helpers/contract/schema.ts';
 
 const spec = await loadSpec();
 const target = inject('target');
 const client = new ApiClient(target);
 const createdRecords = new CreatedRecords();
-const snapshots = new Snapshots(client, target.vendor.idField);
+const recordOf = recordReader(spec, target);
+const snapshots = new Snapshots(client, target.vendor.idField, undefined, recordOf);
 
 // Within a resource: list, create, find, update, delete — so that the record a delete
 // removes was found and updated first.
@@ -51,7 +52,10 @@ async function recordId(op: Operation, run: CheckRun): Promise<unknown> {
     }
     id = rows?.[0]?.[idField];
   }
-  if (id === undefined) throw new Error(`could not obtain a record of ${op.collectionPath} to address`);
+  if (id === undefined) {
+    const source = create && !target.readOnly ? create : opOf('GET', op.collectionPath);
+    run.blocked(`OP-DOCUMENTED:${source?.operationId}`, `could not obtain a record of ${op.collectionPath} to address`);
+  }
   records.set(op.collectionPath, id);
   return id;
 }
@@ -61,15 +65,19 @@ async function requestBody(op: Operation, id: unknown, run: CheckRun): Promise<u
   // PATCH: write back what the record holds, so the check changes nothing.
   const read = opOf('GET', op.path);
   if (!read) throw new Error(`no GET for ${op.path} to read the record back from`);
+  // The read is the precondition of the write-back; its own check judges the read.
+  const blocked = (reason: string) => run.blocked(`OP-DOCUMENTED:${read.operationId}`, reason);
   // Records the suite cannot create are snapshotted before the first change, and restored below.
-  if (!opOf('POST', op.collectionPath)) await snapshots.take(fillId(op.path, id));
+  if (!opOf('POST', op.collectionPath)) await snapshots.take(fillId(op.path, id)).catch((e: Error) => blocked(e.message));
   const answer = await client.call(read, { id });
-  if (!is2xx(answer)) throw new Error(`reading the record to write back: GET ${op.path} answered ${answer.status}`);
+  if (!is2xx(answer)) blocked(`reading the record to write back: GET ${op.path} answered ${answer.status}`);
+  if (!isRecord(answer.json)) return blocked(`reading the record to write back: GET ${op.path} answered no JSON object`);
   if (op.resource !== 'business') return writeBackBody(answer.json, target, op);
   // Section 2 names a body with only currencyIso a valid update: its value as read changes nothing.
-  if (!isRecord(answer.json)) throw new Error(`reading the record to write back: GET ${op.path} answered no JSON object`);
-  if (!('currencyIso' in answer.json)) run.notApplicable(`GET ${op.path} does not return currencyIso, so there is no value to write back unchanged`);
-  return { currencyIso: answer.json.currencyIso };
+  const business = recordOf(op.path, answer.json);
+  if (!business) return blocked(`reading the record to write back: GET ${op.path} answered no JSON object holding the business record`);
+  if (!('currencyIso' in business)) run.notApplicable(`GET ${op.path} does not return currencyIso, so there is no value to write back unchanged`);
+  return { currencyIso: business.currencyIso };
 }
 
 /**

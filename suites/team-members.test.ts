@@ -60,6 +60,30 @@ describe('team members', () => {
     ensure(wrong.length === 0, () => `listed members not found by their id: ${wrong.join('; ')}`);
   });
 
+  // Like the customers' twin check: an update addressed to one member by anything but its id
+  // (or not scoped at all) changes the others.
+  check({ id: 'TM-ISOLATION', title: `PATCH ${ops.update.path} of one member leaves every other member as it was; then restored`, changesData: true }, async (run) => {
+    const members = await lane.readList('listing team members before the update');
+    if (members.length < 2) run.notApplicable('the target lists fewer than two team members');
+    const id = members[0][idField];
+    const original = await lane.read(id, 'reading the member before the update');
+    const body = target.vendor.teamMemberPatch ?? lane.nameChange(original) ?? run.notApplicable('the member has no name-like string field to change: configure teamMemberPatch');
+    const touched: Record<string, unknown>[] = [];
+    await lane.changing(original, Object.keys(body), async () => {
+      const answer = await lane.update(id, body);
+      ensure(is2xx(answer), () => `the update itself failed, so isolation cannot be judged: PATCH ${ops.update.path} with ${JSON.stringify(body)} ${said(answer)}`);
+      const after = await lane.readList('listing team members after the update');
+      for (const before of members.filter((m) => !sameId(m[idField], id))) {
+        const now = after.find((r) => sameId(r[idField], before[idField]));
+        if (!now || changedFields(before, now).length) touched.push(before);
+      }
+    });
+    if (!touched.length) return;
+    const outcomes: string[] = [];
+    for (const m of touched) outcomes.push(`${String(m[idField])} (${(await lane.putBack(m, Object.keys(body))) ?? 'put back'})`);
+    throw new Error(`the update of member ${String(id)} with ${JSON.stringify(body)} also changed members ${outcomes.join(', ')}`);
+  });
+
   // Without configuration the suite first writes back what a member holds (changes nothing),
   // then changes a name-like field; both are restored and verified afterwards.
   const updates: [string, string, (member: Record<string, unknown>) => Record<string, unknown> | undefined][] = [

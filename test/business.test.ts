@@ -2,13 +2,16 @@
  * The business lane against the reference implementation: every business check passes and the
  * record is byte-for-byte as it was before the run (the variations are in variations.test.ts).
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { startReference, type ReferenceOptions } from '../reference/server.ts';
 import { runInProcess } from './support/cli.ts';
 import { readResult } from './support/verdicts.ts';
+import { nearMissKeys } from '../helpers/http/redact.ts';
 
 const configDir = mkdtempSync(join(tmpdir(), 'scr-business-'));
 
@@ -27,7 +30,7 @@ async function runAgainst(options: ReferenceOptions, extra: { args?: string[]; v
     if (extra.expiredKey !== false) env.SCHEDULING_EXPIRED_KEY = ref.expiredKey;
     const run = await runInProcess(args, env);
     const checks = readResult(run).checks.filter((c) => c.resource === 'business');
-    return { run, checks, before, after: JSON.stringify(ref.state.business) };
+    return { run, checks, before, after: JSON.stringify(ref.state.business), apiKey: ref.apiKey };
   } finally {
     await ref.close();
   }
@@ -37,12 +40,65 @@ const outcomes = (checks: { checkId: string; outcome: string }[], wanted: string
   checks.filter((c) => wanted.includes(c.outcome)).map((c) => c.checkId);
 
 describe.concurrent('business lane against the reference implementation', () => {
-  test('passes every business check and leaves the record byte-for-byte as before', async () => {
-    const { run, checks, before, after } = await runAgainst({});
+  test('passes every business check and leaves the record byte-for-byte as before; no report shows a near miss of the key', async () => {
+    const { run, checks, before, after, apiKey } = await runAgainst({});
     expect(run.code, run.stderr).toBe(0);
     expect(checks.length).toBeGreaterThan(100);
     expect(outcomes(checks, ['failed', 'warning', 'not-applicable', 'skipped'])).toEqual([]);
     expect(after).toBe(before);
+    const misses = nearMissKeys(apiKey);
+    expect(misses.map((m) => m.name)).toEqual(['key-without-last-character', 'key-with-one-character-changed', 'key-with-case-changed']);
+    for (const file of readdirSync(run.reportDir, { recursive: true, withFileTypes: true }).filter((f) => f.isFile())) {
+      const text = readFileSync(join(file.parentPath, file.name), 'utf8');
+      for (const m of misses) expect(text.includes(m.key), `${file.name} shows ${m.name}`).toBe(false);
+    }
+  });
+
+  test('a product that refuses every currency but its own: the change checks are not applicable, naming the values tried and businessValues', async () => {
+    const { run, checks, before, after } = await runAgainst({ variations: ['currency-single'] });
+    expect(run.code, run.stderr).toBe(0);
+    const reason = checks.find((c) => c.checkId === 'BUS-UPDATE-200:currencyIso')?.reason;
+    expect(reason).toMatch(/refused every value tried for currencyIso \("EUR" \(plausible\) answered 422; "GBP" \(plausible\) answered 422;/);
+    expect(reason).toMatch(/businessValues\.currencyIso/);
+    expect(checks.find((c) => c.checkId === 'BUS-UPDATE-CURRENCY-ONLY')?.outcome).toBe('passed');
+    expect(after).toBe(before);
+  });
+
+  test('a product that validates its formats: the values it refused first are noted, the one it took is used', async () => {
+    const { run, checks } = await runAgainst({ variations: ['currency-whitelist'] });
+    expect(run.code, run.stderr).toBe(0);
+    const step = checks.find((c) => c.checkId === 'BUS-UPDATE-200:currencyIso');
+    expect(step?.notes.join('\n')).toMatch(/refused before: "EUR" \(plausible\) answered 422; "GBP" \(plausible\) answered 422/);
+    expect(step?.exchanges.at(-1)?.request.body).toBe('{"currencyIso":"CAD"}');
+  });
+
+  test('reads the record from a single-property envelope and says so', async () => {
+    const { run, checks, before, after } = await runAgainst({ variations: ['business-envelope-data'] });
+    expect(run.code, run.stderr).toBe(0);
+    expect(checks.find((c) => c.checkId === 'BUS-GET-200')?.notes).toEqual(['the record is read from `data`, the one property of the answer holding documented fields']);
+    expect(after).toBe(before);
+  });
+
+  test('asks for businessEnvelope (exit 2, one line) when two properties could hold the record', async () => {
+    const record = { name: 'Two Shops', currencyIso: 'USD' };
+    const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: record, business: record })));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const run = await runCli(['--base-url', `http://127.0.0.1:${(server.address() as AddressInfo).port}`], { SCHEDULING_API_KEY: 'test_key_0123456789' });
+      expect(run.code).toBe(2);
+      expect(run.stderr.trim()).toMatch(/^[^\n]*the answer could hold the business record under "data" or "business"; name the property in the vendor config \(businessEnvelope\)$/);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  test('refuses businessValues for a field that is not documented (exit 2)', async () => {
+    const file = join(configDir, 'values-unknown.json');
+    writeFileSync(file, JSON.stringify({ businessValues: { currency: ['EUR'] } }));
+    const run = await runCli(['--base-url', 'http://127.0.0.1:9', '--config', file], { SCHEDULING_API_KEY: 'test_key_0123456789' });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/businessValues: currency is not a documented business field/);
   });
 
   test('reports the expired-key checks not applicable, with the reason, when no expired key is given', async () => {

@@ -53,7 +53,8 @@ describe.skipIf(!hasChromium)('the HTML report in headless Chromium', () => {
     expect(await page.locator('tbody.check').count()).toBe(10);
 
     await page.locator('label', { hasText: 'Failures' }).click();
-    expect(await page.locator('tbody.check:visible').count()).toBe(2);
+    // OP-DOCUMENTED:updateBusiness is blocked by the missing retrieval, not failed.
+    expect(await page.locator('tbody.check:visible').count()).toBe(1);
     expect(await page.locator('tbody.check.passed:visible').count()).toBe(0);
 
     const failure = page.locator('tbody.check.failed').first();
@@ -68,6 +69,10 @@ describe.skipIf(!hasChromium)('the HTML report in headless Chromium', () => {
     const shot = join(projectRoot, 'test/artifacts/report.png');
     await page.screenshot({ path: shot, fullPage: true });
     if (process.env.UPDATE_SCREENSHOT) copyFileSync(shot, join(projectRoot, 'docs/report.png'));
+
+    await page.locator('label', { hasText: 'Blocked' }).click();
+    expect(await page.locator('tbody.check:visible').count()).toBe(1);
+    expect(await page.locator('tbody.check.blocked:visible .reason').textContent()).toMatch(/^blocked by OP-DOCUMENTED:retrieveBusiness: /);
 
     expect(requested.filter((u) => !u.startsWith('file:'))).toEqual([]);
     expect(await page.content()).not.toContain(KEY);

@@ -19,7 +19,9 @@ import { shellWord } from '../helpers/results/reporters/curl.ts';
 import { useColour } from '../helpers/results/reporters/terminal.ts';
 import { faultNamed } from '../reference/faults/index.ts';
 import { matches } from './support/verdicts.ts';
-import type { RunResult } from '../helpers/results/run-result.ts';
+import { buildRunResult, notTestedText, type RunResult } from '../helpers/results/run-result.ts';
+import { dependsOnUnselected, type CollectedCheck } from '../helpers/results/check-outcomes.ts';
+import { loadCatalog } from '../helpers/contract/catalog.ts';
 
 const KEY = 'sk_reports_secret_0815';
 const FAULT = 'route-missing:retrieveBusiness';
@@ -44,6 +46,9 @@ describe(`one certification run against the reference with ${FAULT}`, () => {
     expect(run.code, run.stderr).toBe(1);
     expect(run.stdout).toMatch(/✗ FAIL MUST\s+OP-DOCUMENTED:retrieveBusiness/);
     expect(run.stdout).toMatch(/verdict NOT CONFORMANT/);
+    // One root cause, one failure: what needs the retrieval first is blocked, not failed.
+    expect(run.stdout).toMatch(/⊘ BLKD MUST\s+OP-DOCUMENTED:updateBusiness .*\n\s+blocked by OP-DOCUMENTED:retrieveBusiness: cannot snapshot/);
+    expect(run.stdout).toMatch(/\d+ not applicable, \d+ blocked, \d+ skipped/);
     expect(run.stdout).toMatch(/Left on the target\n {2}nothing/);
     expect(run.stdout).not.toMatch(/\x1b\[/); // CI=true: no colours
     for (const name of ['result.json', 'junit.xml', 'report.html', 'exchanges.har', ...readdirSync(file('certification')).map((f) => `certification/${f}`)]) {
@@ -61,6 +66,11 @@ describe(`one certification run against the reference with ${FAULT}`, () => {
     expect(failed).toContain(KILLED[0]);
     expect(failed.filter((id) => !KILLS.some((p) => matches(p, id)))).toEqual([]);
     expect(result.counts.must.failed).toBe(failed.length);
+    expect(failed.length).toBeLessThanOrEqual(15);
+    const blocked = result.checks.filter((c) => c.outcome === 'blocked');
+    expect(result.counts.blocked).toBe(blocked.length);
+    expect(blocked.map((c) => c.id)).toEqual(expect.arrayContaining(['BUS-UPDATE-200:name', 'BUS-UPDATE-APPLIES:name', 'BUS-AUTH-MISSING:updateBusiness', 'BUS-AUTH-REJECTED-NO-CHANGE:missing']));
+    for (const c of blocked) expect(c.reason, c.id).toMatch(/^blocked by (BUS-GET-200|OP-DOCUMENTED:retrieveBusiness): /);
     expect(result.leftOnTarget).toEqual([]);
     const first = result.checks.find((c) => c.id === KILLED[0])!;
     expect(first.exchanges[0].request.headers.authorization).toBe('Bearer $SCHEDULING_API_KEY');
@@ -72,6 +82,7 @@ describe(`one certification run against the reference with ${FAULT}`, () => {
     const result = JSON.parse(read('result.json')) as RunResult;
     expect(xml.match(/<testcase /g)).toHaveLength(result.checks.length);
     expect(xml.match(/<failure /g)).toHaveLength(result.checks.filter((c) => c.outcome === 'failed').length);
+    expect(xml.match(/<skipped message="blocked by /g)).toHaveLength(result.counts.blocked);
     expect(xml).toContain('name="OP-DOCUMENTED:retrieveBusiness [MUST] GET /api/v1/business answers 200"');
     expect(xml).toMatch(/<failure type="MUST" message="GET \/api\/v1\/business answered 405, documented success is 200/);
     expect(xml).toContain('&gt; GET ' + ref.url + '/api/v1/business');
@@ -92,6 +103,7 @@ describe(`one certification run against the reference with ${FAULT}`, () => {
     expect(JSON.parse(readFileSync(join(bundle, 'PRODUCT.json'), 'utf8'))).toEqual({ vendor: 'Acme', product: 'Acme Scheduling', version: '2.4.1', contact: 'qa@acme.example' });
     const summary = readFileSync(join(bundle, 'SUMMARY.md'), 'utf8');
     expect(summary).toMatch(/\*\*Verdict: NOT CONFORMANT\*\*/);
+    expect(summary).toMatch(/\*\*Certified: no — a MUST check failed\*\*/);
     const { must } = (JSON.parse(read('result.json')) as RunResult).counts;
     expect(summary).toContain(`| MUST | ${must.passed} | ${must.failed} |`);
     const manifest = [...summary.matchAll(/^([0-9a-f]{64}) {2}(\S+)$/gm)].map((m) => [m[2], m[1]]);
@@ -124,11 +136,12 @@ describe('every outcome renders in every format', () => {
     expect(harProblems(JSON.parse(readFileSync(join(dir, 'exchanges.har'), 'utf8')))).toEqual([]);
   });
 
-  test.skipIf(!hasXmllint)('JUnit: warnings pass, n/a, skipped and known deviations are skipped, suite errors are errors', () => {
+  test.skipIf(!hasXmllint)('JUnit: warnings pass, n/a, blocked, skipped and known deviations are skipped, suite errors are errors', () => {
     expect(junitProblems(join(dir, 'junit.xml'))).toBe('');
     const xml = readFileSync(join(dir, 'junit.xml'), 'utf8');
     expect(xml.match(/<failure /g)).toHaveLength(1);
-    expect(xml.match(/<skipped /g)).toHaveLength(3);
+    expect(xml.match(/<skipped /g)).toHaveLength(4);
+    expect(xml).toContain('<skipped message="blocked by BUS-GET-200: no change is made without a snapshot to restore"/>');
     expect(xml.match(/<error /g)).toHaveLength(1);
     expect(xml).toContain('WARNING (SHOULD; fails only with --strict): labelled text/plain');
     expect(xml).toContain('known deviation (--expect): tracked https://example.com/issues/1');
@@ -139,7 +152,49 @@ describe('every outcome renders in every format', () => {
     const html = readFileSync(join(dir, 'report.html'), 'utf8');
     expect(html).toContain('<code>customer 42</code></td><td>delete answered 500');
     expect(html).toContain('O&#39;Brien &amp; &lt;Sons&gt;');
+    expect(html).toContain('<span class="badge blocked">blocked</span>');
     expect(readFileSync(join(dir, 'certification', 'SUMMARY.md'), 'utf8')).toContain('- `customer 42`: delete answered 500');
+  });
+});
+
+describe('no pass without proof', () => {
+  const checkOf = (checkId: string, outcome: CollectedCheck['outcome'], reason?: string): CollectedCheck => {
+    const requirement = loadCatalog().byId.get(checkId.split(':')[0])!;
+    return { checkId, requirement: requirement.id, level: requirement.level, clause: requirement.clause, title: checkId, resource: 'business', outcome, reason, durationMs: 1, exchanges: [], notes: [] };
+  };
+  const runOf = (checks: CollectedCheck[], extra: Partial<Parameters<typeof buildRunResult>[0]> = {}) => buildRunResult({
+    suiteVersion: '0.1.0', specSha256: 'a'.repeat(64), baseUrl: 'http://127.0.0.1:4010', embeddedReference: false,
+    startedAt: new Date(0), endedAt: new Date(1), strict: false, readOnly: false, certify: false, checks, observations: [],
+    suiteErrors: [], requirementText: () => '', notChecked: [], ...extra,
+  });
+
+  test('a MUST requirement with no check that passed, for a reason the catalog does not allow: INCOMPLETE, exit 2', () => {
+    const run = runOf([checkOf('BUS-UPDATE-200:name', 'not-applicable', 'the retrieval does not return name'), checkOf('BUS-GET-200', 'passed')]);
+    expect(run.verdict).toBe('incomplete');
+    expect(run.exitCode).toBe(2);
+    expect(run.untested).toEqual([{ requirement: 'BUS-UPDATE-200', reason: 'no check of it ran and passed: BUS-UPDATE-200:name not-applicable: the retrieval does not return name', allowed: false }]);
+  });
+
+  test('the expired key may stay untested: CONFORMANT, and the verdict line says "not tested"', () => {
+    const run = runOf([checkOf('BUS-AUTH-EXPIRED:retrieveBusiness', 'not-applicable', 'no expired key was given (--expired-key)'), checkOf('BUS-GET-200', 'passed')]);
+    expect(run.verdict).toBe('conformant');
+    expect(run.exitCode).toBe(0);
+    expect(notTestedText(run)).toBe('not tested: BUS-AUTH-EXPIRED (no expired key was given (--expired-key))');
+  });
+
+  test('a blocked MUST check makes a run without failures INCOMPLETE, even when its requirement passed elsewhere', () => {
+    const run = runOf([checkOf('BUS-AUTH-MISSING:retrieveBusiness', 'passed'), checkOf('BUS-AUTH-MISSING:updateBusiness', 'blocked', 'blocked by BUS-UPDATE-200: no field')]);
+    expect(run.verdict).toBe('incomplete');
+    expect(run.untested.map((u) => u.requirement)).toEqual(['BUS-AUTH-MISSING']);
+  });
+
+  test('a requirement none of whose checks the run selected (--read-only, --only) is outside the run', () => {
+    const run = runOf([checkOf('BUS-UPDATE-200:name', 'skipped', 'left out of a --read-only run'), checkOf('BUS-GET-200', 'passed')], { readOnly: true });
+    expect(run.verdict).toBe('conformant');
+    expect(run.untested).toEqual([]);
+    // Nor is a check --only selected whose prerequisite --only left out.
+    const only = runOf([checkOf('BUS-UPDATE-APPLIES:name', 'not-applicable', dependsOnUnselected('BUS-UPDATE-200:name'))], { only: 'BUS-UPDATE-APPLIES:name' });
+    expect(only.verdict).toBe('conformant');
   });
 });
 

@@ -3,7 +3,7 @@ import { loadCatalog, requirementOf, type CheckId, type Level } from '../contrac
 import { withExchangeLog, type Exchange } from '../http/exchanges.ts';
 import { redactor } from '../http/redact.ts';
 
-export type Outcome = 'passed' | 'failed' | 'warning' | 'not-applicable' | 'skipped';
+export type Outcome = 'passed' | 'failed' | 'warning' | 'not-applicable' | 'blocked' | 'skipped';
 
 /** What a check tells the reporters, on top of vitest's own result. */
 export interface CheckMeta {
@@ -48,9 +48,23 @@ export class NotApplicable extends Error {
   override name = 'NotApplicable';
 }
 
+/**
+ * Thrown when a check's precondition could not be established (no snapshot to restore, no read
+ * to compare with): the suite's own inability, never the target's failure. `by` names the check
+ * that observes the cause, so that one root cause is one failure.
+ */
+export class Blocked extends Error {
+  override name = 'Blocked';
+  constructor(readonly by: string, readonly reason: string) {
+    super(`blocked by ${by}: ${reason}`);
+  }
+}
+
 export interface CheckRun {
   /** Ends the check as not applicable, with the reason. */
   notApplicable(reason: string): never;
+  /** Ends the check as blocked: `by` (a check id) observes why its precondition is missing. */
+  blocked(by: string, reason: string): never;
   /** Adds a line of information to the report of this check. */
   note(text: string): void;
   context: TestContext;
@@ -114,6 +128,9 @@ export function check(def: CheckDefinition, body: (run: CheckRun) => Promise<voi
       notApplicable(reason) {
         throw new NotApplicable(reason);
       },
+      blocked(by, reason) {
+        throw new Blocked(by, reason);
+      },
       note: (text) => meta.notes.push(redact(text)),
       context,
     };
@@ -123,6 +140,11 @@ export function check(def: CheckDefinition, body: (run: CheckRun) => Promise<voi
     } catch (error) {
       if (error instanceof NotApplicable) {
         meta.outcome = 'not-applicable';
+        meta.reason = redact(error.message);
+        context.skip(meta.reason);
+      }
+      if (error instanceof Blocked) {
+        meta.outcome = 'blocked';
         meta.reason = redact(error.message);
         context.skip(meta.reason);
       }

@@ -14,7 +14,7 @@ import { Journal } from '../safety/journal.ts';
 import { formatLeftOnTarget, leftAccordingToJournal, recover, takeBaseline } from '../safety/after-run-cleanup.ts';
 import { onInterrupt } from './signals.ts';
 import { scanForSecrets } from '../safety/secret-scan.ts';
-import { buildRunResult, type Stopped } from '../results/run-result.ts';
+import { buildRunResult, incompleteText, type Stopped } from '../results/run-result.ts';
 import { writeReports } from '../results/write-reports.ts';
 import type { CollectedCheck } from '../results/check-outcomes.ts';
 import { NOT_SELECTED } from '../checks/check.ts';
@@ -113,6 +113,7 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
       suiteErrors: collector.suiteErrors,
       requirementText: (id) => catalog.byId.get(id)?.text ?? '',
       notChecked: catalog.notChecked,
+      requirements: catalog.requirements,
       stopped,
       cleanUp: { deleted: recovery.deleted, restored: recovery.restored },
       leftOnTarget: recovery.leftOnTarget,
@@ -125,6 +126,9 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
       for (const l of leaks) rmSync(l.file, { force: true });
       say(`scheduling-conformance: SECRET LEAK: ${leaks.map((l) => `${l.key} in ${l.file}`).join('; ')}; the files were deleted\n`);
       return EXIT.usage;
+    }
+    if (run.verdict === 'incomplete' && !stopped && !collector.suiteErrors.length) {
+      say(`scheduling-conformance: INCOMPLETE: ${incompleteText(run)}\n`);
     }
     if (stopped === 'run-timeout') {
       say(`scheduling-conformance: run timeout: the run was stopped after ${options.runTimeoutMs / 1000} s; checks not run are reported as skipped\n`);

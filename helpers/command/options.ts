@@ -156,6 +156,8 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
   if (baseUrl !== undefined) checkBaseUrl(baseUrl, values['base-url'] !== undefined ? '--base-url' : 'SCHEDULING_BASE_URL');
   const apiKey = checkKey(str('api-key', 'SCHEDULING_API_KEY'), values['api-key'] !== undefined ? '--api-key' : 'SCHEDULING_API_KEY');
   const expiredKey = checkKey(str('expired-key', 'SCHEDULING_EXPIRED_KEY'), values['expired-key'] !== undefined ? '--expired-key' : 'SCHEDULING_EXPIRED_KEY');
+  // The same key cannot be valid and expired: every expired-key check would fail, wrongly.
+  if (expiredKey !== undefined && expiredKey === apiKey) throw new UsageError('the expired key is the same as the valid key: give an expired key, or none (the expired-key checks are then not tested)');
 
   const timeoutText = (values.timeout as string | undefined) ?? '10000';
   const timeoutMs = Number(timeoutText);

@@ -1,14 +1,22 @@
-import { ApiClient, NoAnswerError, TRANSIENT_STATUSES, type Answer } from '../http/client.ts';
-import { TargetError } from './errors.ts';
+import { randomBytes } from 'node:crypto';
+import { ApiClient, is2xx, NoAnswerError, TRANSIENT_STATUSES, type Answer } from '../http/client.ts';
+import { TargetError, UsageError } from './errors.ts';
+import { businessFieldName, businessRecordIn, isRecord } from '../resources/record-shapes.ts';
 import { diagnoseTls, proxyShown } from '../http/network.ts';
 import type { TargetConfig } from '../config/target.ts';
+import { loadSpec } from '../contract/spec.ts';
+
+/** The retrieval the preflight asks first. */
+const BUSINESS_PATH = '/api/v1/business';
 
 /** Pause between two tries of a target that does not answer yet (--wait-for-target). */
 const WAIT_STEP_MS = 1000;
 
 /**
- * One request before the suites: a target that cannot be reached, or that refuses the key,
- * ends the run at once with one clear line instead of a screen of failed checks. With `waitMs`
+ * A few requests before the suites: a target that cannot be reached, that refuses the key, or
+ * that is not the Scheduling API at all ends the run at once with one clear line instead of a
+ * screen of failed checks; so does a retrieval whose record could sit under two properties, or
+ * not under the configured one. With `waitMs`
  * (--wait-for-target) a target that does not answer yet, or whose gateway answers 502/503/504,
  * is asked again until it answers or the time is up. Returns how long it waited.
  */
@@ -42,9 +50,52 @@ export async function preflight(target: TargetConfig, wait: { waitMs?: number; s
       if (answer?.status === 401) {
         throw new TargetError(`the key is not valid for this target: GET ${target.baseUrl}/api/v1/business answered 401 with the given key`);
       }
+      // The retrieval's body is not shown: where the record sits in it is learned, never guessed.
+      if (answer?.status === 200 && isRecord(answer.json)) {
+        const names = (await loadSpec()).businessFields.map((f) => businessFieldName(f.specName, f.vendorConfigKey, target));
+        const read = businessRecordIn(answer.json, names, target.vendor.businessEnvelope);
+        if ('problem' in read) throw new UsageError(`GET ${target.baseUrl}/api/v1/business: ${read.problem}`);
+      }
+      const missing = await noApi(client, answer!).catch((e: Error) => {
+        if (e instanceof NoAnswerError) throw new TargetError(`target unreachable: ${target.baseUrl}${via}: ${e.message.replace(/^GET \S+: /, '')}`);
+        throw e;
+      });
+      if (missing) throw new TargetError(`no Scheduling API v1 at ${target.baseUrl}: ${missing} — is the base URL right?`);
       return Date.now() - started;
     }
   } finally {
     await client.close();
   }
+}
+
+const isHtml = (a: Answer) => /^text\/html/i.test(a.headers['content-type'] ?? '') || /^\s*<(!doctype|html)/i.test(a.text);
+
+/** Whether an answer is a business record: a 2xx JSON object with a documented field, at its top or one level down (an envelope). */
+function looksLikeTheBusiness(answer: Answer, fields: string[]): boolean {
+  if (!is2xx(answer) || !isRecord(answer.json)) return false;
+  const hasField = (row: Record<string, unknown>) => fields.some((f) => f in row);
+  return hasField(answer.json) || Object.values(answer.json).some((v) => isRecord(v) && hasField(v));
+}
+
+/**
+ * Why the target cannot be the Scheduling API, or undefined when it may be. Nothing more is asked
+ * when the retrieval answered a business record. Else every documented path that needs no id
+ * (GET, so nothing changes) and, if they all answered alike, one undocumented path: only when
+ * *every* documented path answers 404, HTML, or what any path answers is it no API; one missing
+ * route is a finding the checks report.
+ */
+async function noApi(client: ApiClient, business: Answer): Promise<string | undefined> {
+  const spec = await loadSpec();
+  if (looksLikeTheBusiness(business, spec.businessFields.map((f) => f.specName))) return undefined;
+  const paths = [...new Set(spec.operations.filter((o) => o.method === 'GET' && !o.itemPath && o.path !== BUSINESS_PATH).map((o) => o.path))];
+  const answers: Answer[] = [business];
+  for (const path of paths) answers.push(await client.send({ method: 'GET', path }));
+  if (answers.every((a) => a.status === 404)) return 'every documented path answered 404';
+  if (answers.every(isHtml)) return 'every documented path answered an HTML page';
+  const same = (a: Answer, b: Answer) => a.status === b.status && a.text === b.text;
+  if (answers.every((a) => same(a, answers[0]))) {
+    const control = await client.send({ method: 'GET', path: `/api/v1/scr-no-such-path-${randomBytes(4).toString('hex')}` });
+    if (same(control, answers[0])) return `every documented path answered ${answers[0].status} with the same body as a path the contract does not have`;
+  }
+  return undefined;
 }

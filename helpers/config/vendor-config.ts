@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { vendorConfigSchemaPath } from '../command/paths.ts';
 import { readValidatedJson } from './json-file.ts';
 import { UsageError } from '../command/errors.ts';
@@ -10,6 +11,10 @@ export interface VendorConfig {
   customerPatch: Record<string, unknown>;
   markerField?: string;
   teamMemberPatch?: Record<string, unknown>;
+  /** Values the implementation accepts, per business field (the email field under its own name). */
+  businessValues?: Record<string, unknown[]>;
+  /** The property of the retrieval's answer that holds the business record. */
+  businessEnvelope?: string;
   product?: { vendor?: string; product?: string; version?: string; contact?: string };
 }
 
@@ -35,6 +40,12 @@ export function loadVendorConfig(file: string | undefined): VendorConfig {
   // The marker is how this run's customers are told apart (and swept after a crash): it must land.
   if (merged.markerField !== undefined && typeof merged.customerFixture[merged.markerField] !== 'string') {
     throw new UsageError(`config ${file}: markerField "${merged.markerField}" is not a string field of customerFixture`);
+  }
+  // The schema lists the documented fields; the email field's name is the vendor's own.
+  const documented = Object.keys(JSON.parse(readFileSync(vendorConfigSchemaPath, 'utf8')).properties.businessValues.properties);
+  const unknown = Object.keys(merged.businessValues ?? {}).filter((f) => !documented.includes(f) && f !== merged.businessEmailField);
+  if (unknown.length) {
+    throw new UsageError(`config ${file}: businessValues: ${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not a documented business field that takes values (the email field is named by businessEmailField, "${merged.businessEmailField}")`);
   }
   return merged;
 }

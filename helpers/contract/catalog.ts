@@ -22,6 +22,11 @@ export interface Requirement {
   clause: string;
   operations: string[];
   text: string;
+  /**
+   * The not-applicable reason for which this MUST requirement may stay untested in a conformant
+   * verdict (only the vendor can supply the means, e.g. an expired key); absent: it must be proven.
+   */
+  untestedIf?: string;
 }
 
 export interface NotChecked {
@@ -42,13 +47,14 @@ let cached: Catalog | undefined;
 export function loadCatalog(file = requirementsPath): Catalog {
   if (cached && file === requirementsPath) return cached;
   const raw = parse(readFileSync(file, 'utf8')) as {
-    requirements: Requirement[];
+    requirements: (Omit<Requirement, 'untestedIf'> & { 'untested-if'?: string })[];
     'not-checked': NotChecked[];
   };
+  const requirements = raw.requirements.map(({ 'untested-if': untestedIf, ...r }) => ({ ...r, ...(untestedIf ? { untestedIf } : {}) }));
   const catalog: Catalog = {
-    requirements: raw.requirements,
+    requirements,
     notChecked: raw['not-checked'] ?? [],
-    byId: new Map(raw.requirements.map((r) => [r.id, r])),
+    byId: new Map(requirements.map((r) => [r.id, r])),
   };
   if (file === requirementsPath) cached = catalog;
   return catalog;

@@ -10,6 +10,7 @@ export type MustRequirementId =
   | 'BUS-UPDATE-NULLABLE'
   | 'BUS-UPDATE-BOOLEAN'
   | 'BUS-UPDATE-CURRENCY-ONLY'
+  | 'BUS-UPDATE-MULTI'
   | 'BUS-UPDATE-WRITEBACK'
   | 'BUS-AUTH-MISSING'
   | 'BUS-AUTH-INVALID'
@@ -25,6 +26,7 @@ export type MustRequirementId =
   | 'TM-LIST'
   | 'TM-FIND'
   | 'TM-UPDATE'
+  | 'TM-ISOLATION'
   | 'TM-NO-CREATE'
   | 'TM-NO-DELETE';
 
@@ -33,6 +35,7 @@ export type ShouldRequirementId =
   | 'BUS-GET-TYPES'
   | 'BUS-GET-CONTENT-TYPE'
   | 'BUS-AUTH-NO-ECHO'
+  | 'CUS-CREATE-ONE'
   | 'CUS-DELETE-404'
   | 'CUS-UNKNOWN-404';
 
@@ -48,6 +51,7 @@ export type RequirementIdPrefix =
   | 'BUS-UPDATE-'
   | 'BUS-UPDATE-CURRENCY-'
   | 'CUS-'
+  | 'CUS-CREATE-'
   | 'CUS-DELETE-'
   | 'CUS-UNKNOWN-'
   | 'CUS-UNKNOWN-NOT-'

@@ -17,6 +17,36 @@ export interface Secrets {
   headers?: ExtraHeader[];
 }
 
+/** A key this short has near misses too short to keep out of reports without blanking other text. */
+export const NEAR_MISS_MIN_LENGTH = 8;
+
+export interface NearMiss {
+  name: 'key-without-last-character' | 'key-with-one-character-changed' | 'key-with-case-changed';
+  key: string;
+  /** What reports show instead: a bash expansion of the variable, so a cURL reproduction still works. */
+  placeholder: string;
+}
+
+/**
+ * Keys that differ from the valid one by a little: a target that compares keys by prefix, up to
+ * the last character or ignoring case accepts one of them. Each is as secret as the key itself
+ * (it gives the key away but for a character, or wholly), so the redactor replaces them too.
+ */
+export function nearMissKeys(key: string): NearMiss[] {
+  if (key.length < NEAR_MISS_MIN_LENGTH) return [];
+  const head = key.slice(0, -1);
+  const last = key.slice(-1);
+  const shift = (c: string, from: string, size: number) => String.fromCharCode(((c.charCodeAt(0) - from.charCodeAt(0) + 1) % size) + from.charCodeAt(0));
+  const changed = /\d/.test(last) ? shift(last, '0', 10) : /[a-z]/.test(last) ? shift(last, 'a', 26) : /[A-Z]/.test(last) ? shift(last, 'A', 26) : last === 'x' ? 'y' : 'x';
+  const swapped = [...key].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
+  const misses: NearMiss[] = [
+    { name: 'key-without-last-character', key: head, placeholder: '${SCHEDULING_API_KEY%?}' },
+    { name: 'key-with-one-character-changed', key: head + changed, placeholder: `\${SCHEDULING_API_KEY%?}${changed}` },
+  ];
+  if (swapped !== key) misses.push({ name: 'key-with-case-changed', key: swapped, placeholder: '${SCHEDULING_API_KEY~~}' });
+  return misses;
+}
+
 /** Every secret with the placeholder that stands for it: the keys, and what --header took from the environment. */
 export function secretPlaceholders(secrets: Secrets): (readonly [secret: string, placeholder: string])[] {
   const keys = (['apiKey', 'expiredKey'] as const).filter((k) => secrets[k]).map((k) => [secrets[k] as string, KEY_PLACEHOLDERS[k]] as const);
@@ -24,10 +54,11 @@ export function secretPlaceholders(secrets: Secrets): (readonly [secret: string,
   return [...keys, ...fromEnv];
 }
 
-/** Returns a function that replaces every occurrence of the secrets in a string with their placeholders. */
+/** Returns a function that replaces every occurrence of the secrets (and the valid key's near misses) in a string with their placeholders. */
 export function redactor(secrets: Secrets): (text: string) => string {
+  const nearMisses = nearMissKeys(secrets.apiKey ?? '').map((m) => [m.key, m.placeholder] as const);
   // Longer secrets first, so that a secret containing another is replaced whole.
-  const pairs = secretPlaceholders(secrets).sort((a, b) => b[0].length - a[0].length);
+  const pairs = [...secretPlaceholders(secrets), ...nearMisses].sort((a, b) => b[0].length - a[0].length);
   return (text) => pairs.reduce((out, [secret, placeholder]) => out.split(secret).join(placeholder), text);
 }
 

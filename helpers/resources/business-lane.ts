@@ -1,7 +1,8 @@
 import type { Answer, ApiClient, Auth } from '../http/client.ts';
 import type { Operation } from '../contract/spec.ts';
-import { isRecord, pick, type Row } from './record-shapes.ts';
+import { businessRecordIn, pick, type Row } from './record-shapes.ts';
 import { differingFields, hasDocumentedType, type NamedField } from './business-values.ts';
+import { Blocked } from '../checks/check.ts';
 
 /**
  * The business record as one run sees it: a singleton, so every check that touches it goes
@@ -19,17 +20,26 @@ export class BusinessLane {
     private readonly retrieveOp: Operation,
     private readonly updateOp: Operation,
     private readonly fields: NamedField[],
+    /** The vendor's businessEnvelope, if any: see businessRecordIn. */
+    private readonly envelope?: string,
   ) {}
 
-  /** Reads the record with the valid key; throws with the status when it is not a 200 JSON object. */
+  /** Where the record is read from in the retrieval's answer: see businessRecordIn. */
+  unwrap(json: unknown) {
+    return businessRecordIn(json, this.fields.map((f) => f.name), this.envelope);
+  }
+
+  /** Reads the record with the valid key; throws with the status when it is not a 200 JSON object holding it. */
   async read(): Promise<Row> {
     this.last = undefined;
     const answer = await this.client.call(this.retrieveOp);
-    if (answer.status !== 200 || !isRecord(answer.json)) {
-      throw new Error(`reading the business record: ${this.retrieveOp.method} ${this.retrieveOp.path} answered ${answer.status}${answer.jsonError ? ` (${answer.jsonError})` : ''}`);
+    const read = answer.status === 200 ? this.unwrap(answer.json) : undefined;
+    if (!read || 'problem' in read) {
+      const why = read && 'problem' in read ? `: ${read.problem}` : '';
+      throw new Error(`reading the business record: ${this.retrieveOp.method} ${this.retrieveOp.path} answered ${answer.status}${answer.jsonError ? ` (${answer.jsonError})` : why}`);
     }
-    this.last = answer.json;
-    return answer.json;
+    this.last = read.record;
+    return read.record;
   }
 
   /** The record as it stands: the last read if nothing was sent since, else a new read. */
@@ -53,9 +63,12 @@ export class BusinessLane {
     }
   }
 
-  /** The snapshot; checks that change data call this first and fail without one (nothing to restore to). */
+  /**
+   * The snapshot; checks that change data call this first and are blocked without one (nothing to
+   * restore to): BUS-GET-200 judges the retrieval that could not be read.
+   */
   before(): Row {
-    if (!this.snapshot) throw new Error(`no change is made without a snapshot to restore: ${this.snapshotError}`);
+    if (!this.snapshot) throw new Blocked('BUS-GET-200', `no change is made without a snapshot to restore: ${this.snapshotError}`);
     return this.snapshot;
   }
 
@@ -103,16 +116,17 @@ export class BusinessLane {
   /**
    * Puts the snapshot back and verifies it with a read. Writes only when the record differs:
    * first only the differing fields (nothing else is touched), then, if that was not enough,
-   * the whole snapshot (undoes an update that dropped fields it was not sent). Returns the
-   * fields that could not be restored (empty when the record is as before).
+   * the whole snapshot (undoes an update that dropped fields it was not sent), then one field
+   * per request (a target that applies only part of a body). Returns the fields that could not
+   * be restored (empty when the record is as before).
    */
   async restore(): Promise<string[]> {
     if (!this.snapshot || !this.sentUpdate) return [];
     const snapshot = this.snapshot;
     let differing = this.differences(await this.read());
-    for (const body of [() => pick(this.writeBack(snapshot), differing), () => this.writeBack(snapshot)]) {
+    for (const bodies of [() => [pick(this.writeBack(snapshot), differing)], () => [this.writeBack(snapshot)], () => differing.map((f) => pick(this.writeBack(snapshot), [f]))]) {
       if (differing.length === 0) break;
-      await this.update(body());
+      for (const body of bodies()) await this.update(body);
       differing = this.differences(await this.read());
     }
     return differing;

@@ -14,49 +14,113 @@ export function namedBusinessFields(spec: Spec, target: TargetConfig): NamedFiel
   return spec.businessFields.map((field) => ({ field, name: businessFieldName(field.specName, field.vendorConfigKey, target) }));
 }
 
-/** A new value for a field, or why none can be derived. */
-export type Derived = { value: unknown } | { unavailable: string };
+/** A value to try, and where it came from (for the report when the target refuses them all). */
+export interface Candidate {
+  value: unknown;
+  source: 'vendor' | 'derived' | 'plausible';
+}
 
-// Candidates any implementation accepts: the contract shows no formats, so only values that
-// are valid under every plausible one (ISO 4217 codes, IANA zones, E.164 numbers, reserved
-// example domains). Two or more per kind, so one always differs from the current value.
-const CANDIDATES: Record<string, unknown[]> = {
-  currencyIso: ['EUR', 'GBP', 'USD'],
-  timeZone: ['Europe/London', 'Asia/Tokyo', 'America/New_York'],
-  phoneNumber: ['+14155550199', '+14155550198'],
-  address: ['2 Example Road, Springfield', '3 Example Road, Springfield'],
-  name: ['Conformance Check Business', 'Conformance Check Business 2'],
+/** Each social link on the network's own domain: a product that checks them accepts nothing else. */
+const SOCIAL: Record<string, string[]> = {
+  instagramUrl: ['https://www.instagram.com/conformance', 'https://www.instagram.com/conformance2'],
+  tikTokUrl: ['https://www.tiktok.com/@conformance', 'https://www.tiktok.com/@conformance2'],
+  youTubeUrl: ['https://www.youtube.com/@conformance', 'https://www.youtube.com/@conformance2'],
+  twitterUrl: ['https://twitter.com/conformance', 'https://x.com/conformance'],
+  linkedInUrl: ['https://www.linkedin.com/company/conformance', 'https://www.linkedin.com/company/conformance2'],
+  facebookUrl: ['https://www.facebook.com/conformance', 'https://www.facebook.com/conformance2'],
 };
 
-function candidates({ field, name }: NamedField): unknown[] {
-  if (CANDIDATES[field.specName]) return CANDIDATES[field.specName];
+// Values plausible for the field's meaning under any format a product may require: common ISO
+// 4217 codes, common IANA zones, E.164 numbers of several regions (fictional ranges where the
+// region has them). A product serving fewer accepts one of them, or the vendor gives one.
+const PLAUSIBLE: Record<string, unknown[]> = {
+  currencyIso: ['EUR', 'USD', 'GBP', 'CAD', 'AUD', 'CHF', 'JPY', 'SEK', 'NZD', 'INR', 'BRL', 'ZAR'],
+  timeZone: ['Europe/London', 'America/New_York', 'America/Chicago', 'America/Los_Angeles', 'Europe/Berlin', 'Europe/Paris', 'Asia/Tokyo', 'Australia/Sydney', 'UTC'],
+  phoneNumber: ['+14155550199', '+442079460199', '+61255501999', '+4930901820', '+33142685300', '+81312345678'],
+  address: ['2 Example Road, Springfield', '3 Example Road, Springfield'],
+  name: ['Conformance Check Business', 'Conformance Check Business 2'],
+  ...SOCIAL,
+};
+
+function plausible({ field, name }: NamedField): unknown[] {
+  if (PLAUSIBLE[field.specName]) return PLAUSIBLE[field.specName];
   if (field.vendorConfigKey === 'businessEmailField') return ['conformance@example.com', 'conformance@example.org'];
   if (/url$/i.test(field.specName)) return [`https://www.example.com/conformance/${name}`, `https://www.example.org/conformance/${name}`];
   return [`Conformance ${name}`, `Conformance ${name} 2`];
 }
 
+/** The last digit of a text changed: another phone number or house number of the same form. */
+function otherDigit(text: string): string | undefined {
+  const at = text.search(/\d(?=\D*$)/);
+  if (at < 0) return undefined;
+  return text.slice(0, at) + String((Number(text[at]) + 1) % 10) + text.slice(at + 1);
+}
+
 /**
- * A valid value for the field that differs from `current`. Strings and booleans come from the
- * documented type; arrays whose element structure is not shown are learned from the target:
- * a subset of the elements it returned in `original` (a subset keeps any order the target
- * imposes), or all of them when the target has since lost some.
+ * Values of the same form as the target's own: a URL on the same scheme and host with another
+ * path, an email at the same domain, a phone number or address with another last digit. A
+ * product that validates a format accepts what it already holds, so these are its best guess.
  */
-export function newValue(nf: NamedField, current: unknown, original: unknown = current): Derived {
+function derived({ field }: NamedField, current: unknown): unknown[] {
+  if (typeof current !== 'string' || current === '') return [];
+  if (/url$/i.test(field.specName)) {
+    try {
+      const url = new URL(current);
+      const last = url.pathname.split('/').filter(Boolean).at(-1);
+      const paths = last ? [`${url.pathname.replace(/\/$/, '')}2`] : ['/conformance'];
+      return paths.map((path) => {
+        const other = new URL(current);
+        other.pathname = path;
+        return other.href;
+      });
+    } catch {
+      return [];
+    }
+  }
+  if (field.vendorConfigKey === 'businessEmailField') {
+    const at = current.lastIndexOf('@');
+    return at > 0 ? [`conformance${current.slice(at)}`, `conformance2${current.slice(at)}`] : [];
+  }
+  if (field.specName === 'phoneNumber' || field.specName === 'address') return [otherDigit(current)].filter((v) => v !== undefined);
+  return [];
+}
+
+/**
+ * The values to try for a field, best first, none equal to `current`: the vendor's
+ * (businessValues: the one source that knows what the implementation accepts, so it goes first
+ * and spares the target writes it would refuse), then values derived from the target's own
+ * (`original`, as read before the run), then values plausible for the field's meaning. Booleans
+ * have one other value; arrays whose element structure is not shown are learned from the
+ * target: a subset of the elements it returned (a subset keeps any order it imposes), or all of
+ * them when it has since lost some.
+ */
+export function candidateValues(nf: NamedField, vendorValues: Record<string, unknown[]> | undefined, current: unknown, original: unknown = current): Candidate[] | { unavailable: string } {
   const { field, name } = nf;
   if (field.types.includes('boolean')) {
-    return typeof current === 'boolean' ? { value: !current } : { unavailable: `${name} does not read as a boolean` };
+    return typeof current === 'boolean' ? [{ value: !current, source: 'derived' }] : { unavailable: `${name} does not read as a boolean` };
   }
+  const vendor: Candidate[] = (vendorValues?.[name] ?? []).map((value) => ({ value, source: 'vendor' }));
+  let own: Candidate[];
   if (field.types.includes('array')) {
-    if (!Array.isArray(original)) return { unavailable: `${name} does not read as an array, so no element can be learned from it` };
-    if (original.length === 0) return { unavailable: `${name} reads as an empty array: its element structure is not shown, so no other value can be derived` };
-    const value = [original.slice(0, -1), original].find((c) => !isDeepStrictEqual(c, current));
-    return value ? { value } : { unavailable: `${name}: no subset of the elements read differs from the current value` };
+    if (!Array.isArray(original) && !vendor.length) return { unavailable: `${name} does not read as an array, so no element can be learned from it` };
+    if (Array.isArray(original) && original.length === 0 && !vendor.length) return { unavailable: `${name} reads as an empty array: its element structure is not shown, so no other value can be derived (give one in the vendor config, businessValues.${name})` };
+    own = Array.isArray(original) && original.length ? [original.slice(0, -1), original].map((value) => ({ value, source: 'derived' })) : [];
+  } else if (field.types.includes('string')) {
+    own = [
+      ...derived(nf, original).map((value): Candidate => ({ value, source: 'derived' })),
+      ...plausible(nf).map((value): Candidate => ({ value, source: 'plausible' })),
+    ];
+  } else {
+    return { unavailable: `no valid value can be derived for the documented type ${field.types.join(' or ')} of ${name}` };
   }
-  if (field.types.includes('string')) {
-    const value = candidates(nf).find((c) => !isDeepStrictEqual(c, current));
-    return { value };
+  const seen: unknown[] = [current];
+  const out: Candidate[] = [];
+  for (const c of [...vendor, ...own]) {
+    if (seen.some((v) => isDeepStrictEqual(v, c.value))) continue;
+    seen.push(c.value);
+    out.push(c);
   }
-  return { unavailable: `no valid value can be derived for the documented type ${field.types.join(' or ')} of ${name}` };
+  return out.length ? out : { unavailable: `${name}: no value to try differs from the current one` };
 }
 
 /** The JSON type of a value, in the spec's vocabulary. */

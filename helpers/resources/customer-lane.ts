@@ -1,4 +1,4 @@
-import { check, type CheckDefinition, type CheckRun } from '../checks/check.ts';
+import { Blocked, check, type CheckDefinition, type CheckRun } from '../checks/check.ts';
 import { ensure, foundRecord, listElements, said } from '../checks/assertions.ts';
 import { customerFixture, markerField } from './fixtures.ts';
 import { is2xx, type Answer, type ApiClient } from '../http/client.ts';
@@ -67,9 +67,12 @@ export class CustomerLane {
 
   private async make(label: string, owned: unknown[]): Promise<Made> {
     const { answer, sent, id } = await this.create(label, owned);
+    // The customer to work on is the check's precondition: CUS-CREATE judges the create itself.
     const doing = `creating a customer to work on: POST ${this.ops.create.path}`;
-    ensure(is2xx(answer), () => `${doing} ${said(answer)}`);
-    ensure(isRecord(answer.json) && id !== undefined && id !== null, () => `${doing} ${said(answer)}, which carries no "${this.idField}" (set idField in the vendor config if the id has another name)`);
+    if (!is2xx(answer)) throw new Blocked('CUS-CREATE', `${doing} ${said(answer)}`);
+    if (!isRecord(answer.json) || id === undefined || id === null) {
+      throw new Blocked('CUS-CREATE', `${doing} ${said(answer)}, which carries no "${this.idField}" (set idField in the vendor config if the id has another name)`);
+    }
     return { id, sent, record: answer.json };
   }
 

@@ -1,5 +1,5 @@
 import { SERVER_MAINTAINED } from '../checks/compare.ts';
-import type { Operation } from '../contract/spec.ts';
+import type { Operation, Spec } from '../contract/spec.ts';
 import type { TargetConfig } from '../config/target.ts';
 
 /** A record as JSON: an object of fields (their names and types are mostly not shown). */
@@ -56,4 +56,43 @@ export function listItems(json: unknown): unknown[] | undefined {
 /** The rows (JSON objects) of a list answer: see listItems. */
 export function rowsOf(json: unknown): Row[] | undefined {
   return listItems(json)?.filter(isRecord);
+}
+
+/** The business record in a retrieval's answer, the property it was read from, or why it cannot be told. */
+export type BusinessRead = { record: Row; from?: string } | { problem: string };
+
+/**
+ * The business record in the retrieval's answer (the one reader of it). The answer's body is not
+ * shown: the record itself (an object carrying documented field names), or an envelope such as
+ * {"data": {...}}: the one property whose value is an object carrying them. `envelope` (the
+ * vendor's businessEnvelope) names the property; when two could hold the record, no guess.
+ */
+export function businessRecordIn(json: unknown, names: string[], envelope?: string): BusinessRead {
+  if (!isRecord(json)) return { problem: 'the answer is not a JSON object' };
+  if (envelope !== undefined) {
+    const inner = json[envelope];
+    return isRecord(inner) ? { record: inner, from: envelope } : { problem: `the answer holds no object under "${envelope}" (businessEnvelope in the vendor config)` };
+  }
+  const carries = (row: Row) => names.some((n) => n in row);
+  if (carries(json)) return { record: json };
+  const holders = Object.keys(json).filter((k) => isRecord(json[k]) && carries(json[k] as Row));
+  if (holders.length === 1) return { record: json[holders[0]] as Row, from: holders[0] };
+  if (holders.length > 1) {
+    return { problem: `the answer could hold the business record under ${holders.map((h) => `"${h}"`).join(' or ')}; name the property in the vendor config (businessEnvelope)` };
+  }
+  return { record: json };
+}
+
+/** A record as the GET of its path answers it, or undefined when the answer holds none. */
+export type RecordReader = (path: string, json: unknown) => Row | undefined;
+
+/** Reads the business record out of its retrieval's answer (businessRecordIn), any other record as the object it is. */
+export function recordReader(spec: Spec, target: TargetConfig): RecordReader {
+  const businessPath = spec.operations.find((o) => o.resource === 'business' && o.method === 'GET')?.path;
+  const names = spec.businessFields.map((f) => businessFieldName(f.specName, f.vendorConfigKey, target));
+  return (path, json) => {
+    if (path !== businessPath) return isRecord(json) ? json : undefined;
+    const read = businessRecordIn(json, names, target.vendor.businessEnvelope);
+    return 'record' in read ? read.record : undefined;
+  };
 }

@@ -27,17 +27,28 @@ export interface Observation {
   exchanges: Exchange[];
 }
 
+/**
+ * The not-applicable reason of a check whose prerequisite check --only left out: like the
+ * prerequisite, it is outside what the run selected (see unproven() in run-result.ts).
+ */
+export const dependsOnUnselected = (checkId: string) => `depends on ${checkId}, which did not run`;
+export const isOutsideSelection = (c: { outcome: string; reason?: string | null }) =>
+  c.outcome === 'skipped' || (c.outcome === 'not-applicable' && /^depends on \S+, which did not run$/.test(c.reason ?? ''));
+
 export interface Counts {
   must: { passed: number; failed: number };
   should: { passed: number; warned: number; failed: number };
   notApplicable: number;
+  /** Checks whose precondition the suite could not establish: neither passed nor failed. */
+  blocked: number;
   skipped: number;
 }
 
 export function countOutcomes(checks: CollectedCheck[]): Counts {
-  const counts: Counts = { must: { passed: 0, failed: 0 }, should: { passed: 0, warned: 0, failed: 0 }, notApplicable: 0, skipped: 0 };
+  const counts: Counts = { must: { passed: 0, failed: 0 }, should: { passed: 0, warned: 0, failed: 0 }, notApplicable: 0, blocked: 0, skipped: 0 };
   for (const c of checks) {
     if (c.outcome === 'not-applicable') counts.notApplicable++;
+    else if (c.outcome === 'blocked') counts.blocked++;
     else if (c.outcome === 'skipped') counts.skipped++;
     else if (c.level === 'MUST') counts.must[c.outcome === 'passed' ? 'passed' : 'failed']++;
     else counts.should[c.outcome === 'passed' ? 'passed' : c.outcome === 'warning' ? 'warned' : 'failed']++;

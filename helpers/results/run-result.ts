@@ -1,8 +1,8 @@
-import type { Level, NotChecked } from '../contract/catalog.ts';
+import { loadCatalog, type Level, type NotChecked, type Requirement } from '../contract/catalog.ts';
 import type { Exchange } from '../http/exchanges.ts';
 import type { Outcome } from '../checks/check.ts';
 import { pinStatus, type Expectation, type Expectations, type PinStatus } from '../config/expectations.ts';
-import { countOutcomes, type CollectedCheck, type Counts, type Observation } from './check-outcomes.ts';
+import { countOutcomes, isOutsideSelection, type CollectedCheck, type Counts, type Observation } from './check-outcomes.ts';
 import { EXIT } from '../command/errors.ts';
 
 import type { LeftOnTarget } from '../safety/restore-record.ts';
@@ -30,6 +30,17 @@ export interface ReportedCheck {
 
 export type Verdict = 'conformant' | 'not-conformant' | 'incomplete';
 
+/**
+ * A MUST requirement of the run's selection without proof: no check of it ran and passed (or
+ * failed), or some of its checks were blocked. `allowed` when the catalog lets it stay untested
+ * for this reason (`untested-if`): the verdict then says "not tested"; else the run is incomplete.
+ */
+export interface Untested {
+  requirement: string;
+  reason: string;
+  allowed: boolean;
+}
+
 /** Why a run ended before every check ran. */
 export type Stopped = 'interrupted' | 'run-timeout';
 
@@ -51,6 +62,8 @@ export interface RunResult {
   options: { strict: boolean; readOnly: boolean; only: string | null; certify: boolean; expectFile: string | null };
   verdict: Verdict;
   exitCode: number;
+  /** MUST requirements the run could not prove (see Untested). */
+  untested: Untested[];
   counts: Counts & { checks: number; requests: number; knownDeviations: number };
   checks: ReportedCheck[];
   observations: Observation[];
@@ -91,6 +104,8 @@ export interface RunFacts {
   stopped?: Stopped;
   cleanUp?: { deleted: string[]; restored: string[] };
   leftOnTarget?: LeftOnTarget[];
+  /** The catalog's requirements (default: spec/requirements.yaml). */
+  requirements?: Requirement[];
 }
 
 /** A failure the --expect file pins as a failure: it does not fail the run. */
@@ -110,15 +125,20 @@ export function buildRunResult(f: RunFacts): RunResult {
     };
   });
   const failed = checks.filter((c) => c.outcome === 'failed');
+  const untested = unproven(checks, f.requirements ?? loadCatalog().requirements);
+  const unprovable = untested.some((u) => !u.allowed);
   // A failed check proves non-conformance even when something else went wrong (say, what a broken
   // delete left on the target): only a run that proves nothing either way is incomplete.
-  const verdict: Verdict = f.stopped ? 'incomplete' : failed.length ? 'not-conformant' : f.suiteErrors.length ? 'incomplete' : 'conformant';
+  const verdict: Verdict = f.stopped ? 'incomplete' : failed.length ? 'not-conformant' : f.suiteErrors.length || unprovable ? 'incomplete' : 'conformant';
   const unpinnedFailures = failed.filter((c) => !isKnownDeviation(c));
   const exitCode =
     f.stopped === 'interrupted' ? EXIT.interrupted
     : f.stopped ? EXIT.usage
     : unpinnedFailures.length ? EXIT.nonConformant
     : f.suiteErrors.length ? EXIT.usage
+    // Only known deviations: what they block is their consequence, and the pins let the run pass.
+    : failed.length ? EXIT.conformant
+    : unprovable ? EXIT.usage
     : EXIT.conformant;
   const ids = new Set(checks.map((c) => c.id));
   return {
@@ -132,6 +152,7 @@ export function buildRunResult(f: RunFacts): RunResult {
     options: { strict: f.strict, readOnly: f.readOnly, only: f.only ?? null, certify: f.certify, expectFile: f.expectFile ?? null },
     verdict,
     exitCode,
+    untested,
     counts: {
       ...countOutcomes(f.checks),
       checks: checks.length,
@@ -149,6 +170,43 @@ export function buildRunResult(f: RunFacts): RunResult {
     leftOnTarget: f.leftOnTarget ?? [],
     resources: { maxRssMiB: Math.round(process.resourceUsage().maxRSS / 1024) },
   };
+}
+
+/**
+ * No pass without proof. A MUST requirement the run selected (some check of it was not skipped,
+ * nor not applicable for want of a check --only left out: --only and --read-only leave out checks
+ * on purpose, and a requirement none of whose checks was selected is outside the run) is proven by a check that passed or failed; it is
+ * untested when none did, and also when some of its checks were blocked (the suite could not
+ * establish what they need).
+ */
+export function unproven(checks: ReportedCheck[], requirements: Requirement[]): Untested[] {
+  const untested: Untested[] = [];
+  for (const r of requirements.filter((q) => q.level === 'MUST')) {
+    const ran = checks.filter((c) => c.requirement === r.id && !isOutsideSelection(c));
+    if (!ran.length) continue;
+    const blocked = ran.filter((c) => c.outcome === 'blocked');
+    if (ran.some((c) => c.outcome === 'passed' || c.outcome === 'failed')) {
+      if (blocked.length) untested.push({ requirement: r.id, reason: `${blocked.length} of its checks blocked (${blocked[0].id}: ${blocked[0].reason})`, allowed: false });
+      continue;
+    }
+    const allowed = Boolean(r.untestedIf) && ran.every((c) => c.outcome === 'not-applicable' && c.reason?.includes(r.untestedIf!));
+    untested.push({ requirement: r.id, reason: `no check of it ran and passed: ${ran[0].id} ${ran[0].outcome}${ran[0].reason ? `: ${ran[0].reason}` : ''}`, allowed });
+  }
+  return untested;
+}
+
+/** "not tested: …" for the verdict line, or undefined when every selected requirement was tested. */
+export function notTestedText(run: RunResult): string | undefined {
+  const allowed = run.untested.filter((u) => u.allowed);
+  return allowed.length ? `not tested: ${allowed.map((u) => `${u.requirement} (${u.reason.replace(/^no check of it ran and passed: \S+ not-applicable: /, '')})`).join('; ')}` : undefined;
+}
+
+/** Why a run is incomplete, as a person reads it. */
+export function incompleteText(run: RunResult): string {
+  if (run.stopped) return STOPPED_TEXT[run.stopped];
+  const missing = run.untested.filter((u) => !u.allowed);
+  if (missing.length) return `no proof for ${missing.map((u) => u.requirement).join(', ')} (${missing[0].requirement}: ${missing[0].reason}; every reason is in result.json "untested")`;
+  return 'the suite could not run; see the errors above';
 }
 
 /** Checks grouped by resource, in the order the run met them. */

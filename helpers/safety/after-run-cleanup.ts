@@ -1,7 +1,7 @@
 import { fillId, is2xx, type ApiClient } from '../http/client.ts';
 import { outstanding, type Journal, type Outstanding } from './journal.ts';
 import { markerField } from '../resources/fixtures.ts';
-import { isRecord, rowsOf } from '../resources/record-shapes.ts';
+import { recordReader, rowsOf } from '../resources/record-shapes.ts';
 import { restoreRecord, type LeftOnTarget } from './restore-record.ts';
 import type { Spec } from '../contract/spec.ts';
 import type { TargetConfig } from '../config/target.ts';
@@ -22,6 +22,7 @@ export interface Recovery {
 export async function takeBaseline(client: ApiClient, spec: Spec, target: TargetConfig, journal: Journal): Promise<string[]> {
   const problems: string[] = [];
   const has = (method: string, path: string) => spec.operations.some((o) => o.method === method && o.path === path);
+  const recordOf = recordReader(spec, target);
   for (const op of spec.operations) {
     if (op.method !== 'GET' || op.itemPath) continue;
     const singleton = has('PATCH', op.path);
@@ -30,8 +31,9 @@ export async function takeBaseline(client: ApiClient, spec: Spec, target: Target
     if (!singleton && !fixed) continue;
     try {
       const answer = await client.send({ method: 'GET', path: op.path });
-      if (singleton && is2xx(answer) && isRecord(answer.json)) {
-        journal.append({ kind: 'snapshot', path: op.path, record: answer.json });
+      const record = singleton && is2xx(answer) ? recordOf(op.path, answer.json) : undefined;
+      if (record) {
+        journal.append({ kind: 'snapshot', path: op.path, record });
         continue;
       }
       const rows = fixed && is2xx(answer) ? rowsOf(answer.json) : undefined;

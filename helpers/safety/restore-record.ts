@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { is2xx, NoAnswerError, type ApiClient } from '../http/client.ts';
-import { isRecord, pick, type Row } from '../resources/record-shapes.ts';
+import { businessRecordIn, pick, type Row } from '../resources/record-shapes.ts';
 
 /** A record the run could not leave as it found it, and why: the report's last section. */
 export interface LeftOnTarget {
@@ -26,8 +26,10 @@ export async function restoreRecord(client: ApiClient, path: string, before: Row
     const known = [...fields].filter((f) => f in before);
     const differing = async () => {
       const now = await client.send({ method: 'GET', path });
-      if (!is2xx(now) || !isRecord(now.json)) throw new Error(`reading it back answered ${now.status}`);
-      const current = now.json;
+      // The record itself, or the one property of the answer holding these fields (an envelope).
+      const read = is2xx(now) ? businessRecordIn(now.json, known) : undefined;
+      if (!read || !('record' in read)) throw new Error(`reading it back answered ${now.status}`);
+      const current = read.record;
       return known.filter((f) => !isDeepStrictEqual(current[f], before[f]));
     };
     const changed = await differing();

@@ -1,7 +1,7 @@
 import { is2xx, type ApiClient } from '../http/client.ts';
 import type { Journal } from './journal.ts';
 import { outstanding } from './journal.ts';
-import { isRecord, type Row } from '../resources/record-shapes.ts';
+import { isRecord, type RecordReader, type Row } from '../resources/record-shapes.ts';
 import { restoreRecord, type LeftOnTarget, type Restoration } from './restore-record.ts';
 import { SERVER_MAINTAINED } from '../checks/compare.ts';
 import { currentJournal } from './current-journal.ts';
@@ -19,6 +19,8 @@ export class Snapshots {
     private readonly client: ApiClient,
     private readonly idField = 'id',
     private readonly journal: Journal | undefined = currentJournal(),
+    /** The record in a GET's answer (the business record may sit in an envelope). */
+    private readonly recordOf: RecordReader = (_path, json) => (isRecord(json) ? json : undefined),
   ) {}
 
   /** Reads and keeps the record at `path` (a concrete path, e.g. /api/v1/business); once per path. */
@@ -34,12 +36,13 @@ export class Snapshots {
 
   private async read(path: string): Promise<Row> {
     const answer = await this.client.send({ method: 'GET', path });
-    if (!is2xx(answer) || !isRecord(answer.json)) {
+    const record = is2xx(answer) ? this.recordOf(path, answer.json) : undefined;
+    if (!record) {
       throw new Error(`cannot snapshot ${path} before changing it: GET answered ${answer.status}${answer.jsonError ? ` (${answer.jsonError})` : ''}`);
     }
-    this.taken.set(path, answer.json);
-    this.journal?.append({ kind: 'snapshot', path, record: answer.json });
-    return answer.json;
+    this.taken.set(path, record);
+    this.journal?.append({ kind: 'snapshot', path, record });
+    return record;
   }
 
   /**

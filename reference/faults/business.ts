@@ -1,4 +1,4 @@
-import type { CheckId } from '../../helpers/contract/catalog.ts';
+import type { CheckId, MustRequirementId } from '../../helpers/contract/catalog.ts';
 import type { Fault } from './fault.ts';
 import { seedBusiness } from '../seed.ts';
 import { NULLABLE_STRINGS } from '../routes/business.ts';
@@ -8,13 +8,22 @@ import { NULLABLE_STRINGS } from '../routes/business.ts';
 const SEED = seedBusiness('email');
 const FIELDS = Object.keys(SEED);
 const SET = FIELDS.filter((f) => SEED[f] !== null);
+const UNSET = FIELDS.filter((f) => SEED[f] === null);
 const CLEARABLE = SET.filter((f) => NULLABLE_STRINGS.includes(f));
 const ids = (prefix: CheckId, variants: string[]) => variants.map((v): CheckId => `${prefix}:${v}`);
 const without = <T extends string>(items: T[], item: T) => items.filter((i) => i !== item);
+/** The near-miss keys of the 401 matrix: the valid key a character short, a character off, in another case. */
+const NEAR_MISSES = ['key-without-last-character', 'key-with-one-character-changed', 'key-with-case-changed'];
+const bothOps = (name: string) => (['retrieveBusiness', 'updateBusiness'] as const).map((op): CheckId => `BUS-AUTH-INVALID:${op}:${name}`);
 /** The 401 checks of the update, one per case of the matrix. */
+const AUTH_CASES = ['missing', 'empty-token', 'unknown-key', 'key-with-extra-characters', ...NEAR_MISSES, 'basic-scheme', 'token-scheme', 'expired-key'];
+/** MUST requirements checked on one field only. */
+const ONLY_FIELD_OF: Record<string, MustRequirementId> = { currencyIso: 'BUS-UPDATE-CURRENCY-ONLY', useGdprCompliance: 'BUS-UPDATE-BOOLEAN' };
+/** The cases whose request carries a key, which a 401 must not echo. */
+const KEYED_CASES = AUTH_CASES.filter((c) => c !== 'missing' && c !== 'empty-token');
 const UPDATE_401: CheckId[] = [
   'BUS-AUTH-MISSING:updateBusiness', 'BUS-AUTH-EXPIRED:updateBusiness',
-  ...ids('BUS-AUTH-INVALID:updateBusiness', ['empty-token', 'unknown-key', 'key-with-extra-characters', 'basic-scheme', 'token-scheme']),
+  ...ids('BUS-AUTH-INVALID:updateBusiness', ['empty-token', 'unknown-key', 'key-with-extra-characters', ...NEAR_MISSES, 'basic-scheme', 'token-scheme']),
 ];
 /** Everything the update lane flags when no update is applied (null stays unproven). */
 const NO_UPDATE: CheckId[] = [
@@ -34,6 +43,17 @@ export const businessFaults: Fault[] = [
     kills: NO_UPDATE,
   },
   {
+    // No pass without proof: a target that hides its data must not certify by making every
+    // update check not applicable.
+    name: 'business-get-hides-fields',
+    description: 'The retrieval answers 200 with an object that shows none of the documented fields.',
+    kills: [],
+    untested: [
+      'BUS-UPDATE-200', 'BUS-UPDATE-APPLIES', 'BUS-UPDATE-PARTIAL', 'BUS-UPDATE-NULLABLE', 'BUS-UPDATE-BOOLEAN', 'BUS-UPDATE-CURRENCY-ONLY',
+      'BUS-UPDATE-WRITEBACK', 'BUS-UPDATE-MULTI', 'BUS-AUTH-MISSING', 'BUS-AUTH-INVALID', 'BUS-AUTH-EXPIRED', 'BUS-AUTH-REJECTED-NO-CHANGE',
+    ],
+  },
+  {
     name: 'business-get-text-plain',
     description: 'The retrieval labels its JSON answer text/plain.',
     kills: ['BUS-GET-CONTENT-TYPE'],
@@ -42,10 +62,13 @@ export const businessFaults: Fault[] = [
   // string, an array as its JSON text, a string or null wrapped in an array), and its update takes
   // that form back. The field's update checks are then not applicable (a value of another type
   // cannot be written back), so only its type check flags it.
+  // Where the field is the only one a MUST requirement is checked on, that requirement is left
+  // without proof: the run ends INCOMPLETE rather than conformant.
   ...FIELDS.map((f): Fault => ({
     name: `business-get-wrong-type:${f}`,
     description: `The retrieval serves ${f} with a wrong JSON type (its update takes that form back).`,
     kills: [`BUS-GET-TYPES:${f}`],
+    ...(ONLY_FIELD_OF[f] ? { untested: [ONLY_FIELD_OF[f]] } : {}),
   })),
 
   // --- Partial update ---------------------------------------------------------------------
@@ -77,6 +100,23 @@ export const businessFaults: Fault[] = [
     kills: [...ids('BUS-UPDATE-APPLIES', ['tikTokUrl', 'youTubeUrl']), ...ids('BUS-UPDATE-PARTIAL', ['tikTokUrl', 'youTubeUrl']), ...ids('BUS-UPDATE-NULLABLE', ['tikTokUrl', 'youTubeUrl']), 'BUS-UPDATE-WRITEBACK'],
   },
   {
+    name: 'business-patch-first-field-only',
+    description: 'An update applies only the first field of its body and answers 200.',
+    kills: ['BUS-UPDATE-MULTI'],
+  },
+  {
+    name: 'business-unset-fields-500',
+    description: 'Fields that were empty (null) when the business was set up fail to save any value but null (500).',
+    // Reached once null has been shown to round-trip: the lane then changes the fields null in the seed.
+    // Their null round trips are then blocked by the failed update, not failed themselves.
+    kills: [...ids('BUS-UPDATE-200', UNSET), ...ids('BUS-UPDATE-APPLIES', UNSET)],
+  },
+  {
+    name: 'business-true-ignored',
+    description: 'A boolean sent as true is ignored (the value is only ever cleared); the record cannot be restored.',
+    kills: ['BUS-UPDATE-BOOLEAN:useGdprCompliance:false-to-true'],
+  },
+  {
     name: 'business-false-ignored',
     description: 'A boolean sent as false is ignored (a truthiness test on the value).',
     kills: ['BUS-UPDATE-APPLIES:useGdprCompliance', 'BUS-UPDATE-BOOLEAN:useGdprCompliance:true-to-false'],
@@ -85,6 +125,12 @@ export const businessFaults: Fault[] = [
     name: 'business-null-ignored',
     description: 'A field sent as null is ignored: a nullable field cannot be cleared.',
     kills: ids('BUS-UPDATE-NULLABLE', CLEARABLE),
+  },
+  {
+    name: 'business-null-ignored-when-unset',
+    description: 'A null sent to a field the business was set up without (null in the seed) is ignored once the field holds a value.',
+    // The fields set in the seed show null round-tripping first, so the lane goes on to change these.
+    kills: ids('BUS-UPDATE-NULLABLE', UNSET),
   },
   {
     name: 'business-null-rejected',
@@ -123,12 +169,27 @@ export const businessFaults: Fault[] = [
   {
     name: 'auth-any-token-accepted',
     description: 'Any bearer token is accepted (only the expired key is refused).',
-    kills: (['retrieveBusiness', 'updateBusiness'] as const).flatMap((op) => ids(`BUS-AUTH-INVALID:${op}`, ['unknown-key', 'key-with-extra-characters'])),
+    kills: (['retrieveBusiness', 'updateBusiness'] as const).flatMap((op) => ids(`BUS-AUTH-INVALID:${op}`, ['unknown-key', 'key-with-extra-characters', ...NEAR_MISSES])),
   },
   {
     name: 'auth-key-prefix-match',
     description: 'A token is accepted when it starts with the key: the key with extra characters passes.',
     kills: ['BUS-AUTH-INVALID:retrieveBusiness:key-with-extra-characters', 'BUS-AUTH-INVALID:updateBusiness:key-with-extra-characters'],
+  },
+  {
+    name: 'auth-key-prefix-compare',
+    description: 'The token is compared over its own length only: any start of the key passes.',
+    kills: bothOps('key-without-last-character'),
+  },
+  {
+    name: 'auth-key-last-character-ignored',
+    description: 'The comparison stops one character short: a key of the right length with another last character passes.',
+    kills: bothOps('key-with-one-character-changed'),
+  },
+  {
+    name: 'auth-key-case-insensitive',
+    description: 'The key is compared ignoring case.',
+    kills: bothOps('key-with-case-changed'),
   },
   {
     name: 'auth-any-scheme-accepted',
@@ -148,11 +209,11 @@ export const businessFaults: Fault[] = [
   {
     name: 'business-rejected-patch-applied',
     description: 'An update refused with 401 is applied all the same.',
-    kills: ['BUS-AUTH-REJECTED-NO-CHANGE:*'],
+    kills: ids('BUS-AUTH-REJECTED-NO-CHANGE', AUTH_CASES),
   },
   {
     name: 'auth-401-echoes-key',
     description: 'The 401 body quotes the Authorization header it refused, key included.',
-    kills: ['BUS-AUTH-NO-ECHO:*'],
+    kills: ['retrieveBusiness', 'updateBusiness'].flatMap((op) => ids(`BUS-AUTH-NO-ECHO:${op}`, KEYED_CASES)),
   },
 ];

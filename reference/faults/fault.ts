@@ -1,4 +1,4 @@
-import type { CheckId, RequirementIdPrefix } from '../../helpers/contract/catalog.ts';
+import type { CheckId, MustRequirementId, RequirementIdPrefix } from '../../helpers/contract/catalog.ts';
 
 /**
  * A check id, or a prefix of check ids ending in "*": "BUS-AUTH-MISSING:*" (the variants of a
@@ -16,6 +16,11 @@ export interface Fault {
   name: string;
   description: string;
   kills: KillPattern[];
+  /**
+   * MUST requirements the fault leaves without proof (no check of theirs can pass, or some are
+   * blocked): a run that fails nothing must then end INCOMPLETE (exit 2), naming exactly these.
+   */
+  untested?: MustRequirementId[];
 }
 
 /** Whether a check id matches a pattern from a fault's `kills` (exact, or a prefix ending in "*"). */

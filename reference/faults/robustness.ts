@@ -12,6 +12,8 @@ export interface RobustnessFault {
 }
 
 export const ROBUSTNESS_FAULTS: RobustnessFault[] = [
+  // A breach the suite cannot judge check by check: it finds no API at all and exits 2.
+  { name: 'wrong-prefix', description: 'The interface is served under /api/v2 instead of the documented /api/v1.' },
   { name: 'unavailable-every-5th', description: 'Every 5th request answers 503 with Retry-After: 1, without being handled.' },
   { name: 'slow', description: 'Every answer is delayed by 300 ms.' },
   { name: 'hang:<operationId>', description: 'The operation is handled, but its answer never comes.' },

@@ -3,9 +3,9 @@ import type { Fault } from './fault.ts';
 
 /** Team member checks that lose their footing when an operation is not served (see protocol.ts). */
 export const TEAM_MEMBER_CHECKS_NEEDING: Record<string, CheckId[]> = {
-  listTeamMembers: ['TM-LIST', 'TM-FIND', 'TM-UPDATE:write-back', 'TM-UPDATE:change', 'TM-NO-CREATE', 'TM-NO-DELETE'],
-  findTeamMember: ['TM-FIND', 'TM-UPDATE:write-back', 'TM-UPDATE:change', 'TM-NO-DELETE'],
-  updateTeamMember: ['TM-UPDATE:write-back', 'TM-UPDATE:change'],
+  listTeamMembers: ['TM-LIST', 'TM-FIND', 'TM-ISOLATION', 'TM-UPDATE:write-back', 'TM-UPDATE:change', 'TM-NO-CREATE', 'TM-NO-DELETE'],
+  findTeamMember: ['TM-FIND', 'TM-ISOLATION', 'TM-UPDATE:write-back', 'TM-UPDATE:change', 'TM-NO-DELETE'],
+  updateTeamMember: ['TM-ISOLATION', 'TM-UPDATE:write-back', 'TM-UPDATE:change'],
 };
 
 /** Faults of the team member operations, and of what section 1 rules out. */
@@ -34,6 +34,11 @@ export const teamMemberFaults: Fault[] = [
     name: 'team-member-patch-replaces',
     description: 'Update Team Member replaces the whole member with the fields sent: fields not sent are lost.',
     kills: ['TM-UPDATE:write-back', 'TM-UPDATE:change'],
+  },
+  {
+    name: 'team-member-update-all',
+    description: 'Update Team Member applies the change to every member, not only the one addressed.',
+    kills: ['TM-ISOLATION'],
   },
   {
     name: 'team-member-find-ignores-id',

@@ -18,7 +18,18 @@ export function requireKey(req: RefRequest, ctx: RefContext): RefResponse | unde
   const token = match[1];
   if (token === ctx.expiredKey) return ctx.fault('auth-expired-key-accepted') ? undefined : deny('The API key has expired');
   if (ctx.fault('auth-any-token-accepted')) return undefined;
-  const known = ctx.fault('auth-key-prefix-match') ? token.startsWith(ctx.apiKey) : token === ctx.apiKey;
+  const known = ctx.fault('auth-key-prefix-match') ? token.startsWith(ctx.apiKey) : keyMatches(token, ctx);
   if (!known) return deny('The API key is not valid');
   return undefined;
+}
+
+/** How the token is compared with the key; the faults are the broken comparisons of real code. */
+function keyMatches(token: string, ctx: RefContext): boolean {
+  const key = ctx.apiKey;
+  // A comparison over the shorter of the two lengths: a token that is a start of the key passes.
+  if (ctx.fault('auth-key-prefix-compare')) return key.startsWith(token);
+  if (ctx.fault('auth-key-case-insensitive')) return token.toLowerCase() === key.toLowerCase();
+  // A hand-written loop that stops one character short.
+  if (ctx.fault('auth-key-last-character-ignored')) return token.length === key.length && token.slice(0, -1) === key.slice(0, -1);
+  return token === key;
 }

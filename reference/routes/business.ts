@@ -1,4 +1,5 @@
 import { requireKey } from './auth.ts';
+import { seedBusiness } from '../seed.ts';
 import { error, isObject, json, type RefContext, type RefRequest, type Route } from '../types.ts';
 
 export const NULLABLE_STRINGS = [
@@ -6,23 +7,71 @@ export const NULLABLE_STRINGS = [
   'instagramUrl', 'tikTokUrl', 'youTubeUrl', 'twitterUrl', 'linkedInUrl', 'facebookUrl',
 ];
 const URL_FIELDS = NULLABLE_STRINGS.filter((f) => f.endsWith('Url'));
+/** Fault business-unset-fields-500: the fields the business was set up without. */
+const UNSET_IN_SEED = Object.entries(seedBusiness('email')).filter(([, v]) => v === null).map(([f]) => f);
 
 /** The documented update fields and a validator for each (section 2). */
 function fieldRules(ctx: RefContext): Record<string, (v: unknown) => boolean> {
   const isString = (v: unknown) => typeof v === 'string';
-  const strict = ctx.varies('strict-validation');
+  const strict = ctx.varies('strict-validation') || ctx.varies('validation-400');
   const rules: Record<string, (v: unknown) => boolean> = {
     name: isString,
     [ctx.state.emailField]: (v) => isString(v) && (!strict || /^[^@\s]+@[^@\s]+$/.test(v as string)),
-    currencyIso: (v) => isString(v) && (!strict || Intl.supportedValuesOf('currency').includes(v as string)),
-    timeZone: (v) => isString(v) && (!strict || Intl.supportedValuesOf('timeZone').includes(v as string)),
+    currencyIso: (v) => isString(v) && (!strict || Intl.supportedValuesOf('currency').includes(v as string)) && (!served(ctx, 'currencies') || served(ctx, 'currencies')!.includes(v as string)),
+    timeZone: (v) => isString(v) && (!strict || Intl.supportedValuesOf('timeZone').includes(v as string)) && (!served(ctx, 'zones') || served(ctx, 'zones')!.includes(v as string)),
     businessHours: (v) => Array.isArray(v) && v.every(isObject) && (!ctx.varies('business-hours-every-day') || sameDays(v, ctx.state.business.businessHours)),
     useGdprCompliance: (v) => typeof v === 'boolean',
   };
   for (const f of NULLABLE_STRINGS) {
-    rules[f] = (v) => v === null || (isString(v) && (!strict || !URL_FIELDS.includes(f) || /^https?:\/\/[^\s/]+/.test(v as string)));
+    rules[f] = (v) => v === null || (isString(v) && (!strict || !URL_FIELDS.includes(f) || /^https?:\/\/[^\s/]+/.test(v as string)) && ownRule(ctx, f, v as string));
   }
   return rules;
+}
+
+/** Variations in what a product accepts, where the contract shows no formats (section 2). */
+const SERVED = {
+  // A North American product; a single-currency one; one whose list the suite cannot guess.
+  currencies: [['currency-whitelist', ['USD', 'CAD', 'MXN']], ['currency-single', ['USD']], ['currency-own-list', ['USD', 'ISK']]],
+  zones: [['time-zone-whitelist', ['America/New_York', 'America/Chicago', 'America/Denver', 'America/Los_Angeles', 'America/Toronto']]],
+} as const;
+function served(ctx: RefContext, what: keyof typeof SERVED): readonly string[] | undefined {
+  return SERVED[what].find(([variation]) => ctx.varies(variation))?.[1];
+}
+
+/** Variation social-links-own-domain: each social link must be an https URL on that network's own domain. */
+export const SOCIAL_DOMAINS: Record<string, RegExp> = {
+  instagramUrl: /^(www\.)?instagram\.com$/, tikTokUrl: /^(www\.)?tiktok\.com$/, youTubeUrl: /^(www\.)?youtube\.com$/,
+  twitterUrl: /^(www\.)?(twitter|x)\.com$/, linkedInUrl: /^(www\.)?linkedin\.com$/, facebookUrl: /^(www\.)?facebook\.com$/,
+};
+
+function ownRule(ctx: RefContext, field: string, value: string): boolean {
+  if (ctx.varies('social-links-own-domain') && SOCIAL_DOMAINS[field]) {
+    try {
+      const url = new URL(value);
+      return url.protocol === 'https:' && SOCIAL_DOMAINS[field].test(url.hostname) && url.pathname.length > 1;
+    } catch {
+      return false;
+    }
+  }
+  // Variation phone-one-region: a UK product takes UK numbers only (+44 and ten digits).
+  if (ctx.varies('phone-one-region') && field === 'phoneNumber') return /^\+44\d{10}$/.test(value);
+  return true;
+}
+
+/** What a variation's business record holds instead of the seed's, so that it keeps its own rules. */
+export function seedChanges(varies: (name: string) => boolean): Record<string, unknown> {
+  return {
+    ...(varies('social-links-own-domain') && {
+      instagramUrl: 'https://www.instagram.com/referencebarbers', twitterUrl: 'https://x.com/referencebarbers', facebookUrl: 'https://www.facebook.com/referencebarbers',
+    }),
+    ...(varies('phone-one-region') && { phoneNumber: '+442079460000' }),
+  };
+}
+
+/** Variations business-envelope-*: the retrieval and the update answer the record inside an envelope. */
+function enveloped(ctx: RefContext, record: Record<string, unknown>): unknown {
+  const name = ['data', 'business', 'result'].find((n) => ctx.varies(`business-envelope-${n}`));
+  return name ? { [name]: record } : record;
 }
 
 /** Variation business-hours-every-day: an update of businessHours must name the same days as before. */
@@ -61,12 +110,14 @@ function retrieve(req: RefRequest, ctx: RefContext) {
     if (!staleCopies.has(ctx.state)) staleCopies.set(ctx.state, structuredClone(business));
     business = staleCopies.get(ctx.state)!;
   }
+  // Fault business-get-hides-fields: the retrieval shows none of the documented fields.
+  if (ctx.fault('business-get-hides-fields')) return json(200, { id: 'business', kind: 'business' });
   const wrong = wrongTypeField(ctx);
   if (wrong) business = { ...business, [wrong]: wrongType(business[wrong]) };
   // Variation omit-null-fields: the retrieval leaves out the fields that are null.
   if (ctx.varies('omit-null-fields')) business = Object.fromEntries(Object.entries(business).filter(([, v]) => v !== null));
   if (ctx.fault('business-get-text-plain')) return { status: 200, raw: JSON.stringify(business), headers: { 'content-type': 'text/plain; charset=utf-8' } };
-  return json(200, business);
+  return json(200, enveloped(ctx, business));
 }
 
 /** Fault business-fields-crossed: these two fields are stored under each other's name. */
@@ -77,6 +128,7 @@ function mangle(field: string, value: unknown, ctx: RefContext): { field: string
   if (ctx.fault('business-field-ignored') && field === 'address') return undefined;
   if (ctx.fault('business-false-ignored') && value === false) return undefined;
   if (ctx.fault('business-null-ignored') && value === null) return undefined;
+  if (ctx.fault('business-null-ignored-when-unset') && value === null && UNSET_IN_SEED.includes(field)) return undefined;
   if (ctx.fault('business-null-as-empty-string') && value === null) return { field, value: '' };
   if (field === wrongTypeField(ctx)) return { field, value: rightType(value, ctx.state.business[field]) };
   if (ctx.fault('business-fields-crossed') && CROSSED[field]) return { field: CROSSED[field], value };
@@ -92,13 +144,17 @@ function update(req: RefRequest, ctx: RefContext) {
   if (ctx.fault('business-name-required') && !('name' in req.body)) return error(422, 'invalid_value', 'name is required');
   const rules = fieldRules(ctx);
   const changes: Record<string, unknown> = {};
-  for (const [field, value] of Object.entries(req.body)) {
+  // Fault business-patch-first-field-only: only the first field of the body is looked at.
+  const entries = Object.entries(req.body).slice(0, ctx.fault('business-patch-first-field-only') ? 1 : undefined);
+  for (const [field, value] of entries) {
     const valid = rules[field];
     if (!valid) {
-      if (ctx.varies('strict-validation')) return error(422, 'unknown_field', `Unknown field ${field}`);
+      if (ctx.varies('strict-validation') || ctx.varies('validation-400')) return error(422, 'unknown_field', `Unknown field ${field}`);
       continue;
     }
     if (ctx.fault('business-null-rejected') && value === null) return error(422, 'invalid_value', `${field} must not be null`);
+    if (ctx.fault('business-unset-fields-500') && value !== null && UNSET_IN_SEED.includes(field)) return error(500, 'internal', `${field} could not be saved`);
+    if (ctx.fault('business-true-ignored') && value === true) continue;
     const mangled = mangle(field, value, ctx);
     if (!mangled) continue;
     if (!valid(mangled.value)) return error(422, 'invalid_value', `Invalid value for ${field}`);
@@ -108,7 +164,7 @@ function update(req: RefRequest, ctx: RefContext) {
   ctx.state.business = { ...base, ...structuredClone(changes) };
   if (ctx.fault('business-hours-reset') && !('businessHours' in changes)) ctx.state.business.businessHours = [];
   if (denied) return denied;
-  return json(200, ctx.state.business);
+  return json(200, enveloped(ctx, ctx.state.business));
 }
 
 export const businessRoutes: Route[] = [

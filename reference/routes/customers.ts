@@ -50,6 +50,8 @@ function create(req: RefRequest, ctx: RefContext) {
   if (emailTaken(ctx, fields)) return error(409, 'conflict', 'A customer with that email exists');
   if (ctx.fault('customer-create-drops-field')) delete fields[Object.keys(fields).at(-1) ?? ''];
   const customer = ctx.state.insert(ctx.state.customers, structuredClone(fields), 'cus');
+  // Fault customer-create-twice: a retried insert stores the customer a second time, under another id.
+  if (ctx.fault('customer-create-twice')) ctx.state.insert(ctx.state.customers, structuredClone(fields), 'cus');
   const status = ctx.varies('create-200') ? 200 : 201;
   if (ctx.fault('customer-create-no-id')) {
     const { id: _id, ...withoutId } = customer;

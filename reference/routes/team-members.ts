@@ -16,6 +16,10 @@ function update(req: RefRequest, ctx: RefContext) {
   const { id: _ignored, ...changes } = req.body;
   const updated = ctx.fault('team-member-patch-replaces') ? { id: member.id, ...structuredClone(changes) } : { ...member, ...structuredClone(changes) };
   if (!ctx.fault('team-member-update-not-persisted')) ctx.state.teamMembers.set(req.params.id, updated);
+  // Fault team-member-update-all: the update is not scoped to the id (an UPDATE without its WHERE).
+  if (ctx.fault('team-member-update-all')) {
+    for (const [id, other] of ctx.state.teamMembers) if (id !== req.params.id) ctx.state.teamMembers.set(id, { ...other, ...structuredClone(changes) });
+  }
   return json(200, updated);
 }
 

@@ -17,7 +17,7 @@ const exchange = (status: number, body: string): Exchange => ({
 
 const check = (checkId: string, level: 'MUST' | 'SHOULD', outcome: CollectedCheck['outcome'], reason?: string): CollectedCheck => ({
   checkId, requirement: checkId.split(':')[0], level, clause: '4', title: `title of ${checkId}`, resource: checkId.startsWith('BUS') ? 'business' : 'operations',
-  outcome, reason, durationMs: 7, exchanges: outcome === 'skipped' ? [] : [exchange(outcome === 'passed' ? 200 : 404, '{"error":"nope"}')], notes: [],
+  outcome, reason, durationMs: 7, exchanges: outcome === 'skipped' || outcome === 'blocked' ? [] : [exchange(outcome === 'passed' ? 200 : 404, '{"error":"nope"}')], notes: [],
 });
 
 /** A run with every outcome, a pinned failure, a stale pin, a suite error and a record left behind. */
@@ -44,6 +44,7 @@ export function sampleRun(): RunResult {
       check('BUS-UPDATE-200', 'MUST', 'failed', 'answered 404'),
       check('BUS-GET-CONTENT-TYPE', 'SHOULD', 'warning', 'labelled text/plain'),
       check('BUS-AUTH-EXPIRED', 'MUST', 'not-applicable', 'no expired key given'),
+      check('BUS-AUTH-REJECTED-NO-CHANGE:missing', 'MUST', 'blocked', 'blocked by BUS-GET-200: no change is made without a snapshot to restore'),
       check('BUS-UPDATE-APPLIES:name', 'MUST', 'skipped', 'left out of a --read-only run'),
     ],
     observations: [{ id: 'OBS-CUSTOMERS-AUTH', title: 'customers without a key', resource: 'operations', text: 'answered 200', exchanges: [exchange(200, '[]')] }],

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { VERDICT_TEXT, type RunResult } from '../run-result.ts';
+import { incompleteText, notTestedText, VERDICT_TEXT, type RunResult } from '../run-result.ts';
 import type { Product } from '../../config/product.ts';
 
 export type { Product };
@@ -14,9 +14,15 @@ export const sha256 = (content: string | Buffer) => createHash('sha256').update(
 export function summaryMarkdown(run: RunResult, product: Product, manifest: [file: string, sha: string][]): string {
   const c = run.counts;
   const mustFailures = run.checks.filter((x) => x.outcome === 'failed');
+  // Never certified without proof: an incomplete run (a blocked MUST check makes one) is not.
+  const certified = run.verdict === 'conformant'
+    ? `Certified: yes${notTestedText(run) ? ` (${notTestedText(run)})` : ''}`
+    : `Certified: no — ${run.verdict === 'incomplete' ? `the run is incomplete: ${incompleteText(run)}` : 'a MUST check failed'}`;
   return `# Certification: Scheduling API v1
 
 **Verdict: ${VERDICT_TEXT[run.verdict]}**
+
+**${certified}**
 
 | | |
 |---|---|

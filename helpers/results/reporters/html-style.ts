@@ -23,10 +23,12 @@ header.verdict code { background: rgba(255,255,255,.18); padding: 0 4px; border-
 body:has(#show-failed:checked) tbody.check:not(.failed),
 body:has(#show-warning:checked) tbody.check:not(.warning),
 body:has(#show-not-applicable:checked) tbody.check:not(.not-applicable),
+body:has(#show-blocked:checked) tbody.check:not(.blocked),
 body:has(#show-known:checked) tbody.check:not(.known) { display: none; }
 body:has(#show-failed:checked) section.resource:not(:has(tbody.failed)),
 body:has(#show-warning:checked) section.resource:not(:has(tbody.warning)),
 body:has(#show-not-applicable:checked) section.resource:not(:has(tbody.not-applicable)),
+body:has(#show-blocked:checked) section.resource:not(:has(tbody.blocked)),
 body:has(#show-known:checked) section.resource:not(:has(tbody.known)) { display: none; }
 h2 { margin: 28px 0 8px; font-size: 18px; }
 table { width: 100%; border-collapse: collapse; }
@@ -40,6 +42,7 @@ td.id code { font-weight: 600; }
 .badge.failed { background: var(--fail); color: #fff; }
 .badge.warning { background: #fff8c5; color: var(--warn); border-color: #d4a72c; }
 .badge.not-applicable { background: #ddf4ff; color: var(--na); border-style: dashed; border-color: var(--na); }
+.badge.blocked { background: #fff1e5; color: #bc4c00; border-style: dashed; border-color: #bc4c00; }
 .badge.skipped { background: #eaeef2; color: var(--skip); }
 .badge.known { background: #fbefff; color: #8250df; border-color: #c297ff; }
 .level { font-size: 12px; font-weight: 600; }

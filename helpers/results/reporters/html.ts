@@ -1,5 +1,5 @@
 import type { Exchange } from '../../http/exchanges.ts';
-import { byResource, isKnownDeviation, VERDICT_TEXT, type ReportedCheck, type RunResult } from '../run-result.ts';
+import { byResource, incompleteText, isKnownDeviation, notTestedText, VERDICT_TEXT, type ReportedCheck, type RunResult } from '../run-result.ts';
 import { curlCommand } from './curl.ts';
 import { SCRIPT, STYLE } from './html-style.ts';
 
@@ -7,7 +7,7 @@ const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;
 const esc = (text: unknown) => String(text).replace(/[&<>"']/g, (c) => ENTITIES[c]);
 
 const LABEL: Record<ReportedCheck['outcome'] | 'known', string> = {
-  passed: 'passed', failed: 'FAILED', warning: 'warning', 'not-applicable': 'not applicable', skipped: 'skipped', known: 'known deviation',
+  passed: 'passed', failed: 'FAILED', warning: 'warning', 'not-applicable': 'not applicable', blocked: 'blocked', skipped: 'skipped', known: 'known deviation',
 };
 
 /** A body as a person reads it: JSON indented, anything else as it came. */
@@ -76,6 +76,7 @@ function filters(run: RunResult): string {
     ['failed', 'Failures', n((c) => c.outcome === 'failed')],
     ['warning', 'Warnings', n((c) => c.outcome === 'warning')],
     ['not-applicable', 'Not applicable', n((c) => c.outcome === 'not-applicable')],
+    ['blocked', 'Blocked', n((c) => c.outcome === 'blocked')],
     ...(run.counts.knownDeviations ? [['known', 'Known deviations', run.counts.knownDeviations] as [string, string, number]] : []),
   ];
   return `<nav class="filters" aria-label="Filter checks">Show: ${options
@@ -93,6 +94,7 @@ function tiles(run: RunResult): string {
     tile(c.should.warned ? 'warn' : '', c.should.warned, 'SHOULD warned'),
     ...(c.should.failed ? [tile('fail', c.should.failed, 'SHOULD failed (--strict)')] : []),
     tile('na', c.notApplicable, 'not applicable'),
+    tile(c.blocked ? 'warn' : '', c.blocked, 'blocked'),
     tile('', c.skipped, 'skipped'),
     tile('', c.requests, 'requests'),
   ].join('')}</div>`;
@@ -110,9 +112,10 @@ function leftOnTarget(run: RunResult): string {
 /** The self-contained HTML report: inline style and script, no request to anywhere. */
 export function toHtml(run: RunResult): string {
   const seconds = (run.durationMs / 1000).toFixed(1);
-  const subtitle = run.counts.knownDeviations && run.exitCode === 0
+  const notTested = notTestedText(run);
+  const subtitle = (run.counts.knownDeviations && run.exitCode === 0
     ? `<p>${run.counts.knownDeviations} failure(s) are known deviations pinned with --expect: the run passes (exit 0).</p>`
-    : '';
+    : '') + (run.verdict === 'incomplete' ? `<p class="why">Incomplete: ${esc(incompleteText(run))}</p>` : '') + (notTested ? `<p class="why">${esc(notTested)}</p>` : '');
   const stale = run.checks.filter((c) => c.expected?.status === 'now-passes');
   const sections = byResource(run.checks).map(([resource, checks]) => `<section class="resource"><h2>${esc(resource)}</h2>
 <table><thead><tr><th style="width:120px">Outcome</th><th>Check and requirement</th><th style="width:70px">Level</th><th style="width:70px">Clause</th><th style="width:80px">Time</th></tr></thead>

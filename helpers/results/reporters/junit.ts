@@ -21,7 +21,7 @@ function details(c: ReportedCheck): string {
  * One testcase per check, named "<check id> [<level>] <title>" so the name is stable across runs
  * (CI history) and carries the requirement and level. JUnit knows no warning: a SHOULD warning is
  * a passing testcase whose system-out starts with "WARNING", as a CI tool shows a pass; not
- * applicable checks and known deviations (--expect) are skipped testcases, with the reason.
+ * applicable and blocked checks and known deviations (--expect) are skipped testcases, with the reason.
  */
 function testcase(suite: XMLBuilder, c: ReportedCheck): void {
   const tc = suite.ele('testcase', { name: `${c.id} [${c.level}] ${c.title}`, classname: `scheduling-conformance.${c.resource}`, time: seconds(c.durationMs) });
@@ -31,6 +31,9 @@ function testcase(suite: XMLBuilder, c: ReportedCheck): void {
     tc.ele('system-out').txt(details(c));
   } else if (c.outcome === 'failed') {
     tc.ele('failure', { type: c.level, message: (c.reason ?? 'failed').split('\n')[0] }).txt(details(c));
+  } else if (c.outcome === 'blocked') {
+    // The reason already reads "blocked by <check id>: …".
+    tc.ele('skipped', { message: c.reason ?? 'blocked' });
   } else if (c.outcome === 'not-applicable' || c.outcome === 'skipped') {
     tc.ele('skipped', { message: `${c.outcome === 'not-applicable' ? 'not applicable' : 'skipped'}: ${c.reason ?? ''}` });
   } else if (c.outcome === 'warning') {
@@ -42,7 +45,7 @@ function testcase(suite: XMLBuilder, c: ReportedCheck): void {
 export function toJunit(run: RunResult): string {
   const root = create({ version: '1.0', encoding: 'UTF-8', invalidCharReplacement: '\uFFFD' });
   const failures = (cs: ReportedCheck[]) => cs.filter((c) => c.outcome === 'failed' && !isKnownDeviation(c)).length;
-  const skipped = (cs: ReportedCheck[]) => cs.filter((c) => c.outcome === 'not-applicable' || c.outcome === 'skipped' || isKnownDeviation(c)).length;
+  const skipped = (cs: ReportedCheck[]) => cs.filter((c) => c.outcome === 'not-applicable' || c.outcome === 'blocked' || c.outcome === 'skipped' || isKnownDeviation(c)).length;
   const suites = root.ele('testsuites', {
     name: `scheduling-conformance ${run.suite.version}: ${VERDICT_TEXT[run.verdict]}`,
     tests: run.checks.length + run.suiteErrors.length,

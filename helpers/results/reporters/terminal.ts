@@ -2,7 +2,7 @@ import { styleText } from 'node:util';
 import type { CollectedCheck } from '../check-outcomes.ts';
 import type { Expectations } from '../../config/expectations.ts';
 import type { Output } from '../../command/io.ts';
-import { isKnownDeviation, STOPPED_TEXT, VERDICT_TEXT, type RunResult } from '../run-result.ts';
+import { incompleteText, isKnownDeviation, notTestedText, VERDICT_TEXT, type RunResult } from '../run-result.ts';
 
 type Style = Parameters<typeof styleText>[0];
 
@@ -18,6 +18,7 @@ const MARKS: Record<CollectedCheck['outcome'] | 'known', { mark: string; style: 
   failed: { mark: '✗', style: 'red', label: 'FAIL' },
   warning: { mark: '!', style: 'yellow', label: 'warn' },
   'not-applicable': { mark: '–', style: 'cyan', label: 'n/a ' },
+  blocked: { mark: '⊘', style: 'yellow', label: 'BLKD' },
   skipped: { mark: '·', style: 'gray', label: 'skip' },
   known: { mark: '✗', style: 'magenta', label: 'KNWN' },
 };
@@ -69,16 +70,16 @@ export class TerminalReporter {
       '',
       `MUST    ${n.must.passed} passed, ${n.must.failed} failed${n.knownDeviations ? ` (${n.knownDeviations} known deviations, --expect)` : ''}`,
       `SHOULD  ${n.should.passed} passed, ${n.should.warned} warned${n.should.failed ? `, ${n.should.failed} failed (--strict)` : ''}`,
-      `other   ${n.notApplicable} not applicable, ${n.skipped} skipped`,
+      `other   ${n.notApplicable} not applicable, ${n.blocked} blocked, ${n.skipped} skipped`,
       `run     ${n.requests} requests in ${(run.durationMs / 1000).toFixed(1)} s`,
     );
     const stale = run.checks.filter((c) => c.expected?.status === 'now-passes').map((c) => c.id);
     if (stale.length) lines.push(this.paint('yellow', `pins    now passing, remove from the --expect file: ${stale.join(', ')}`));
     if (run.unmatchedExpectations.length) lines.push(this.paint('yellow', `pins    matching no check of this run: ${run.unmatchedExpectations.join(', ')}`));
-    const why = run.stopped ? STOPPED_TEXT[run.stopped] : 'the suite could not run; see the errors above';
-    const verdict = run.verdict === 'incomplete' ? `${VERDICT_TEXT.incomplete} (${why})` : VERDICT_TEXT[run.verdict];
+    const verdict = run.verdict === 'incomplete' ? `${VERDICT_TEXT.incomplete} (${incompleteText(run)})` : VERDICT_TEXT[run.verdict];
     const passes = run.verdict === 'not-conformant' && run.checks.filter((c) => c.outcome === 'failed').every(isKnownDeviation);
-    lines.push(`verdict ${this.paint(style, verdict)}${passes ? ' (only known deviations: the run passes)' : ''}`);
+    const notTested = notTestedText(run);
+    lines.push(`verdict ${this.paint(style, verdict)}${passes ? ' (only known deviations: the run passes)' : ''}${notTested ? `; ${notTested}` : ''}`);
     lines.push('', this.paint('bold', 'Left on the target'));
     if (!run.leftOnTarget.length) lines.push('  nothing');
     for (const l of run.leftOnTarget) lines.push(this.paint('red', `  ${l.record}: ${l.problem}`));
