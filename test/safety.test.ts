@@ -48,7 +48,8 @@ describe.concurrent('a misbehaving target', () => {
     expect(result(run).leftOnTarget).toEqual([]);
   });
 
-  test('one endpoint hanging: its checks fail with "no answer in N s", the run ends in bounded time and cleans up', async () => {
+  // Alone in this file: the reference answers from this process, whose other tests run the command in process.
+  test.sequential('one endpoint hanging: its checks fail with "no answer in N s", the run ends in bounded time and cleans up', async () => {
     const ref = await reference({ robustness: ['hang:findCustomer'] });
     const before = ref.state.snapshot();
     const started = Date.now();
@@ -59,7 +60,8 @@ describe.concurrent('a misbehaving target', () => {
     expectSafe(run, ref, before);
   });
 
-  test('the run timeout: no new checks start, the run cleans up and exits 2', async () => {
+  // Alone in this file: the reference answers from this process, whose other tests run the command in process.
+  test.sequential('the run timeout: no new checks start, the run cleans up and exits 2', async () => {
     const ref = await reference({ robustness: ['slow'] });
     const before = ref.state.snapshot();
     const run = await runCli(['--base-url', ref.url, '--run-timeout', '3'], env(ref));
