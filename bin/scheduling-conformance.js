@@ -14,5 +14,7 @@ try {
   (await import('tsx/esm/api')).register();
   cli = new URL('../helpers/command/cli.ts', import.meta.url).href;
 }
+// `scheduling-conformance --list | head`: a closed pipe ends the output, not in a stack trace.
+process.stdout.on('error', (e) => (e.code === 'EPIPE' ? process.exit(process.exitCode ?? 0) : Promise.reject(e)));
 const { main } = await import(cli);
 process.exitCode = await main(process.argv.slice(2));

@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 // The project's own tests (not the conformance suites, which the command runs through vitest's API).
 export default defineConfig({
@@ -6,6 +6,8 @@ export default defineConfig({
     root: new URL('..', import.meta.url).pathname,
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/build-dist.ts'],
+    // The packed tarball and the Action: minutes of packing and installing, run by .ci/run (npm run test:package).
+    exclude: ['test/package/**', ...configDefaults.exclude],
     testTimeout: 180_000,
     // A beforeAll may run the whole command (reports, coverage): the same room as a test.
     hookTimeout: 180_000,

@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { EXIT, UsageError } from './errors.ts';
 import type { RunOptions } from './options.ts';
@@ -14,7 +14,8 @@ import { Journal } from '../safety/journal.ts';
 import { formatLeftOnTarget, leftAccordingToJournal, recover, takeBaseline } from '../safety/after-run-cleanup.ts';
 import { onInterrupt } from './signals.ts';
 import { scanForSecrets } from '../safety/secret-scan.ts';
-import { buildRunResult, incompleteText, type Stopped } from '../results/run-result.ts';
+import { buildRunResult, incompleteText, type RunResult, type Stopped } from '../results/run-result.ts';
+import { toSummaryMarkdown } from '../results/reporters/summary.ts';
 import { writeReports } from '../results/write-reports.ts';
 import type { CollectedCheck } from '../results/check-outcomes.ts';
 import { NOT_SELECTED } from '../checks/check.ts';
@@ -51,7 +52,7 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
 
   let stopped: Stopped | undefined;
   let suites: SuiteRun | undefined;
-  const removeHandlers = onInterrupt(
+  const removeHandlers = (io.interrupts ?? onInterrupt)(
     (signal) => {
       stopped ??= 'interrupted';
       say(`\n${signal}: no new checks start; restoring and cleaning up the target (a second signal exits at once)\n`);
@@ -119,9 +120,11 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
       leftOnTarget: recovery.leftOnTarget,
     });
     const written = writeReports(dir, run, { redact, certify: options.certify });
+    io.onResult?.(run);
     terminal.summary(run, written);
+    const summaryFiles = writeSummary(run, options, redact);
 
-    const leaks = scanForSecrets([...written.files, journal.file], target);
+    const leaks = scanForSecrets([...written.files, journal.file, ...summaryFiles], target);
     if (leaks.length) {
       for (const l of leaks) rmSync(l.file, { force: true });
       say(`scheduling-conformance: SECRET LEAK: ${leaks.map((l) => `${l.key} in ${l.file}`).join('; ')}; the files were deleted\n`);
@@ -139,4 +142,19 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
     removeHandlers();
     await client.close();
   }
+}
+
+/** The Markdown summary: to --summary FILE, and appended to $GITHUB_STEP_SUMMARY when the CI sets it. */
+function writeSummary(run: RunResult, options: RunOptions, redact: (t: string) => string): string[] {
+  const text = redact(toSummaryMarkdown(run));
+  const write = (file: string, how: (file: string, text: string) => void, what: string) => {
+    try {
+      how(file, text);
+    } catch (e) {
+      throw new UsageError(`${what} ${file}: cannot be written (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    }
+  };
+  if (options.summaryFile) write(options.summaryFile, writeFileSync, '--summary');
+  if (options.stepSummaryFile) write(options.stepSummaryFile, appendFileSync, 'GITHUB_STEP_SUMMARY');
+  return [options.summaryFile, options.stepSummaryFile].filter((f): f is string => Boolean(f));
 }

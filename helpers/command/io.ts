@@ -1,3 +1,6 @@
+import type { RunResult } from '../results/run-result.ts';
+import type { onInterrupt } from './signals.ts';
+
 /** Where the command writes: the process's streams, or a test's capture (the matrices run in process). */
 export interface Output {
   write(text: string): unknown;
@@ -7,6 +10,13 @@ export interface Output {
 export interface Io {
   stdout: Output;
   stderr: Output;
+  /** Hears the run's result model (the typed API returns it). */
+  onResult?: (run: RunResult) => void;
+  /**
+   * Replaces the process's SIGINT/SIGTERM handling (helpers/command/signals.ts): the typed API
+   * stops a run on its caller's AbortSignal and never exits the process.
+   */
+  interrupts?: typeof onInterrupt;
 }
 
 export const processIo: Io = { stdout: process.stdout, stderr: process.stderr };

@@ -38,6 +38,13 @@ export interface RunOptions {
   expectations?: Expectations;
   /** Set for a certification run (--certify): who and what is certified. */
   certify?: Product;
+  /** --list: print the checks this configuration declares, run nothing; as JSON with --json. */
+  list: boolean;
+  json: boolean;
+  /** --summary FILE: the Markdown summary goes there. */
+  summaryFile?: string;
+  /** $GITHUB_STEP_SUMMARY: the Markdown summary is appended there too. */
+  stepSummaryFile?: string;
   /** The CA, client certificate and key files; the proxy is decided with the target's URL. */
   network: Omit<Network, 'proxy'>;
   /** HTTPS_PROXY, HTTP_PROXY, NO_PROXY of the command's environment. */
@@ -49,6 +56,7 @@ export interface RunOptions {
 }
 
 export const HELP = `Usage: scheduling-conformance [options]
+       scheduling-conformance verify <bundle-dir>
 
 Holds a Scheduling API v1 implementation to its documented contract.
 Without --base-url it starts the embedded reference implementation and tests that.
@@ -81,10 +89,17 @@ Options:
   --expect FILE       known deviations: check id -> expected outcome (see spec/expectations.schema.json);
                       a pinned failure does not fail the run
   --certify           write the certification bundle too; refuses --only and --read-only, ignores --expect
+  --summary FILE      write the Markdown summary to FILE (appended to $GITHUB_STEP_SUMMARY when that is set)
+  --list              print every check (id, level, clause, title, whether it changes data); sends nothing;
+                      --only, --read-only and --config apply
+  --json              with --list: the list as JSON
   --vendor NAME, --product NAME, --product-version V, --contact C
                       who and what is certified (default: the config file's "product")
   -h, --help          this help
   -v, --version       the suite's version
+
+verify <bundle-dir>   checks a certification bundle (its hashes, that this suite version made it from a
+                      complete run that failed no MUST check); exit 0 when it holds, 1 when it does not
 
 A .env file in the working directory is read too; flags win over the environment.
 HTTPS_PROXY, HTTP_PROXY and NO_PROXY are honoured (never for this machine); the report names the proxy used.
@@ -122,6 +137,9 @@ const FLAGS = {
   product: { type: 'string' },
   'product-version': { type: 'string' },
   contact: { type: 'string' },
+  summary: { type: 'string' },
+  list: { type: 'boolean' },
+  json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -191,7 +209,8 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
   const only = values.only as string | undefined;
   if (only !== undefined) checkPattern(only);
   const expectFile = values.expect as string | undefined;
-  const certify = values.certify ? certification(values, vendor, only !== undefined || Boolean(values['read-only'])) : undefined;
+  if (values.json && !values.list) throw new UsageError('--json goes with --list (a run writes result.json in the report directory)');
+  const certify = values.certify && !values.list ? certification(values, vendor, only !== undefined || Boolean(values['read-only'])) : undefined;
   return {
     baseUrl: baseUrl?.replace(/\/+$/, ''),
     apiKey,
@@ -211,6 +230,10 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
     expectFile,
     expectations: expectFile && !certify ? loadExpectations(expectFile) : undefined,
     certify,
+    list: Boolean(values.list),
+    json: Boolean(values.json),
+    summaryFile: values.summary as string | undefined,
+    stepSummaryFile: env.GITHUB_STEP_SUMMARY || undefined,
     network,
     proxies: proxyEnvironment(env),
     headers,

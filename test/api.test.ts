@@ -1,0 +1,30 @@
+/** The typed API beyond the README's example: a run that proves nothing throws, an abort stops a run, nothing exits. */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, expect, test, vi } from 'vitest';
+import { ConformanceError, listChecks, runConformance } from '../helpers/api.ts';
+
+const scratch = mkdtempSync(join(tmpdir(), 'scr-api-'));
+const exit = vi.spyOn(process, 'exit').mockImplementation(() => {
+  throw new Error('process.exit called');
+});
+afterEach(() => expect(exit).not.toHaveBeenCalled());
+
+test('options that cannot run throw a ConformanceError with exit code 2 and the one-line message', async () => {
+  const error = await runConformance({ config: join(scratch, 'missing.json'), reportDir: join(scratch, 'r1') }).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(ConformanceError);
+  expect(error).toMatchObject({ exitCode: 2, message: expect.stringContaining('missing.json') });
+  await expect(runConformance({ only: '(' })).rejects.toMatchObject({ exitCode: 2, message: expect.stringMatching(/^--only "\(" is not a regular expression/) });
+  await expect(listChecks({ only: '^NO-SUCH' })).resolves.toEqual([]);
+});
+
+test('an aborted run stops before its checks, restores the target and returns an incomplete result, without touching the process signals', async () => {
+  const before = process.listenerCount('SIGINT');
+  const controller = new AbortController();
+  controller.abort();
+  const result = await runConformance({ signal: controller.signal, reportDir: join(scratch, 'r2') });
+  expect(result).toMatchObject({ verdict: 'incomplete', stopped: 'interrupted', exitCode: 130 });
+  expect(result.leftOnTarget).toEqual([]);
+  expect(process.listenerCount('SIGINT')).toBe(before);
+});
