@@ -7,8 +7,6 @@ import { redactor } from '../http/redact.ts';
 import type { TargetConfig } from '../config/target.ts';
 import type { RunningReference } from '../../reference/server.ts';
 import { processIo, type Io } from './io.ts';
-import { listCommand } from './list.ts';
-import { verifyCommand } from './verify.ts';
 
 /**
  * The scheduling-conformance command. Returns the exit code; never throws. Writes only to `io`
@@ -21,12 +19,12 @@ export async function main(argv: string[], env?: Record<string, string | undefin
     // Help and version answer whatever else is wrong (a bad .env, a bad base URL in the environment).
     if (argv.includes('--help') || argv.includes('-h')) return void io.stdout.write(HELP), EXIT.conformant;
     if (argv.includes('--version') || argv.includes('-v')) return void io.stdout.write(`${suiteVersion}\n`), EXIT.conformant;
-    if (argv[0] === 'verify') return await verifyCommand(argv.slice(1), io);
+    if (argv[0] === 'verify') return await (await import('./verify.ts')).verifyCommand(argv.slice(1), io);
     const options = parseOptions(argv, env ?? commandEnvironment());
     // The run timeout counts from here (start-up is part of the run), not counting --wait-for-target.
     const started = Date.now();
     redact = redactor(options);
-    if (options.list) return await listCommand(options, io);
+    if (options.list) return await (await import('./list.ts')).listCommand(options, io);
     // What a run needs is loaded when it is needed: --help, --version and usage errors start fast.
     if (!options.baseUrl) {
       const { startReference } = await import('../../reference/server.ts');
