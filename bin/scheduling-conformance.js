@@ -1,8 +1,20 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources directly: no build step.
-import { register } from 'tsx/esm/api';
-register();
+// Runs the compiled command in dist/ (scripts/build.mjs), building it first when it is missing
+// or older than the sources (a checkout edited since `npm ci`). Where dist/ cannot be written (a
+// read-only install), the sources run through tsx instead: slower to start, same command.
+import { setFlagsFromString } from 'node:v8';
+import { build, distDir, isStale } from '../scripts/build.mjs';
+// A small young generation (V8 grows it to 16 MiB a heap, for throughput the run does not need)
+// takes the peak memory from ~230 to ~180 MiB at no cost in time (npm run bench).
+setFlagsFromString('--max-semi-space-size=2');
+let cli = `${distDir}/helpers/command/cli.js`;
+try {
+  if (isStale()) await build();
+} catch {
+  (await import('tsx/esm/api')).register();
+  cli = new URL('../helpers/command/cli.ts', import.meta.url).href;
+}
 // `scheduling-conformance --list | head`: a closed pipe ends the output, not in a stack trace.
 process.stdout.on('error', (e) => (e.code === 'EPIPE' ? process.exit(process.exitCode ?? 0) : Promise.reject(e)));
-const { main } = await import('../helpers/command/cli.ts');
+const { main } = await import(cli);
 process.exitCode = await main(process.argv.slice(2));

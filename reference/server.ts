@@ -25,6 +25,8 @@ export interface ReferenceOptions {
   robustness?: string[];
   /** Where the "redirect:<operationId>" misbehaviour sends the client. */
   redirectTo?: string;
+  /** Milliseconds added before every answer: a distant staging server (npm run bench). */
+  latencyMs?: number;
 }
 
 export interface RunningReference {
@@ -220,6 +222,10 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   };
 
   const server = createServer((req, res) => {
+    if (options.latencyMs) setTimeout(() => answer(req, res), options.latencyMs);
+    else answer(req, res);
+  });
+  function answer(req: IncomingMessage, res: ServerResponse): void {
     const found = route(req.method ?? 'GET', new URL(req.url ?? '/', 'http://reference').pathname, ctx.fault);
     const operationId = typeof found === 'object' ? found.route.operationId : undefined;
     const early = misbehave.before(operationId, req.url ?? '/');
@@ -236,7 +242,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
         },
         () => write(res, error(500, 'internal', 'Internal error')),
       );
-  });
+  }
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

@@ -1,6 +1,8 @@
 /**
- * Numbers for the safety mechanics (npm run bench): what a capped 20 MiB body costs the client,
- * and how long full runs take against the reference, plain and with misbehaviour switched on.
+ * Numbers (npm run bench): the table of issue 13 (start-up, a full run against the reference on
+ * loopback and with 50 ms added to every answer, the critical path in round trips, peak memory;
+ * each the median of BENCH_RUNS runs, default 5), then the safety mechanics: what a capped
+ * 20 MiB body costs the client, and full runs with misbehaviour switched on.
  */
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
@@ -11,7 +13,7 @@ import { join } from 'node:path';
 import { ApiClient } from '../helpers/http/client.ts';
 import { DEFAULT_VENDOR_CONFIG } from '../helpers/config/vendor-config.ts';
 import { projectRoot } from '../helpers/command/paths.ts';
-import { startReference } from '../reference/server.ts';
+import { startReference, type ReferenceOptions } from '../reference/server.ts';
 
 const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
 
@@ -42,35 +44,73 @@ async function cappedBody(): Promise<void> {
   server.close();
 }
 
-async function fullRun(label: string, robustness: string[], args: string[] = []): Promise<void> {
-  const ref = await startReference({ robustness });
+/** One run of the command as a child process; its wall time, exit code and result.json. */
+async function command(args: string[], env: Record<string, string> = {}): Promise<{ seconds: number; code: number | null; dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'scr-bench-'));
   const started = performance.now();
   // Spawned asynchronously: a synchronous spawn would block the reference's event loop.
   const code = await new Promise<number | null>((resolve) => {
-    const child = spawn(process.execPath, [join(projectRoot, 'bin/scheduling-conformance.js'), '--base-url', ref.url, '--report-dir', dir, ...args], {
-      env: { PATH: process.env.PATH ?? '', CI: 'true', SCHEDULING_API_KEY: ref.apiKey },
+    const child = spawn(process.execPath, [join(projectRoot, 'bin/scheduling-conformance.js'), '--report-dir', dir, ...args], {
+      env: { PATH: process.env.PATH ?? '', CI: 'true', ...env },
       stdio: 'ignore',
     });
     child.on('close', resolve);
   });
-  const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  const result = JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8')) as {
-    checks: { exchanges: { attempt: number }[] }[];
-    resources: { maxRssMiB: number };
-    leftOnTarget: unknown[];
-  };
-  const exchanges = result.checks.flatMap((c) => c.exchanges);
-  console.log(
-    `${label.padEnd(28)} exit ${code}, ${seconds} s, ${exchanges.length} requests in checks (${exchanges.filter((e) => e.attempt > 1).length} retries), ` +
-      `peak RSS ${result.resources.maxRssMiB} MiB, left on target ${result.leftOnTarget.length}`,
-  );
-  await ref.close();
+  return { seconds: (performance.now() - started) / 1000, code, dir };
 }
 
+interface RunResultFile {
+  checks: { exchanges: { attempt: number }[] }[];
+  resources: { maxRssMiB: number };
+  leftOnTarget: unknown[];
+}
+const resultOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8')) as RunResultFile;
+
+async function fullRun(label: string, reference: ReferenceOptions, args: string[] = []): Promise<{ seconds: number; rss: number }> {
+  const ref = await startReference(reference);
+  const { seconds, code, dir } = await command(['--base-url', ref.url, ...args], { SCHEDULING_API_KEY: ref.apiKey });
+  await ref.close();
+  const result = resultOf(dir);
+  const exchanges = result.checks.flatMap((c) => c.exchanges);
+  console.log(
+    `${label.padEnd(34)} exit ${code}, ${seconds.toFixed(2)} s, ${exchanges.length} requests in checks (${exchanges.filter((e) => e.attempt > 1).length} retries), ` +
+      `peak RSS ${result.resources.maxRssMiB} MiB, left on target ${result.leftOnTarget.length}`,
+  );
+  return { seconds, rss: result.resources.maxRssMiB };
+}
+
+const median = (values: number[]) => values.toSorted((a, b) => a - b)[Math.floor(values.length / 2)];
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+
+async function medianOf<T extends Record<string, number>>(once: () => Promise<T>): Promise<T> {
+  const all: T[] = [];
+  for (let i = 0; i < RUNS; i++) all.push(await once());
+  return Object.fromEntries(Object.keys(all[0]).map((k) => [k, median(all.map((r) => r[k]))])) as T;
+}
+
+const LATENCY_MS = 50;
+const version = await medianOf(async () => ({ seconds: (await command(['--version'])).seconds }));
+const help = await medianOf(async () => ({ seconds: (await command(['--help'])).seconds }));
+const oneCheck = await medianOf(() => fullRun('one check (--only)', {}, ['--only', '^OP-DOCUMENTED:listCustomers ']));
+const plain = await medianOf(() => fullRun('plain', {}));
+const parallel = await medianOf(() => fullRun('plain --concurrency 3', {}, ['--concurrency', '3']));
+const distant = await medianOf(() => fullRun(`${LATENCY_MS} ms added to every answer`, { latencyMs: LATENCY_MS }));
+const distantParallel = await medianOf(() => fullRun(`${LATENCY_MS} ms, --concurrency 3`, { latencyMs: LATENCY_MS }, ['--concurrency', '3']));
+
 await cappedBody();
-await fullRun('plain', []);
-await fullRun('503 every 5th request', ['unavailable-every-5th']);
-await fullRun('hanging find, --timeout 1000', ['hang:findCustomer'], ['--timeout', '1000']);
-await fullRun('20 MiB team member', ['huge-body:findTeamMember']);
-await fullRun('--rate 5', [], ['--rate', '5']);
+await fullRun('503 every 5th request', { robustness: ['unavailable-every-5th'] });
+await fullRun('hanging find, --timeout 1000', { robustness: ['hang:findCustomer'] }, ['--timeout', '1000']);
+await fullRun('20 MiB team member', { robustness: ['huge-body:findTeamMember'] });
+await fullRun('--rate 5', {}, ['--rate', '5']);
+
+const s = (x: number) => `${x.toFixed(2)} s`;
+const trips = (t: number, t0: number) => Math.round((t - t0) / (LATENCY_MS / 1000));
+console.log(`
+| figure (median of ${RUNS}) | --concurrency 1 (default) | --concurrency 3 |
+|---|---|---|
+| --version / --help | ${s(version.seconds)} / ${s(help.seconds)} | |
+| run of one check | ${s(oneCheck.seconds)} | |
+| full run, loopback target (wall) | ${s(plain.seconds)} | ${s(parallel.seconds)} |
+| same run with ${LATENCY_MS} ms added to every answer | ${s(distant.seconds)} | ${s(distantParallel.seconds)} |
+| critical path (t${LATENCY_MS} − t0) / ${LATENCY_MS} ms | ${trips(distant.seconds, plain.seconds)} round trips | ${trips(distantParallel.seconds, parallel.seconds)} round trips |
+| peak memory (the command's process) | ${plain.rss} MiB | ${parallel.rss} MiB |`);

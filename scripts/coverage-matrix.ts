@@ -84,9 +84,9 @@ export function renderCoverage(checks: ListedCheck[], checkSites: SourceSite[], 
 
 /** Lists every check by running the suites against the plain reference implementation. */
 export async function listChecks(): Promise<ListedCheck[]> {
-  const { runCli } = await import('../test/support/cli.ts');
+  const { runInProcess } = await import('../test/support/cli.ts');
   const { readResult } = await import('../test/support/verdicts.ts');
-  const run = await runCli([]);
+  const run = await runInProcess([]);
   if (run.code !== 0) throw new Error(`the suite does not pass the reference implementation (exit ${run.code}): ${run.stderr}`);
   return readResult(run).checks;
 }

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { startReference, type ReferenceOptions } from '../reference/server.ts';
-import { runCli } from './support/cli.ts';
+import { runInProcess } from './support/cli.ts';
 import { readResult } from './support/verdicts.ts';
 import { nearMissKeys } from '../helpers/http/redact.ts';
 
@@ -28,7 +28,7 @@ async function runAgainst(options: ReferenceOptions, extra: { args?: string[]; v
     }
     const env: Record<string, string> = { SCHEDULING_API_KEY: ref.apiKey };
     if (extra.expiredKey !== false) env.SCHEDULING_EXPIRED_KEY = ref.expiredKey;
-    const run = await runCli(args, env);
+    const run = await runInProcess(args, env);
     const checks = readResult(run).checks.filter((c) => c.resource === 'business');
     return { run, checks, before, after: JSON.stringify(ref.state.business), apiKey: ref.apiKey };
   } finally {
@@ -84,7 +84,7 @@ describe.concurrent('business lane against the reference implementation', () => 
     const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: record, business: record })));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
-      const run = await runCli(['--base-url', `http://127.0.0.1:${(server.address() as AddressInfo).port}`], { SCHEDULING_API_KEY: 'test_key_0123456789' });
+      const run = await runInProcess(['--base-url', `http://127.0.0.1:${(server.address() as AddressInfo).port}`], { SCHEDULING_API_KEY: 'test_key_0123456789' });
       expect(run.code).toBe(2);
       expect(run.stderr.trim()).toMatch(/^[^\n]*the answer could hold the business record under "data" or "business"; name the property in the vendor config \(businessEnvelope\)$/);
     } finally {
@@ -96,7 +96,7 @@ describe.concurrent('business lane against the reference implementation', () => 
   test('refuses businessValues for a field that is not documented (exit 2)', async () => {
     const file = join(configDir, 'values-unknown.json');
     writeFileSync(file, JSON.stringify({ businessValues: { currency: ['EUR'] } }));
-    const run = await runCli(['--base-url', 'http://127.0.0.1:9', '--config', file], { SCHEDULING_API_KEY: 'test_key_0123456789' });
+    const run = await runInProcess(['--base-url', 'http://127.0.0.1:9', '--config', file], { SCHEDULING_API_KEY: 'test_key_0123456789' });
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/businessValues: currency is not a documented business field/);
   });

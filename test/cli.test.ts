@@ -2,7 +2,7 @@ import { readFileSync, readdirSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { describe, expect, test } from 'vitest';
-import { runCli } from './support/cli.ts';
+import { runCli, runInProcess } from './support/cli.ts';
 import { loadCatalog } from '../helpers/contract/catalog.ts';
 
 const KEY = 'sk_test_do_not_print_4711';
@@ -84,8 +84,8 @@ describe('scheduling-conformance against the embedded reference implementation',
 
   test('a reused report directory does not mix the runs: the earlier journal is moved aside, not undone', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'scr-reuse-'));
-    const first = await runCli(['--report-dir', dir], { SCHEDULING_API_KEY: KEY });
-    const second = await runCli(['--report-dir', dir], { SCHEDULING_API_KEY: KEY });
+    const first = await runInProcess(['--report-dir', dir], { SCHEDULING_API_KEY: KEY });
+    const second = await runInProcess(['--report-dir', dir], { SCHEDULING_API_KEY: KEY });
     expect([first.code, second.code]).toEqual([0, 0]);
     expect(second.stdout).toMatch(/Left on the target\n {2}nothing/);
     expect(readdirSync(dir).filter((f) => f.startsWith('run-journal'))).toHaveLength(2);
@@ -99,6 +99,7 @@ describe('scheduling-conformance: more ways to be wrong, each one line and exit 
     ['a key a header cannot carry', ['--base-url', 'http://127.0.0.1:1'], { SCHEDULING_API_KEY: 'two words' }, /SCHEDULING_API_KEY is empty or holds characters/],
     ['a timeout beyond what a timer holds', ['--timeout', '3000000000'], {}, /--timeout must be a whole number of milliseconds from 1 to 2147483647/],
     ['an --only that matches no check', ['--only', 'NO-SUCH-CHECK'], {}, /--only "NO-SUCH-CHECK" matches none of the \d+ checks/],
+    ['a concurrency of none', ['--concurrency', '0'], {}, /--concurrency must be a whole number from 1 to 16, got "0"/],
   ];
   test.for(cases)('%s', async ([, args, env, message]) => {
     const run = await runCli(args, env);
@@ -118,7 +119,7 @@ describe('scheduling-conformance: more ways to be wrong, each one line and exit 
   test('a report directory beside other files: only the run\'s own files are scanned and kept', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'scr-beside-'));
     writeFileSync(join(dir, 'notes.txt'), `the user's own note with the key ${KEY}`);
-    const run = await runCli(['--report-dir', dir], { SCHEDULING_API_KEY: KEY });
+    const run = await runInProcess(['--report-dir', dir], { SCHEDULING_API_KEY: KEY });
     expect(run.code, run.stderr).toBe(0);
     expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toContain(KEY);
   });

@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import type { FaultName } from '../reference/faults/index.ts';
 import { startReference, type RunningReference } from '../reference/server.ts';
-import { runCli } from './support/cli.ts';
+import { runInProcess } from './support/cli.ts';
 import { idsWith, readResult } from './support/verdicts.ts';
 
 const SUITES = ['customers', 'team-members'];
@@ -18,7 +18,7 @@ async function run(args: string[], fault?: FaultName) {
   const ref = await startReference({ fault });
   running.push(ref);
   const before = ref.state.snapshot();
-  const cli = await runCli(['--base-url', ref.url, ...args], { SCHEDULING_API_KEY: ref.apiKey });
+  const cli = await runInProcess(['--base-url', ref.url, ...args], { SCHEDULING_API_KEY: ref.apiKey });
   const after = ref.state.snapshot();
   await ref.close();
   const result = readResult(cli) as ReturnType<typeof readResult> & { observations: { resource: string; text: string; exchanges: { request: { method: string } }[] }[] };

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { startReference, type RunningReference } from '../reference/server.ts';
 import { projectRoot } from '../helpers/command/paths.ts';
-import { runCli, type CliRun } from './support/cli.ts';
+import { runInProcess, type CliRun } from './support/cli.ts';
 import { CHROMIUM, hasChromium } from './support/validators.ts';
 
 const KEY = 'sk_html_secret_4242';
@@ -28,7 +28,7 @@ describe.skipIf(!hasChromium)('the HTML report in headless Chromium', () => {
   beforeAll(async () => {
     ref = await startReference({ fault: 'route-missing:retrieveBusiness', apiKey: KEY });
     // Only the operations checks: a short page, so the screenshot shows the whole report.
-    run = await runCli(['--base-url', ref.url, '--only', 'OP-DOCUMENTED:'], { SCHEDULING_API_KEY: KEY, SCHEDULING_EXPIRED_KEY: ref.expiredKey });
+    run = await runInProcess(['--base-url', ref.url, '--only', 'OP-DOCUMENTED:'], { SCHEDULING_API_KEY: KEY, SCHEDULING_EXPIRED_KEY: ref.expiredKey });
     await ref.close();
     context = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'scr-chromium-')), {
       executablePath: CHROMIUM,

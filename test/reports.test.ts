@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startReference, type RunningReference } from '../reference/server.ts';
-import { runCli, type CliRun } from './support/cli.ts';
+import { runInProcess, type CliRun } from './support/cli.ts';
 import { harProblems, hasXmllint, junitProblems, resultProblems } from './support/validators.ts';
 import { sampleRun } from './support/sample-run.ts';
 import { writeReports } from '../helpers/results/write-reports.ts';
@@ -37,7 +37,7 @@ const read = (name: string) => readFileSync(file(name), 'utf8');
 
 beforeAll(async () => {
   ref = await startReference({ fault: FAULT, apiKey: KEY });
-  run = await runCli(['--base-url', ref.url, '--certify', ...PRODUCT], { SCHEDULING_API_KEY: KEY, SCHEDULING_EXPIRED_KEY: ref.expiredKey });
+  run = await runInProcess(['--base-url', ref.url, '--certify', ...PRODUCT], { SCHEDULING_API_KEY: KEY, SCHEDULING_EXPIRED_KEY: ref.expiredKey });
 });
 afterAll(() => ref?.close());
 

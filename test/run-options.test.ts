@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startReference, type RunningReference } from '../reference/server.ts';
-import { runCli } from './support/cli.ts';
+import { runInProcess } from './support/cli.ts';
 import { readResult } from './support/verdicts.ts';
 
 const KEY = 'sk_options_secret_1234';
@@ -32,7 +32,7 @@ describe('--expect FILE', () => {
       'OP-DOCUMENTED:updateBusiness': { outcome: 'failed', reason: 'needs the retrieval' },
       'OP-DOCUMENTED:listCustomers': { outcome: 'failed', reason: 'was broken last week' },
     });
-    const run = await runCli(['--base-url', ref.url, '--only', 'OP-DOCUMENTED:', '--expect', file], env());
+    const run = await runInProcess(['--base-url', ref.url, '--only', 'OP-DOCUMENTED:', '--expect', file], env());
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toMatch(/KNWN MUST\s+OP-DOCUMENTED:retrieveBusiness/);
     expect(run.stdout).toMatch(/now passing, remove from the --expect file: OP-DOCUMENTED:listCustomers/);
@@ -46,7 +46,7 @@ describe('--expect FILE', () => {
 
   test('an unpinned failure still fails the run', async () => {
     const file = write('one.json', { 'OP-DOCUMENTED:retrieveBusiness': { outcome: 'failed', reason: 'known' } });
-    const run = await runCli(['--base-url', ref.url, '--expect', file], env());
+    const run = await runInProcess(['--base-url', ref.url, '--expect', file], env());
     expect(run.code).toBe(1);
   });
 
@@ -56,7 +56,7 @@ describe('--expect FILE', () => {
     ['a pin without a reason', { 'OP-DOCUMENTED:x': { outcome: 'failed' } }, /must have required property 'reason'/],
     ['not JSON', '{ nope', /not valid JSON/],
   ] as const)('a file with %s is a usage error (exit 2)', async ([name, content, message]) => {
-    const run = await runCli(['--base-url', ref.url, '--expect', write(`${name.replace(/\W/g, '-')}.json`, content)], env());
+    const run = await runInProcess(['--base-url', ref.url, '--expect', write(`${name.replace(/\W/g, '-')}.json`, content)], env());
     expect(run.code).toBe(2);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
     expect(run.stderr).toMatch(message);
@@ -64,7 +64,7 @@ describe('--expect FILE', () => {
 
   test('a certification run ignores the file and says so', async () => {
     const file = write('cert.json', { 'OP-DOCUMENTED:retrieveBusiness': { outcome: 'failed', reason: 'known' } });
-    const run = await runCli(['--base-url', ref.url, '--expect', file, '--certify', '--vendor', 'A', '--product', 'B', '--product-version', '1'], env());
+    const run = await runInProcess(['--base-url', ref.url, '--expect', file, '--certify', '--vendor', 'A', '--product', 'B', '--product-version', '1'], env());
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/--expect .* is ignored/);
     expect(readResult(run).checks.every((c) => !('expected' in c))).toBe(true);
@@ -73,7 +73,7 @@ describe('--expect FILE', () => {
 
 describe('--only PATTERN', () => {
   test('runs and reports only the matching checks', async () => {
-    const run = await runCli(['--base-url', ref.url, '--only', 'OP-DOCUMENTED:list'], env());
+    const run = await runInProcess(['--base-url', ref.url, '--only', 'OP-DOCUMENTED:list'], env());
     expect(run.code, run.stderr).toBe(0);
     const result = readResult(run);
     expect(result.checks.map((c) => c.checkId).sort()).toEqual(['OP-DOCUMENTED:listCustomers', 'OP-DOCUMENTED:listTeamMembers']);
@@ -83,7 +83,7 @@ describe('--only PATTERN', () => {
   test('a check whose earlier step is left out is not applicable, naming the step', async () => {
     const sound = await startReference({ apiKey: KEY });
     try {
-      const run = await runCli(['--base-url', sound.url, '--only', 'BUS-UPDATE-APPLIES:name |BUS-AUTH-NO-ECHO:retrieveBusiness:unknown-key'], env());
+      const run = await runInProcess(['--base-url', sound.url, '--only', 'BUS-UPDATE-APPLIES:name |BUS-AUTH-NO-ECHO:retrieveBusiness:unknown-key'], env());
       expect(run.code, run.stderr).toBe(0);
       const reasons = Object.fromEntries(readResult(run).checks.map((c) => [c.checkId, `${c.outcome}: ${c.reason}`]));
       expect(reasons).toEqual({
@@ -96,7 +96,7 @@ describe('--only PATTERN', () => {
   });
 
   test('a pattern that is not a regular expression is a usage error', async () => {
-    const run = await runCli(['--base-url', ref.url, '--only', '(['], env());
+    const run = await runInProcess(['--base-url', ref.url, '--only', '(['], env());
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/not a regular expression/);
   });
@@ -108,17 +108,17 @@ describe('--certify', () => {
     ['--only', ['--only', 'OP'], /cannot be combined with --only or --read-only/],
     ['--read-only', ['--read-only'], /cannot be combined with --only or --read-only/],
   ] as const)('refuses %s (exit 2)', async ([, flags, message]) => {
-    const run = await runCli(['--base-url', ref.url, '--certify', ...product, ...flags], env());
+    const run = await runInProcess(['--base-url', ref.url, '--certify', ...product, ...flags], env());
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(message);
   });
 
   test('needs the product from flags or the config file', async () => {
-    const missing = await runCli(['--base-url', ref.url, '--certify', '--vendor', 'A'], env());
+    const missing = await runInProcess(['--base-url', ref.url, '--certify', '--vendor', 'A'], env());
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/needs product, version/);
     const config = write('vendor.json', { product: { vendor: 'Acme', product: 'Sched', version: '3.0.0' } });
-    const fromConfig = await runCli(['--base-url', ref.url, '--certify', '--config', config, '--contact', 'qa@acme.example'], env());
+    const fromConfig = await runInProcess(['--base-url', ref.url, '--certify', '--config', config, '--contact', 'qa@acme.example'], env());
     expect(fromConfig.code).toBe(1);
     expect(fromConfig.stdout).toMatch(/Certification bundle: /);
   });

@@ -7,7 +7,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, test } from 'vitest';
 import { startReference, type ReferenceOptions, type RunningReference } from '../reference/server.ts';
-import { runCli, type CliRun } from './support/cli.ts';
+import { runCli, runInProcess, type CliRun } from './support/cli.ts';
 import { readResult } from './support/verdicts.ts';
 import { expectNoKeys } from './support/safety.ts';
 
@@ -38,7 +38,7 @@ describe.concurrent('a misbehaving target', () => {
   test('503 with Retry-After on every 5th request: the run completes, retries show, nothing is left behind', async () => {
     const ref = await reference({ robustness: ['unavailable-every-5th'] });
     const before = ref.state.snapshot();
-    const run = await runCli(['--base-url', ref.url], env(ref));
+    const run = await runInProcess(['--base-url', ref.url], env(ref));
     // A conformant target that is briefly unavailable is still conformant: the retries absorb it.
     expect(run.code, run.stdout.split('\n').filter((l) => /FAIL/.test(l)).join('\n')).toBe(0);
     expectSafe(run, ref, before);
@@ -48,7 +48,8 @@ describe.concurrent('a misbehaving target', () => {
     expect(result(run).leftOnTarget).toEqual([]);
   });
 
-  test('one endpoint hanging: its checks fail with "no answer in N s", the run ends in bounded time and cleans up', async () => {
+  // Alone in this file: the reference answers from this process, whose other tests run the command in process.
+  test.sequential('one endpoint hanging: its checks fail with "no answer in N s", the run ends in bounded time and cleans up', async () => {
     const ref = await reference({ robustness: ['hang:findCustomer'] });
     const before = ref.state.snapshot();
     const started = Date.now();
@@ -59,7 +60,8 @@ describe.concurrent('a misbehaving target', () => {
     expectSafe(run, ref, before);
   });
 
-  test('the run timeout: no new checks start, the run cleans up and exits 2', async () => {
+  // Alone in this file: the reference answers from this process, whose other tests run the command in process.
+  test.sequential('the run timeout: no new checks start, the run cleans up and exits 2', async () => {
     const ref = await reference({ robustness: ['slow'] });
     const before = ref.state.snapshot();
     const run = await runCli(['--base-url', ref.url, '--run-timeout', '3'], env(ref));
@@ -83,7 +85,7 @@ describe.concurrent('a misbehaving target', () => {
         redirectTo: `http://127.0.0.1:${(other.address() as AddressInfo).port}`,
       });
       const before = ref.state.snapshot();
-      const run = await runCli(['--base-url', ref.url], env(ref));
+      const run = await runInProcess(['--base-url', ref.url], env(ref));
       expect(run.code, run.stderr).toBe(1);
       expect(seen).toEqual([]);
       expect(check(run, 'OP-DOCUMENTED:retrieveBusiness')?.reason).toMatch(/answered 307/);
@@ -109,7 +111,7 @@ describe.concurrent('a misbehaving target', () => {
   test('garbage answers (HTML error page, truncated JSON): checks fail with an excerpt, no crash', async () => {
     const ref = await reference({ robustness: ['html:retrieveBusiness', 'truncated-json:findTeamMember'] });
     const before = ref.state.snapshot();
-    const run = await runCli(['--base-url', ref.url], env(ref));
+    const run = await runInProcess(['--base-url', ref.url], env(ref));
     expect(run.code, run.stderr).toBe(1);
     expect(check(run, 'OP-DOCUMENTED:updateBusiness')?.reason).toMatch(/not JSON.*Bad Gateway/);
     expect(check(run, 'OP-DOCUMENTED:updateTeamMember')?.reason).toMatch(/not JSON/);
@@ -119,7 +121,7 @@ describe.concurrent('a misbehaving target', () => {
   test('a created record whose answer is lost is found by the run marker and deleted', async () => {
     const ref = await reference({ robustness: ['not-json:createCustomer'] });
     const before = ref.state.snapshot();
-    const run = await runCli(['--base-url', ref.url], env(ref));
+    const run = await runInProcess(['--base-url', ref.url], env(ref));
     expect(run.code, run.stderr).toBe(1);
     expect(result(run).leftOnTarget).toEqual([]);
     expectSafe(run, ref, before);
@@ -172,7 +174,7 @@ describe('clean-up of earlier runs and read-only runs', () => {
     ref.state.insert(ref.state.customers, { firstName: 'Conformance', lastName: 'Customer scr-20250101-deadbeef operations' }, 'cus');
     ref.state.insert(ref.state.customers, { firstName: 'Real', lastName: 'Person scr-like but not a marker' }, 'cus');
     const kept = ref.state.snapshot();
-    const run = await runCli(['--base-url', ref.url, '--sweep', '--yes'], env(ref));
+    const run = await runInProcess(['--base-url', ref.url, '--sweep', '--yes'], env(ref));
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/deleted 1 record/);
     expect(ref.state.snapshot().customers).toEqual(kept.customers.filter((c) => !String(c.lastName).includes('deadbeef')));
@@ -182,7 +184,7 @@ describe('clean-up of earlier runs and read-only runs', () => {
   test('--read-only says which checks it left out and changes nothing', async () => {
     const ref = await reference({});
     const before = ref.state.snapshot();
-    const run = await runCli(['--base-url', ref.url, '--read-only'], env(ref));
+    const run = await runInProcess(['--base-url', ref.url, '--read-only'], env(ref));
     expect(run.code, run.stderr).toBe(0);
     const { leftOut } = result(run) as unknown as { leftOut: string[] };
     expect(leftOut).toContain('OP-DOCUMENTED:createCustomer');
@@ -193,7 +195,7 @@ describe('clean-up of earlier runs and read-only runs', () => {
 
   test('--read-only on a target with no customers: finding one is not applicable, with the reason', async () => {
     const ref = await reference({ seedCustomers: 0 });
-    const run = await runCli(['--base-url', ref.url, '--read-only'], env(ref));
+    const run = await runInProcess(['--base-url', ref.url, '--read-only'], env(ref));
     expect(run.code, run.stderr).toBe(0);
     const find = result(run).checks.find((c) => c.checkId === 'OP-DOCUMENTED:findCustomer');
     expect(find?.outcome).toBe('not-applicable');

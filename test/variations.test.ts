@@ -1,47 +1,10 @@
-/**
- * The suite passes every implementation that keeps the contract, however it fills in what the
- * contract leaves open: for each legitimate variation of the reference implementation, the run
- * exits 0, no check fails, and the target's data is as it was before the run.
- */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
-import { VARIATIONS, type Variation } from '../reference/variations.ts';
-import { startReference, type RunningReference } from '../reference/server.ts';
-import { runCli } from './support/cli.ts';
-import { idsWith, readResult } from './support/verdicts.ts';
+/** The first share of the variation matrix (test/support/variation-matrix.ts). */
+import { readdirSync } from 'node:fs';
+import { expect, test } from 'vitest';
+import { VARIATION_SHARES, variationMatrix } from './support/variation-matrix.ts';
 
-const running: RunningReference[] = [];
-afterAll(() => Promise.all(running.map((r) => r.close())));
-
-/** The data with server-managed fields left out: they change legitimately when a record is restored. */
-function comparable(value: unknown, volatile: string[]): unknown {
-  return JSON.parse(JSON.stringify(value), (key, v) => (volatile.includes(key) ? undefined : v));
-}
-
-describe.concurrent('variation catalog', () => {
-  test.for(VARIATIONS.map((v) => [v.name, v] as const))('%s passes and leaves no trace', async ([, variation]: readonly [string, Variation]) => {
-    const ref = await startReference({ variations: [variation.name] });
-    running.push(ref);
-    const before = ref.state.snapshot();
-    const args = ['--base-url', ref.url];
-    if (variation.vendorConfig) {
-      const file = join(mkdtempSync(join(tmpdir(), 'scr-variation-')), 'vendor.json');
-      writeFileSync(file, JSON.stringify(variation.vendorConfig));
-      args.push('--config', file);
-    }
-    const run = await runCli(args, { SCHEDULING_API_KEY: ref.apiKey, SCHEDULING_EXPIRED_KEY: ref.expiredKey });
-    const { checks } = readResult(run);
-    expect(idsWith(checks, ['failed']), run.stderr).toEqual([]);
-    // Only the SHOULD checks the variation declares it departs from may warn, and they must.
-    expect(idsWith(checks, ['warning']), run.stderr).toEqual((variation.expectWarnings ?? []).toSorted());
-    // A legitimate variation never makes a business check impossible (the record is documented),
-    // unless it declares which and says why in reference/variations.ts.
-    expect(idsWith(checks.filter((c) => c.resource === 'business'), ['not-applicable'])).toEqual((variation.expectNotApplicable ?? []).toSorted());
-    expect(run.code, run.stderr).toBe(0);
-    const volatile = variation.volatileFields ?? [];
-    expect(comparable(ref.state.snapshot(), volatile)).toEqual(comparable(before, volatile));
-    await ref.close();
-  });
+test('every share of the variation matrix has its test file', () => {
+  expect(readdirSync(import.meta.dirname).filter((f) => /^variations(-\d+)?\.test\.ts$/.test(f))).toHaveLength(VARIATION_SHARES);
 });
+
+variationMatrix(0);

@@ -5,14 +5,18 @@ export default defineConfig({
   test: {
     root: new URL('..', import.meta.url).pathname,
     include: ['test/**/*.test.ts'],
+    globalSetup: ['test/build-dist.ts'],
     // The packed tarball and the Action: minutes of packing and installing, run by .ci/run (npm run test:package).
     exclude: ['test/package/**', ...configDefaults.exclude],
     testTimeout: 180_000,
-    hookTimeout: 60_000,
+    // A beforeAll may run the whole command (reports, coverage): the same room as a test.
+    hookTimeout: 180_000,
     pool: 'forks',
-    // The heavy work happens in child processes (each test runs the command against its own
-    // reference instance), so more files and cases at once keep both cores busy while others wait.
+    // The fault and variation matrices run the command in process, several files at once, each
+    // with a few runs in flight: a run waits on its target and its suite worker about half the time.
     maxWorkers: 3,
-    maxConcurrency: 4,
+    maxConcurrency: 2,
+    // The compiled command (dist/) loads natively, as bin/ runs it: nothing to transform.
+    server: { deps: { external: [/\/dist\/(helpers|reference)\//] } },
   },
 });

@@ -2,25 +2,13 @@ import { commandEnvironment, HELP, parseOptions, plainHttpWarning, runProxy, typ
 import { proxyShown } from '../http/network.ts';
 import { EXIT, TargetError, UsageError } from './errors.ts';
 import { suiteVersion } from './version.ts';
-import { preflight } from './preflight.ts';
 import { redactor } from '../http/redact.ts';
 import type { TargetConfig } from '../config/target.ts';
-import { startReference, type RunningReference } from '../../reference/server.ts';
-import { conform, JOURNAL_FILE } from './conform.ts';
+import type { RunningReference } from '../../reference/server.ts';
 import type { WireEntry } from '../http/exchanges.ts';
-import { collectChecks } from './run-suites.ts';
-import { selects } from '../checks/check.ts';
-import { sweep } from '../safety/sweep.ts';
-import { newRunId } from '../safety/run-marker.ts';
-import { loadSpec } from '../contract/spec.ts';
-import { formatLeftOnTarget, recover } from '../safety/after-run-cleanup.ts';
-import { Journal } from '../safety/journal.ts';
-import { ApiClient } from '../http/client.ts';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { processIo, type Io } from './io.ts';
-import { listCommand } from './list.ts';
-import { verifyCommand } from './verify.ts';
 
 /**
  * The scheduling-conformance command. Returns the exit code; never throws. Writes only to `io`
@@ -33,25 +21,31 @@ export async function main(argv: string[], env?: Record<string, string | undefin
     // Help and version answer whatever else is wrong (a bad .env, a bad base URL in the environment).
     if (argv.includes('--help') || argv.includes('-h')) return void io.stdout.write(HELP), EXIT.conformant;
     if (argv.includes('--version') || argv.includes('-v')) return void io.stdout.write(`${suiteVersion}\n`), EXIT.conformant;
-    if (argv[0] === 'verify') return await verifyCommand(argv.slice(1), io);
+    if (argv[0] === 'verify') return await (await import('./verify.ts')).verifyCommand(argv.slice(1), io);
     const options = parseOptions(argv, env ?? commandEnvironment());
     // The run timeout counts from here (start-up is part of the run), not counting --wait-for-target.
     const started = Date.now();
     redact = redactor(options);
     if (options.recover !== undefined && !options.baseUrl) throw new UsageError('--recover needs --base-url: the target the earlier run changed');
-    if (options.list) return await listCommand(options, io);
-    if (!options.baseUrl) reference = await startReference({ apiKey: options.apiKey, expiredKey: options.expiredKey });
-    const target = targetConfig(options, reference);
+    if (options.list) return await (await import('./list.ts')).listCommand(options, io);
+    // What a run needs is loaded when it is needed: --help, --version and usage errors start fast.
+    if (!options.baseUrl) {
+      const { startReference } = await import('../../reference/server.ts');
+      reference = await startReference({ apiKey: options.apiKey, expiredKey: options.expiredKey });
+    }
+    const target = targetConfig(options, reference, (await import('../safety/run-marker.ts')).newRunId());
     redact = redactor(target);
     io.stdout.write(`${targetLine(target, Boolean(reference))}\n`);
     const warning = plainHttpWarning(target.baseUrl, options.allowHttp);
     if (warning) io.stderr.write(`scheduling-conformance: ${warning}\n`);
     if (options.only !== undefined && !options.sweep) await refuseEmptySelection(target, options.only);
+    const { preflight } = await import('./preflight.ts');
     const preflightRequests: WireEntry[] = [];
     const waited = await preflight(target, { waitMs: options.waitForTargetMs, say: (t) => io.stdout.write(redact(t)) }, (e) => preflightRequests.push(e));
     target.stopChecksAt = started + waited + options.runTimeoutMs;
     if (options.sweep) return await sweepCommand(target, options.sweepYes, redact, io);
     if (options.recover !== undefined) return await recoverCommand(target, options.recover, options.cleanupTimeoutMs, redact, io);
+    const { conform } = await import('./conform.ts');
     return await conform(options, target, redact, io, preflightRequests);
   } catch (e) {
     if (e instanceof UsageError || e instanceof TargetError) {
@@ -65,7 +59,7 @@ export async function main(argv: string[], env?: Record<string, string | undefin
   }
 }
 
-function targetConfig(options: RunOptions, reference: RunningReference | undefined): TargetConfig {
+function targetConfig(options: RunOptions, reference: RunningReference | undefined, runId: string): TargetConfig {
   const baseUrl = options.baseUrl ?? reference?.url;
   const apiKey = options.apiKey ?? reference?.apiKey;
   if (!baseUrl) throw new UsageError('no target: give --base-url or SCHEDULING_BASE_URL');
@@ -83,7 +77,7 @@ function targetConfig(options: RunOptions, reference: RunningReference | undefin
     readOnly: options.readOnly,
     timeoutMs: options.timeoutMs,
     rate: options.rate,
-    runId: newRunId(),
+    runId,
   };
 }
 
@@ -101,6 +95,7 @@ export function targetLine(target: TargetConfig, embedded: boolean): string {
  * checks are declared from the spec and the configuration; nothing runs) and matched first.
  */
 async function refuseEmptySelection(target: TargetConfig, only: string): Promise<void> {
+  const [{ collectChecks }, { selects }] = await Promise.all([import('./run-suites.ts'), import('../checks/check.ts')]);
   const checks = await collectChecks(target);
   if (!checks.some((c) => selects(only, c))) {
     throw new UsageError(`--only "${only}" matches none of the ${checks.length} checks (it is matched against each check's "<id> <title>"); nothing was sent to the target`);
@@ -112,6 +107,11 @@ async function refuseEmptySelection(target: TargetConfig, only: string): Promise
  * Exit 2 if some of it stays after deleting.
  */
 async function sweepCommand(target: TargetConfig, yes: boolean, redact: (t: string) => string, io: Io): Promise<number> {
+  const [{ sweep }, { loadSpec }, { formatLeftOnTarget }] = await Promise.all([
+    import('../safety/sweep.ts'),
+    import('../contract/spec.ts'),
+    import('../safety/after-run-cleanup.ts'),
+  ]);
   const result = await sweep(target, await loadSpec(), { yes });
   const lines = result.found.map((f) => `  ${f.path}: ${f.field} holds run ${f.runId}\n`).join('');
   if (!yes) {
@@ -129,6 +129,12 @@ async function sweepCommand(target: TargetConfig, yes: boolean, redact: (t: stri
  * was taken from: another target's records are not the journal's to touch.
  */
 async function recoverCommand(target: TargetConfig, dir: string, cleanupTimeoutMs: number, redact: (t: string) => string, io: Io): Promise<number> {
+  const [{ JOURNAL_FILE }, { Journal }, { ApiClient }, { recover, formatLeftOnTarget }] = await Promise.all([
+    import('./conform.ts'),
+    import('../safety/journal.ts'),
+    import('../http/client.ts'),
+    import('../safety/after-run-cleanup.ts'),
+  ]);
   const file = join(dir, JOURNAL_FILE);
   if (!existsSync(file)) throw new UsageError(`--recover ${dir}: no ${JOURNAL_FILE} there (give the report directory of the run)`);
   const journal = new Journal(file);

@@ -6,7 +6,7 @@ import type { RunOptions } from './options.ts';
 import type { TargetConfig } from '../config/target.ts';
 import { ResultCollector } from '../results/reporters/collector.ts';
 import { TerminalReporter, useColour } from '../results/reporters/terminal.ts';
-import { startSuites, type SuiteRun } from './run-suites.ts';
+import { startSuites, suiteRank, type SuiteRun } from './run-suites.ts';
 import { loadSpec } from '../contract/spec.ts';
 import { loadCatalog } from '../contract/catalog.ts';
 import { suiteVersion } from './version.ts';
@@ -94,7 +94,7 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
       }
     }
     if (!stopped) {
-      suites = await startSuites({ target, reporters: [collector], stillWanted: () => !stopped });
+      suites = await startSuites({ target, reporters: [collector], stillWanted: () => !stopped, concurrency: options.concurrency });
       if (stopped) void suites.cancel('keyboard-input');
       await suites.done.catch((e: Error) => void collector.suiteErrors.push(redact(`suites: ${e.message.split('\n')[0]}`)));
     }
@@ -126,7 +126,7 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
       certify: Boolean(options.certify),
       expectFile: options.certify ? undefined : options.expectFile,
       expectations: options.expectations,
-      checks: collector.checks.filter((c) => !skip(c)),
+      checks: collector.checks.filter((c) => !skip(c)).toSorted((a, b) => suiteRank(a.resource) - suiteRank(b.resource)),
       observations: collector.observations,
       suiteErrors: collector.suiteErrors,
       requirementText: (id) => catalog.byId.get(id)?.text ?? '',

@@ -25,6 +25,8 @@ export interface RunOptions {
   runTimeoutMs: number;
   /** Requests per second at most; undefined: no cap. */
   rate?: number;
+  /** Suite files (lanes) run at once after the operations pass; 1: one after another. */
+  concurrency: number;
   /** No warning for a plain-HTTP base URL that is not loopback. */
   allowHttp: boolean;
   /** Only list what earlier, crashed runs left behind (by the run marker), then exit. */
@@ -76,6 +78,9 @@ Options:
   --timeout MS        per-request timeout in milliseconds (default 10000)
   --run-timeout S     stop the whole run after S seconds (start-up included), clean up, exit 2 (default 1800)
   --rate N            at most N requests per second (for rate-limited staging)
+  --concurrency N     after the operations pass, run up to N suite files (business, customers,
+                      team members) at once, for a distant target (default 1: one after another);
+                      --rate holds for all together
   --allow-http        no warning for a plain-HTTP base URL that is not loopback
   --header 'NAME: VALUE'
                       send this header with every request (repeatable; e.g. a tenant or gateway header);
@@ -126,6 +131,7 @@ const FLAGS = {
   timeout: { type: 'string' },
   'run-timeout': { type: 'string' },
   rate: { type: 'string' },
+  concurrency: { type: 'string' },
   'allow-http': { type: 'boolean' },
   sweep: { type: 'boolean' },
   yes: { type: 'boolean' },
@@ -209,6 +215,11 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
   if (values.sweep && values['read-only']) throw new UsageError('--sweep deletes records: it cannot be combined with --read-only');
   if (values.sweep && values.only !== undefined) throw new UsageError('--sweep deletes by the run marker, not by check: it cannot be combined with --only');
   if (values.yes && !values.sweep) throw new UsageError('--yes only confirms --sweep');
+  const concurrencyText = (values.concurrency as string | undefined) ?? '1';
+  const concurrency = Number(concurrencyText);
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16) {
+    throw new UsageError(`--concurrency must be a whole number from 1 to 16, got "${concurrencyText}"`);
+  }
   const waitText = (values['wait-for-target'] as string | undefined) ?? '0';
   const waitS = Number(waitText);
   if (!Number.isFinite(waitS) || waitS < 0 || waitS * 1000 > MAX_TIMER_MS) {
@@ -235,6 +246,7 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
     timeoutMs,
     runTimeoutMs: runTimeoutS * 1000,
     rate,
+    concurrency,
     allowHttp: Boolean(values['allow-http']),
     sweep: Boolean(values.sweep),
     sweepYes: Boolean(values.yes),

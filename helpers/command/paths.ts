@@ -1,8 +1,10 @@
 import { fileURLToPath } from 'node:url';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
+/** Where the code runs from: the checkout, or its compiled copy in dist/ (scripts/build.mjs). */
+export const codeRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** The checkout's root: every project file is found from here, whatever the working directory. */
-export const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const projectRoot = basename(codeRoot) === 'dist' ? dirname(codeRoot) : codeRoot;
 export const specDir = join(projectRoot, 'spec');
 export const openapiPath = join(specDir, 'openapi.yaml');
 export const requirementsPath = join(specDir, 'requirements.yaml');

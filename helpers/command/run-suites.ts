@@ -3,7 +3,7 @@ import { BaseSequencer, createVitest, type Reporter, type TestSpecification } fr
 
 type CancelReason = Parameters<Awaited<ReturnType<typeof createVitest>>['cancelCurrentRun']>[0];
 import { basename, join } from 'node:path';
-import { projectRoot } from './paths.ts';
+import { codeRoot, projectRoot } from './paths.ts';
 import type { TargetConfig } from '../config/target.ts';
 import type { CheckMeta } from '../checks/check.ts';
 import type { Level } from '../contract/catalog.ts';
@@ -11,6 +11,8 @@ import type { Level } from '../contract/catalog.ts';
 export interface SuiteRunOptions {
   target: TargetConfig;
   reporters: Reporter[];
+  /** Suite files run at once after the operations pass (--concurrency); 1: one after another. */
+  concurrency?: number;
 }
 
 export interface SuiteRun {
@@ -28,7 +30,12 @@ const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
  * change data on a broken target). Vitest would otherwise order files by past durations.
  */
 const FILE_ORDER = ['operations', 'business', 'customers', 'team-members'];
-const fileRank = (moduleId: string) => ((i) => (i === -1 ? FILE_ORDER.length : i))(FILE_ORDER.indexOf(resourceOf(moduleId)));
+/** A suite file's place in that order; the reports list checks so, however the files interleaved. */
+export function suiteRank(resource: string): number {
+  const i = FILE_ORDER.indexOf(resource);
+  return i === -1 ? FILE_ORDER.length : i;
+}
+const fileRank = (moduleId: string) => suiteRank(resourceOf(moduleId));
 class ContractOrder extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     return [...files].sort((a, b) => fileRank(a.moduleId) - fileRank(b.moduleId) || a.moduleId.localeCompare(b.moduleId));
@@ -36,16 +43,39 @@ class ContractOrder extends BaseSequencer {
 }
 
 /**
- * Starts the suites through vitest's Node API. Suite files run one after another (the business
- * record is a singleton, and staging should not see a burst); checks inside a file may be concurrent.
+ * Starts the suites through vitest's Node API. The operations pass runs first and alone (it
+ * touches every resource, the business singleton too); then the resource files, which touch
+ * only their own records, run up to `concurrency` at once, each in its own worker, the --rate
+ * shared out between them. With concurrency 1 all files run one after another in one worker.
+ * Checks inside a file may be concurrent.
  */
 export async function startSuites(options: SuiteRunOptions & { stillWanted?: () => boolean }): Promise<SuiteRun> {
   const vitest = await suiteVitest(options);
   // A stop (signal, run timeout) while vitest was being created: vitest forgets a cancel that
   // comes before its run has begun, so the run is not begun at all.
   if (options.stillWanted && !options.stillWanted()) return { done: vitest.close(), cancel: async () => {} };
-  const done = vitest.start().then(() => undefined).finally(() => vitest.close());
-  return { done, cancel: (reason) => vitest.cancelCurrentRun(reason) };
+  const concurrency = options.concurrency ?? 1;
+  let cancelled = false;
+  const run = async () => {
+    if (concurrency === 1) return void (await vitest.start());
+    const files = await new ContractOrder(vitest).sort(await vitest.globTestSpecifications());
+    const first = files.filter((f) => resourceOf(f.moduleId) === FILE_ORDER[0]);
+    const rest = files.filter((f) => !first.includes(f));
+    await vitest.runTestSpecifications(first, false);
+    if (cancelled || (options.stillWanted && !options.stillWanted()) || rest.length === 0) return;
+    const lanes = Math.min(concurrency, rest.length);
+    // Each worker spaces its own requests: together they stay within --rate.
+    if (options.target.rate) vitest.provide('target', { ...options.target, rate: options.target.rate / lanes });
+    await vitest.runTestSpecifications(rest, false);
+  };
+  const done = run().finally(() => vitest.close());
+  return {
+    done,
+    cancel: (reason) => {
+      cancelled = true;
+      return vitest.cancelCurrentRun(reason);
+    },
+  };
 }
 
 /** The suites' vitest instance, with the command's signal handling (not vitest's) in place. */
@@ -59,21 +89,24 @@ async function suiteVitest(options: SuiteRunOptions) {
     {
       config: false,
       root: projectRoot,
-      dir: join(projectRoot, 'suites'),
-      include: ['**/*.test.ts'],
+      dir: join(codeRoot, 'suites'),
+      include: ['**/*.test.{ts,js}'],
       watch: false,
       run: true,
       reporters: options.reporters,
-      fileParallelism: false,
+      fileParallelism: (options.concurrency ?? 1) > 1,
+      maxWorkers: options.concurrency ?? 1,
       sequence: { sequencer: ContractOrder },
       pool: 'threads',
-      // One worker for all suite files: they run one after another anyway, and sharing loaded
-      // modules (spec, ajv, undici) saves a second of start-up per file.
+      // A worker runs the files it is given one after another, sharing loaded modules (spec, ajv,
+      // undici): that saves a second of start-up per file.
       isolate: false,
       testTimeout: perCheck,
       hookTimeout: perCheck,
       teardownTimeout: perCheck,
       provide: { target: options.target },
+      // The compiled helpers (dist/, scripts/build.mjs) load natively: nothing to transform.
+      server: { deps: { external: [/\/dist\/(helpers|reference)\//] } },
       passWithNoTests: true,
     },
     { logLevel: 'silent', cacheDir: join(projectRoot, 'node_modules', '.vite-conformance') },
@@ -120,5 +153,5 @@ export async function collectChecks(target: TargetConfig): Promise<DeclaredCheck
   }
 }
 
-const resourceOf = (moduleId: string) => basename(moduleId).replace(/\.test\.ts$/, '');
+const resourceOf = (moduleId: string) => basename(moduleId).replace(/\.test\.[jt]s$/, '');
 

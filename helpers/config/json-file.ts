@@ -1,9 +1,15 @@
-import { Ajv } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import type { Ajv } from 'ajv';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { UsageError } from '../command/errors.ts';
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+// ajv is loaded when a file is given, not at every start (--help, --version, runs without files).
+const require = createRequire(import.meta.url);
+const newAjv = (): Ajv => {
+  const { Ajv } = require('ajv') as typeof import('ajv');
+  const addFormats = require('ajv-formats') as (ajv: Ajv) => Ajv;
+  return addFormats(new Ajv({ allErrors: true }));
+};
 
 /**
  * Reads a JSON file a user hands the command (vendor config, expectations) and validates it
@@ -23,8 +29,7 @@ export function readValidatedJson(file: string, schemaPath: string, label: strin
   } catch (e) {
     throw new UsageError(`${label} ${file}: not valid JSON (${(e as Error).message.split('\n')[0]})`);
   }
-  const ajv = addFormats(new Ajv({ allErrors: true }));
-  const validate = ajv.compile(JSON.parse(readFileSync(schemaPath, 'utf8')));
+  const validate = newAjv().compile(JSON.parse(readFileSync(schemaPath, 'utf8')));
   if (!validate(raw)) {
     const problems = (validate.errors ?? []).map((e) => {
       const where = e.instancePath || '(top level)';

@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectRoot } from '../../helpers/command/paths.ts';
+import { build, isStale } from '../../scripts/build.mjs';
 
 export interface CliRun {
   code: number | null;
@@ -32,4 +33,24 @@ export function runCli(args: string[], env: Record<string, string> = {}, options
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr, reportDir }));
   });
+}
+
+/**
+ * Runs the command in this process: main() with captured output, the same clean environment as
+ * runCli, and the code it returns (never process.exitCode, which vitest sets). For the runs whose
+ * point is the verdict; signals, exit codes of the process and memory need runCli.
+ */
+export async function runInProcess(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  // The compiled command, as bin/ runs it (test/build-dist.ts builds it before the tests; a
+  // script using this may come first).
+  if (isStale()) await build();
+  const { main } = (await import(join(projectRoot, 'dist/helpers/command/cli.js'))) as typeof import('../../helpers/command/cli.ts');
+  const reportDir = join(mkdtempSync(join(tmpdir(), 'scr-')), 'reports');
+  const out = { stdout: '', stderr: '' };
+  const io = {
+    stdout: { write: (text: string) => (out.stdout += text) },
+    stderr: { write: (text: string) => (out.stderr += text) },
+  };
+  const code = await main([...args, ...(args.includes('--report-dir') ? [] : ['--report-dir', reportDir])], { PATH: process.env.PATH ?? '', CI: 'true', ...env }, io);
+  return { code, ...out, reportDir };
 }

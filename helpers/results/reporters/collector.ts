@@ -25,7 +25,7 @@ export class ResultCollector implements Reporter {
     if (observation) {
       // An observation that never ran (the run was stopped) has nothing to say.
       if (testCase.result().state !== 'passed') return;
-      const resource = basename(testCase.module.moduleId).replace(/\.test\.ts$/, '');
+      const resource = basename(testCase.module.moduleId).replace(/\.test\.[jt]s$/, '');
       this.observations.push({ ...observation, resource, text: this.redact(observation.text) });
       return;
     }
@@ -55,7 +55,7 @@ export class ResultCollector implements Reporter {
 function toCheckResult(testCase: TestCase, redact: (t: string) => string): CollectedCheck | undefined {
   const meta = (testCase.meta() as { conformance?: CheckMeta }).conformance;
   const result = testCase.result();
-  const resource = basename(testCase.module.moduleId).replace(/\.test\.ts$/, '');
+  const resource = basename(testCase.module.moduleId).replace(/\.test\.[jt]s$/, '');
   const durationMs = Math.round(testCase.diagnostic()?.duration ?? 0);
   // Every check declares its meta (helpers/checks/check.ts); a test without one is not a check.
   if (!meta) return undefined;
