@@ -14,7 +14,7 @@ export interface RobustnessFault {
 export const ROBUSTNESS_FAULTS: RobustnessFault[] = [
   // A breach the suite cannot judge check by check: it finds no API at all and exits 2.
   { name: 'wrong-prefix', description: 'The interface is served under /api/v2 instead of the documented /api/v1.' },
-  { name: 'unavailable-every-5th', description: 'Every 5th request answers 503 with Retry-After: 1, without being handled.' },
+  { name: 'unavailable-every-5th', description: 'Every 5th request answers 503 with Retry-After: 0 (ask again at once), without being handled; that the wait Retry-After names is honoured is proven in test/http-safety.test.ts.' },
   { name: 'slow', description: 'Every answer is delayed by 300 ms.' },
   { name: 'hang:<operationId>', description: 'The operation is handled, but its answer never comes.' },
   { name: 'redirect:<operationId>', description: 'The operation answers 307 to the same path on another origin (redirectTo).' },
@@ -55,7 +55,7 @@ export function robustness(names: string[], options: { redirectTo?: string } = {
         return { status: 500, body: { error: 'internal', message: 'The service is down' } };
       }
       if (on.has('unavailable-every-5th') && requests % 5 === 0) {
-        return { status: 503, headers: { 'retry-after': '1' }, body: { error: 'unavailable', message: 'Try again later' } };
+        return { status: 503, headers: { 'retry-after': '0' }, body: { error: 'unavailable', message: 'Try again later' } };
       }
       if (forOp('redirect', op)) {
         if (!options.redirectTo) throw new Error('redirect fault without redirectTo');
