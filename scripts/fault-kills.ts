@@ -4,10 +4,12 @@
  * in the catalog is a claim about what the fault breaks.
  *   node --import tsx scripts/fault-kills.ts NAME [NAME…]
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConformanceError, runConformance } from '../helpers/api.ts';
 import { isFaultName } from '../reference/faults/index.ts';
 import { startReference } from '../reference/server.ts';
-import { runCli } from '../test/support/cli.ts';
-import { idsWith, readResult } from '../test/support/verdicts.ts';
 
 for (const fault of process.argv.slice(2)) {
   if (!isFaultName(fault)) {
@@ -15,9 +17,14 @@ for (const fault of process.argv.slice(2)) {
     continue;
   }
   const ref = await startReference({ fault });
-  const run = await runCli(['--base-url', ref.url], { SCHEDULING_API_KEY: ref.apiKey, SCHEDULING_EXPIRED_KEY: ref.expiredKey });
-  await ref.close();
-  const flagged = run.code === 2 ? [] : idsWith(readResult(run).checks, ['failed', 'warning']);
-  console.log(`${fault} (exit ${run.code}${run.stderr ? `, stderr: ${run.stderr.trim().split('\n')[0]}` : ''})`);
-  for (const id of flagged) console.log(`  '${id}',`);
+  const reportDir = join(mkdtempSync(join(tmpdir(), 'scr-kills-')), 'reports');
+  try {
+    const run = await runConformance({ baseUrl: ref.url, apiKey: ref.apiKey, expiredKey: ref.expiredKey, reportDir });
+    console.log(`${fault} (exit ${run.exitCode}, ${run.verdict})`);
+    for (const c of run.checks.filter((c) => c.outcome === 'failed' || c.outcome === 'warning')) console.log(`  '${c.id}',`);
+  } catch (e) {
+    console.log(`${fault} (exit ${e instanceof ConformanceError ? e.exitCode : '?'}: ${(e as Error).message})`);
+  } finally {
+    await ref.close();
+  }
 }
