@@ -19,11 +19,13 @@ const WAIT_STEP_MS = 1000;
  * screen of failed checks; so does a retrieval whose record could sit under two properties, or
  * not under the configured one. With `waitMs`
  * (--wait-for-target) a target that does not answer yet, or whose gateway answers 502/503/504,
- * is asked again until it answers or the time is up. Returns how long it waited.
+ * is asked again until it answers or the time is up. Returns how long it paused between tries.
  */
 export async function preflight(target: TargetConfig, wait: { waitMs?: number; say?: (text: string) => void } = {}, onWire?: (entry: WireEntry) => void): Promise<number> {
   const started = Date.now();
   const waitMs = wait.waitMs ?? 0;
+  // Only the pauses are --wait-for-target's: the requests themselves are start-up, and count.
+  let paused = 0;
   const client = new ApiClient(target, undefined, onWire);
   client.phase = 'preflight';
   try {
@@ -43,7 +45,9 @@ export async function preflight(target: TargetConfig, wait: { waitMs?: number; s
       const left = started + waitMs - Date.now();
       if (waiting && left > 0) {
         if (tries === 1) wait.say?.(`waiting up to ${waitMs / 1000} s for ${target.baseUrl} to answer (--wait-for-target)\n`);
+        const pauseStarted = Date.now();
         await new Promise((resolve) => setTimeout(resolve, Math.min(WAIT_STEP_MS, left)));
+        paused += Date.now() - pauseStarted;
         continue;
       }
       const after = waitMs && tries > 1 ? ` (after ${Math.round((Date.now() - started) / 1000)} s of --wait-for-target)` : '';
@@ -63,7 +67,7 @@ export async function preflight(target: TargetConfig, wait: { waitMs?: number; s
         throw e;
       });
       if (missing) throw new TargetError(`no Scheduling API v1 at ${target.baseUrl}: ${missing} — is the base URL right?`);
-      return Date.now() - started;
+      return paused;
     }
   } finally {
     await client.close();
