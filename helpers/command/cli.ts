@@ -29,16 +29,16 @@ export async function main(argv: string[], env?: Record<string, string | undefin
     if (options.recover !== undefined && !options.baseUrl) throw new UsageError('--recover needs --base-url: the target the earlier run changed');
     if (options.list) return await (await import('./list.ts')).listCommand(options, io);
     // What a run needs is loaded when it is needed: --help, --version and usage errors start fast.
-    // The run itself (vitest above all, ~0.3 s) loads while the reference starts and the target
-    // is asked (the preflight): time a distant target would otherwise leave idle.
-    const conformModule = options.sweep || options.recover !== undefined ? undefined : import('./conform.ts');
-    conformModule?.catch(() => {}); // awaited below; a failure to load is reported there
     if (!options.baseUrl) {
       const { startReference } = await import('../../reference/server.ts');
       reference = await startReference({ apiKey: options.apiKey, expiredKey: options.expiredKey });
     }
     const target = targetConfig(options, reference, (await import('../safety/run-marker.ts')).newRunId());
     redact = redactor(target);
+    // The run itself (vitest above all, ~0.3 s) loads while the target is asked (the preflight):
+    // time a distant target would otherwise leave this process idle.
+    const conformModule = options.sweep || options.recover !== undefined ? undefined : import('./conform.ts');
+    conformModule?.catch(() => {}); // awaited below; a failure to load is reported there
     io.stdout.write(`${targetLine(target, Boolean(reference))}\n`);
     const warning = plainHttpWarning(target.baseUrl, options.allowHttp);
     if (warning) io.stderr.write(`scheduling-conformance: ${warning}\n`);
