@@ -88,4 +88,25 @@ describe('a second run', () => {
     for (const [field, value] of Object.entries(business)) expect(runIdsIn(value).filter((id) => id !== OTHER_RUN), field).toEqual([]);
     expect(result.leftOnTarget.map((l) => l.record)).toContain('/api/v1/business');
   });
+
+  test('interference on team members: the team member lane stops, exit 2, stopped "interference", INCOMPLETE, no failed check, no foreign value written back', async () => {
+    const ref = await startReference({ robustness: ['overlapping-run-team-members'] });
+    running.push(ref);
+    const before = ref.state.snapshot().teamMembers;
+    const run = await runCli(['--base-url', ref.url], { SCHEDULING_API_KEY: ref.apiKey, SCHEDULING_EXPIRED_KEY: ref.expiredKey });
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain(`interference by ${OTHER_RUN}: another writer changed the team members during the run`);
+    const result = readResult(run) as ReturnType<typeof readResult> & { stopped: string | null; verdict: string; exitCode: number };
+    expect({ stopped: result.stopped, verdict: result.verdict, exitCode: result.exitCode }).toEqual({ stopped: 'interference', verdict: 'incomplete', exitCode: 2 });
+    expect(result.checks.filter((c) => c.outcome === 'failed').map((c) => c.checkId)).toEqual([]);
+    const stopped = result.checks.filter((c) => c.outcome === 'skipped' && /^interference by scr-20260101-0badcafe: team member \S+ holds a value written by run/.test(c.reason ?? ''));
+    expect(stopped.map((c) => c.checkId)).toContain('TM-ISOLATION');
+    // The business record and customers were not touched by the other writer: their checks ran.
+    expect(result.checks.find((c) => c.checkId === 'CUS-CREATE')?.outcome).toBe('passed');
+    // The other run's value stays for it to restore; none of this run's marked values is left.
+    const after = ref.state.snapshot().teamMembers;
+    expect(after.at(-1)!.firstName).toBe(`Conformance ${OTHER_RUN}`);
+    for (const member of after) for (const [field, value] of Object.entries(member)) expect(runIdsIn(value).filter((id) => id !== OTHER_RUN), field).toEqual([]);
+    expect(after.slice(0, -1)).toEqual(before.slice(0, -1));
+  });
 });
