@@ -176,7 +176,7 @@ function interferedWith(paths: string[], spec: Spec): string {
 }
 
 /** The request log as written; a line torn by a killed worker is skipped. */
-function readRequestLog(file: string): WireEntry[] {
+export function readRequestLog(file: string): WireEntry[] {
   if (!existsSync(file)) return [];
   return readFileSync(file, 'utf8').split('\n').flatMap((line) => {
     try {
