@@ -67,7 +67,8 @@ describe.concurrent('customer and team member suites', () => {
     ['route-missing:deleteCustomer', ['CUS-DELETE'], { 'CUS-DELETE-404': 'CUS-DELETE', 'CUS-ISOLATION:delete': 'CUS-DELETE', 'CUS-UNKNOWN-NOT-2XX:find': 'CUS-DELETE', 'CUS-UNKNOWN-404:update': 'CUS-DELETE' }],
     ['route-missing:updateCustomer', ['CUS-UPDATE', 'CUS-UNKNOWN-404:update'], { 'CUS-ISOLATION:update': 'CUS-UPDATE' }],
   ] as const)('%s: its own checks fail, the checks that need it are blocked by them, with the reason', async ([fault, failed, blocked]) => {
-    const { cli, ours, result } = await run([], fault);
+    // Only these suites' checks: the fault matrix runs the whole suite against each fault.
+    const { cli, ours, result } = await run(['--only', '^(TM|CUS)-'], fault);
     expect(cli.code).toBe(1);
     expect(idsWith(ours, ['failed', 'warning'])).toEqual([...failed].sort());
     for (const [id, by] of Object.entries(blocked)) {
