@@ -3,7 +3,7 @@
  * backoff for a bounded time and verifies by reading back; `--recover <report-dir>` finishes,
  * from the run journal, what an earlier run could not undo. In process, against the reference.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -125,6 +125,20 @@ describe('--recover <report-dir>', () => {
       expect(text.includes(ref.apiKey), file).toBe(false);
       expect(text, file).toContain('$SCHEDULING_API_KEY');
     }
+  });
+
+  test('its files are scanned for the keys like a run\'s: a find deletes the file and exits 2', async () => {
+    const ref = await reference();
+    const dir = mkdtempSync(join(tmpdir(), 'scr-recover-'));
+    const { journal } = leftByARun(ref, dir);
+    // A journal written by hand (or by a broken version) that holds the key itself.
+    journal.append({ kind: 'deleted', path: `/api/v1/customers/${ref.apiKey}` });
+    const run = await recoverCommand(['--base-url', ref.url, '--recover', dir], { SCHEDULING_API_KEY: ref.apiKey });
+    expect(run.code).toBe(2);
+    expect(run.err).toContain(`SECRET LEAK: $SCHEDULING_API_KEY in ${join(dir, 'run-journal.jsonl')}`);
+    expect(run.err).not.toContain(ref.apiKey);
+    expect(existsSync(join(dir, 'run-journal.jsonl'))).toBe(false);
+    expect(existsSync(join(dir, 'recover-exchanges.har'))).toBe(true);
   });
 
   test('refuses a journal whose baseline was taken from another origin', async () => {
