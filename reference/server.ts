@@ -214,11 +214,18 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
     res.end(payload);
   }
 
-  // Robustness overlapping-run: another run starts writing to the business record mid-run.
+  // Robustness overlapping-run: another run starts writing to the business record mid-run;
+  // overlapping-run-team-members: to a team member (not the one this run is changing).
   let businessUpdates = 0;
+  let memberUpdates = 0;
   const overlap = (operationId: string | undefined) => {
-    if (!options.robustness?.includes('overlapping-run') || operationId !== 'updateBusiness' || ++businessUpdates !== 5) return;
-    state.business = { ...state.business, name: `Conformance Check Business ${OTHER_RUN}` };
+    if (options.robustness?.includes('overlapping-run') && operationId === 'updateBusiness' && ++businessUpdates === 5) {
+      state.business = { ...state.business, name: `Conformance Check Business ${OTHER_RUN}` };
+    }
+    if (options.robustness?.includes('overlapping-run-team-members') && operationId === 'updateTeamMember' && ++memberUpdates === 2) {
+      const [id, member] = [...state.teamMembers].at(-1)!;
+      state.teamMembers.set(id, { ...member, firstName: `Conformance ${OTHER_RUN}` });
+    }
   };
 
   const server = createServer((req, res) => {

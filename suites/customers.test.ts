@@ -9,6 +9,7 @@ import { observeAuth, type Probe } from '../helpers/checks/auth-observation.ts';
 import { changedFields, mismatches, sameId } from '../helpers/checks/compare.ts';
 import { CustomerLane, customerCheck, type Scope } from '../helpers/resources/customer-lane.ts';
 import { ensure, said } from '../helpers/checks/assertions.ts';
+import { needsThat } from '../helpers/checks/precondition.ts';
 import { customerFixture, markerField } from '../helpers/resources/fixtures.ts';
 import { ApiClient, is2xx, type Answer } from '../helpers/http/client.ts';
 import { CreatedRecords } from '../helpers/safety/created-records.ts';
@@ -120,7 +121,7 @@ describe.concurrent('customers', () => {
       const twinBefore = await lab.read(twin.id, 'reading the twin before');
       const before = lab.preExisting(await lab.readList('listing customers before'));
       const answer = await act(addressed.id);
-      ensure(is2xx(answer), () => `the ${variant} itself failed, so isolation cannot be judged: it ${said(answer)}`);
+      needsThat(variant === 'update' ? 'CUS-UPDATE' : 'CUS-DELETE', is2xx(answer), () => `the ${variant} itself failed, so isolation cannot be judged: it ${said(answer)}`);
       const twinAfter = await lab.read(twin.id, `reading the twin after the ${variant} of ${String(addressed.id)}`);
       const twinChanged = changedFields(twinBefore, twinAfter);
       ensure(twinChanged.length === 0, () => `the ${variant} of ${String(addressed.id)} changed customer ${String(twin.id)}: ${twinChanged.join('; ')}`);
@@ -153,7 +154,7 @@ describe.concurrent('customers', () => {
 
   customerCheck(lab, { id: 'CUS-DELETE-404', title: `GET ${ops.find.path} of a deleted customer answers 404` }, async () => {
     const { removed, found } = await deletion();
-    ensure(is2xx(removed), () => `the delete itself failed: DELETE ${ops.remove.path} ${said(removed)}`);
+    needsThat('CUS-DELETE', is2xx(removed), () => `the delete itself failed: DELETE ${ops.remove.path} ${said(removed)}`);
     ensure(found.status === 404, () => `finding the deleted customer ${said(found)}, not 404`);
   });
 
@@ -171,7 +172,7 @@ describe.concurrent('customers', () => {
     const probe = sharedStep(async () => {
       const made = await suiteScope.make(`unknown ${variant}`);
       const removed = await lab.remove(made.id);
-      ensure(is2xx(removed), () => `deleting a customer to get an unknown id: DELETE ${ops.remove.path} ${said(removed)}`);
+      needsThat('CUS-DELETE', is2xx(removed), () => `deleting a customer to get an unknown id: DELETE ${ops.remove.path} ${said(removed)}`);
       const answer = await client.call(op, { id: made.id, body });
       if (is2xx(answer) && op !== ops.remove) lab.adopt(made.id);
       return { id: made.id, answer };

@@ -10,6 +10,7 @@ import { observeAuth, type Probe } from '../helpers/checks/auth-observation.ts';
 import { check, type CheckRun } from '../helpers/checks/check.ts';
 import { changedFields, mismatches, sameId } from '../helpers/checks/compare.ts';
 import { ensure, said } from '../helpers/checks/assertions.ts';
+import { needs, needsThat } from '../helpers/checks/precondition.ts';
 import { ApiClient, is2xx } from '../helpers/http/client.ts';
 import { isRecord, writeBackBody, rowsOf } from '../helpers/resources/record-shapes.ts';
 import { requireOps, resourceOps } from '../helpers/contract/resource-ops.ts';
@@ -38,7 +39,7 @@ afterAll(async () => {
 const richest = (rows: Record<string, unknown>[]) => rows.reduce<Record<string, unknown> | undefined>((best, r) => (!best || Object.keys(r).length > Object.keys(best).length ? r : best), undefined);
 
 async function someMember(run: CheckRun, pick: (rows: Record<string, unknown>[]) => Record<string, unknown> | undefined) {
-  const member = pick(await lane.initial());
+  const member = pick(await needs('TM-LIST', lane.initial()));
   if (!member) run.notApplicable('the target lists no team member');
   return member;
 }
@@ -63,15 +64,15 @@ describe('team members', () => {
   // Like the customers' twin check: an update addressed to one member by anything but its id
   // (or not scoped at all) changes the others.
   check({ id: 'TM-ISOLATION', title: `PATCH ${ops.update.path} of one member leaves every other member as it was; then restored`, changesData: true }, async (run) => {
-    const members = await lane.readList('listing team members before the update');
+    const members = await needs('TM-LIST', lane.readList('listing team members before the update'));
     if (members.length < 2) run.notApplicable('the target lists fewer than two team members');
     const id = members[0][idField];
-    const original = await lane.read(id, 'reading the member before the update');
+    const original = await needs('TM-FIND', lane.read(id, 'reading the member before the update'));
     const body = target.vendor.teamMemberPatch ?? lane.nameChange(original) ?? run.notApplicable('the member has no name-like string field to change: configure teamMemberPatch');
     const touched: Record<string, unknown>[] = [];
     await lane.changing(original, async () => {
       const answer = await lane.update(id, body);
-      ensure(is2xx(answer), () => `the update itself failed, so isolation cannot be judged: PATCH ${ops.update.path} with ${JSON.stringify(body)} ${said(answer)}`);
+      needsThat('TM-UPDATE:change', is2xx(answer), () => `the update itself failed, so isolation cannot be judged: PATCH ${ops.update.path} with ${JSON.stringify(body)} ${said(answer)}`);
       const after = await lane.readList('listing team members after the update');
       for (const before of members.filter((m) => !sameId(m[idField], id))) {
         const now = after.find((r) => sameId(r[idField], before[idField]));
@@ -94,7 +95,7 @@ describe('team members', () => {
     check({ id: `TM-UPDATE:${variant}`, title: `PATCH ${ops.update.path} with ${what}: a later find shows it, fields not sent are unchanged; then restored`, changesData: true }, async (run) => {
       const listed = await someMember(run, richest);
       const id = listed[idField];
-      const original = await lane.read(id, 'reading the member before the update');
+      const original = await needs('TM-FIND', lane.read(id, 'reading the member before the update'));
       const body = bodyFor(original) ?? run.notApplicable('the member has no name-like string field to change: configure teamMemberPatch');
       await lane.changing(original, async () => {
         const answer = await lane.update(id, body);
@@ -142,7 +143,7 @@ describe('team members: authentication (not documented, observed only)', () => {
 // through the API, their reason names.
 describe('team members: what the interface does not offer (section 1)', () => {
   check({ id: 'TM-NO-CREATE', title: `POST ${ops.list.path} with a copy of a member does not answer 2xx and the list is unchanged`, changesData: true }, async (run) => {
-    const before = await lane.readList('listing team members before');
+    const before = await needs('TM-LIST', lane.readList('listing team members before'));
     if (!before.length) run.notApplicable('the target lists no team member to copy');
     const answer = await client.call(lane.createProbe, { body: lane.copyOf(before[0]) });
     const listed = await lane.list();
@@ -160,10 +161,10 @@ describe('team members: what the interface does not offer (section 1)', () => {
   });
 
   check({ id: 'TM-NO-DELETE', title: `DELETE ${ops.find.path} does not answer 2xx and the member is still found`, changesData: true }, async (run) => {
-    const members = await lane.readList('listing team members');
+    const members = await needs('TM-LIST', lane.readList('listing team members'));
     if (!members.length) run.notApplicable('the target lists no team member');
     const id = members[members.length - 1][idField];
-    const original = await lane.read(id, 'reading the member before');
+    const original = await needs('TM-FIND', lane.read(id, 'reading the member before'));
     const answer = await client.call(lane.deleteProbe, { id });
     const found = await lane.find(id);
     if (is2xx(found) && isRecord(found.json) && sameId(found.json[idField], id)) {

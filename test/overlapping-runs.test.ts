@@ -14,6 +14,9 @@ import { loadSpec } from '../helpers/contract/spec.ts';
 import { DEFAULT_VENDOR_CONFIG } from '../helpers/config/vendor-config.ts';
 import { candidateValues, namedBusinessFields, type Candidate } from '../helpers/resources/business-values.ts';
 import { runIdsIn } from '../helpers/safety/run-marker.ts';
+import { MemberWatch } from '../helpers/safety/member-watch.ts';
+import { Interference } from '../helpers/safety/interference.ts';
+import type { Journal } from '../helpers/safety/journal.ts';
 import type { TargetConfig } from '../helpers/config/target.ts';
 import { runCli } from './support/cli.ts';
 import { readResult } from './support/verdicts.ts';
@@ -87,5 +90,67 @@ describe('a second run', () => {
     expect(business.name).toBe(`Conformance Check Business ${OTHER_RUN}`);
     for (const [field, value] of Object.entries(business)) expect(runIdsIn(value).filter((id) => id !== OTHER_RUN), field).toEqual([]);
     expect(result.leftOnTarget.map((l) => l.record)).toContain('/api/v1/business');
+  });
+
+  test('interference on team members: the team member lane stops, exit 2, stopped "interference", INCOMPLETE, no failed check, no foreign value written back', async () => {
+    const ref = await startReference({ robustness: ['overlapping-run-team-members'] });
+    running.push(ref);
+    const before = ref.state.snapshot().teamMembers;
+    const run = await runCli(['--base-url', ref.url], { SCHEDULING_API_KEY: ref.apiKey, SCHEDULING_EXPIRED_KEY: ref.expiredKey });
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain(`interference by ${OTHER_RUN}: another writer changed the team members during the run`);
+    const result = readResult(run) as ReturnType<typeof readResult> & { stopped: string | null; verdict: string; exitCode: number };
+    expect({ stopped: result.stopped, verdict: result.verdict, exitCode: result.exitCode }).toEqual({ stopped: 'interference', verdict: 'incomplete', exitCode: 2 });
+    expect(result.checks.filter((c) => c.outcome === 'failed').map((c) => c.checkId)).toEqual([]);
+    const stopped = result.checks.filter((c) => c.outcome === 'skipped' && /^interference by scr-20260101-0badcafe: team member \S+ holds a value written by run/.test(c.reason ?? ''));
+    expect(stopped.map((c) => c.checkId)).toContain('TM-ISOLATION');
+    // The business record and customers were not touched by the other writer: their checks ran.
+    expect(result.checks.find((c) => c.checkId === 'CUS-CREATE')?.outcome).toBe('passed');
+    // The other run's value stays for it to restore; none of this run's marked values is left.
+    const after = ref.state.snapshot().teamMembers;
+    expect(after.at(-1)!.firstName).toBe(`Conformance ${OTHER_RUN}`);
+    for (const member of after) for (const [field, value] of Object.entries(member)) expect(runIdsIn(value).filter((id) => id !== OTHER_RUN), field).toEqual([]);
+    expect(after.slice(0, -1)).toEqual(before.slice(0, -1));
+  });
+});
+
+describe('watching the team members for another writer', () => {
+  const watch = () => {
+    const journalled: unknown[] = [];
+    const journal = { append: (e: unknown) => void journalled.push(e) } as unknown as Journal;
+    return { journalled, watch: new MemberWatch(RUN, 'id', (id) => `/team-members/${id}`, journal) };
+  };
+  const members = [{ id: 1, name: 'Ann' }, { id: 2, name: 'Bo' }];
+
+  test('a member changed between two reads with no update sent: interference by another writer, every member journalled, the lane stops', () => {
+    const { watch: w, journalled } = watch();
+    w.listed(members);
+    w.found({ id: 1, name: 'Ann', role: 'owner' });
+    expect(() => w.listed([members[0], { id: 2, name: 'Bob' }])).toThrow(new Interference('another writer', 'name of team member 2 changed between two reads with no update sent'));
+    expect(journalled).toEqual([1, 2].map((id) => ({ kind: 'interference', path: `/team-members/${id}`, by: 'another writer' })));
+    expect(() => w.stopIfInterfered()).toThrow(Interference);
+  });
+
+  test('after an update the next read is not compared (a broken update may change any member: TM-ISOLATION judges that); list and find are compared apart', () => {
+    const { watch: w, journalled } = watch();
+    w.listed(members);
+    w.sent();
+    w.listed([members[0], { id: 2, name: 'Bob' }]);
+    // A find may show more than the list: not a change.
+    w.found({ id: 2, name: 'Bob', role: 'staff' });
+    w.found({ id: 2, name: 'Bob', role: 'staff' });
+    expect(w.interfered()).toBe(false);
+    expect(journalled).toEqual([]);
+  });
+
+  test('another run\'s marker in a member, even right after an update: interference by that run', () => {
+    const { watch: w } = watch();
+    w.listed(members);
+    w.sent();
+    expect(() => w.listed([members[0], { id: 2, name: `Conformance ${OTHER_RUN}` }])).toThrow(`interference by ${OTHER_RUN}: team member 2 holds a value written by run ${OTHER_RUN}`);
+    // This run's own marker is not interference.
+    const { watch: own } = watch();
+    own.listed([{ id: 1, name: `Conformance ${RUN}` }]);
+    expect(own.interfered()).toBe(false);
   });
 });

@@ -3,7 +3,7 @@
  * backoff for a bounded time and verifies by reading back; `--recover <report-dir>` finishes,
  * from the run journal, what an earlier run could not undo. In process, against the reference.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -96,6 +96,49 @@ describe('--recover <report-dir>', () => {
     expect(run.code, run.err).toBe(0);
     expect(ref.state.snapshot()).toEqual(before);
     expect(run.out).toMatch(/Left on the target: nothing/);
+  });
+
+  test('keeps a record of its own requests: recover-requests.jsonl and recover-exchanges.har, each request once, no key in them', async () => {
+    const ref = await reference();
+    const dir = mkdtempSync(join(tmpdir(), 'scr-recover-'));
+    leftByARun(ref, dir);
+    const run = await recoverCommand(['--base-url', ref.url, '--recover', dir], { SCHEDULING_API_KEY: ref.apiKey });
+    expect(run.code, run.err).toBe(0);
+    const log = readFileSync(join(dir, 'recover-requests.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { phase: string; exchange: { id: string; request: { method: string; url: string } } });
+    const sent = log.map((l) => `${l.phase} ${l.exchange.request.method} ${new URL(l.exchange.request.url).pathname}`);
+    // The preflight, then the recovery: the customers deleted (by id and by marker), the business and the member put back and read back.
+    expect(sent[0]).toMatch(/^preflight GET /);
+    expect(sent).toEqual(expect.arrayContaining([
+      expect.stringMatching(/^recovery DELETE \/api\/v1\/customers\/\S+$/),
+      'recovery PATCH /api/v1/business',
+      'recovery GET /api/v1/business',
+      expect.stringMatching(/^recovery PATCH \/api\/v1\/team-members\/\S+$/),
+    ]));
+    expect(sent.filter((l) => l.startsWith('recovery DELETE'))).toHaveLength(2);
+    expect(new Set(log.map((l) => l.exchange.id)).size).toBe(log.length);
+    const har = JSON.parse(readFileSync(join(dir, 'recover-exchanges.har'), 'utf8')) as { log: { version: string; pages: { id: string }[]; entries: { pageref: string; request: { method: string; url: string } }[] } };
+    expect(har.log.version).toBe('1.2');
+    expect(har.log.pages.map((p) => p.id)).toEqual(['preflight', 'recovery']);
+    expect(har.log.entries.map((e) => `${e.pageref} ${e.request.method} ${new URL(e.request.url).pathname}`)).toEqual(sent);
+    for (const file of ['recover-requests.jsonl', 'recover-exchanges.har']) {
+      const text = readFileSync(join(dir, file), 'utf8');
+      expect(text.includes(ref.apiKey), file).toBe(false);
+      expect(text, file).toContain('$SCHEDULING_API_KEY');
+    }
+  });
+
+  test('its files are scanned for the keys like a run\'s: a find deletes the file and exits 2', async () => {
+    const ref = await reference();
+    const dir = mkdtempSync(join(tmpdir(), 'scr-recover-'));
+    const { journal } = leftByARun(ref, dir);
+    // A journal written by hand (or by a broken version) that holds the key itself.
+    journal.append({ kind: 'deleted', path: `/api/v1/customers/${ref.apiKey}` });
+    const run = await recoverCommand(['--base-url', ref.url, '--recover', dir], { SCHEDULING_API_KEY: ref.apiKey });
+    expect(run.code).toBe(2);
+    expect(run.err).toContain(`SECRET LEAK: $SCHEDULING_API_KEY in ${join(dir, 'run-journal.jsonl')}`);
+    expect(run.err).not.toContain(ref.apiKey);
+    expect(existsSync(join(dir, 'run-journal.jsonl'))).toBe(false);
+    expect(existsSync(join(dir, 'recover-exchanges.har'))).toBe(true);
   });
 
   test('refuses a journal whose baseline was taken from another origin', async () => {

@@ -6,7 +6,7 @@ import { redactor } from '../http/redact.ts';
 import type { TargetConfig } from '../config/target.ts';
 import type { RunningReference } from '../../reference/server.ts';
 import type { WireEntry } from '../http/exchanges.ts';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { processIo, type Io } from './io.ts';
 
@@ -48,7 +48,7 @@ export async function main(argv: string[], env?: Record<string, string | undefin
     const waited = await preflight(target, { waitMs: options.waitForTargetMs, say: (t) => io.stdout.write(redact(t)) }, (e) => preflightRequests.push(e));
     target.stopChecksAt = started + waited + options.runTimeoutMs;
     if (options.sweep) return await sweepCommand(target, options.sweepYes, redact, io);
-    if (options.recover !== undefined) return await recoverCommand(target, options.recover, options.cleanupTimeoutMs, redact, io);
+    if (options.recover !== undefined) return await recoverCommand(target, options.recover, options.cleanupTimeoutMs, redact, io, preflightRequests);
     const { conform } = await (conformModule ?? import('./conform.ts'));
     return await conform(options, target, redact, io, preflightRequests);
   } catch (e) {
@@ -127,17 +127,23 @@ async function sweepCommand(target: TargetConfig, yes: boolean, redact: (t: stri
   return result.leftOnTarget.length ? EXIT.usage : EXIT.conformant;
 }
 
+/** --recover's own record of its requests, in the report directory beside the run's: the preflight and the recovery. */
+export const RECOVER_FILES = { requests: 'recover-requests.jsonl', har: 'recover-exchanges.har' } as const;
+
 /**
  * `--recover DIR`: finishes, from the run journal in DIR, what that run could not undo, verifies
  * it, and says what is left (exit 2 if anything is). Only against the origin the run's baseline
- * was taken from: another target's records are not the journal's to touch.
+ * was taken from: another target's records are not the journal's to touch. Its own requests go
+ * to RECOVER_FILES in DIR, scanned for the keys like a run's reports.
  */
-async function recoverCommand(target: TargetConfig, dir: string, cleanupTimeoutMs: number, redact: (t: string) => string, io: Io): Promise<number> {
-  const [{ JOURNAL_FILE }, { Journal }, { ApiClient }, { recover, formatLeftOnTarget }] = await Promise.all([
+async function recoverCommand(target: TargetConfig, dir: string, cleanupTimeoutMs: number, redact: (t: string) => string, io: Io, preflightRequests: WireEntry[]): Promise<number> {
+  const [{ JOURNAL_FILE, readRequestLog }, { Journal }, { ApiClient }, { recover, formatLeftOnTarget }, { requestLogHar }, { scanForSecrets }] = await Promise.all([
     import('./conform.ts'),
     import('../safety/journal.ts'),
     import('../http/client.ts'),
     import('../safety/after-run-cleanup.ts'),
+    import('../results/reporters/har.ts'),
+    import('../safety/secret-scan.ts'),
   ]);
   const file = join(dir, JOURNAL_FILE);
   if (!existsSync(file)) throw new UsageError(`--recover ${dir}: no ${JOURNAL_FILE} there (give the report directory of the run)`);
@@ -146,15 +152,30 @@ async function recoverCommand(target: TargetConfig, dir: string, cleanupTimeoutM
   const origin = new URL(target.baseUrl).origin;
   if (!run) throw new UsageError(`--recover ${dir}: the journal does not say which target its run changed, so it is not undone on ${origin}`);
   if (run.origin !== origin) throw new UsageError(`--recover ${dir}: that run changed ${run.origin}, not ${origin}; nothing was done`);
-  const client = new ApiClient({ ...target, runId: run.runId, journalFile: file });
+  const requestLog = join(dir, RECOVER_FILES.requests);
+  const har = join(dir, RECOVER_FILES.har);
+  writeFileSync(requestLog, preflightRequests.map((e) => `${JSON.stringify(e)}\n`).join(''));
+  const startedAt = new Date().toISOString();
+  const client = new ApiClient({ ...target, runId: run.runId, journalFile: file, requestLogFile: requestLog });
   client.phase = 'recovery';
+  let code: number;
   try {
     const recovery = await recover(client, journal, { ...target, runId: run.runId }, { cleanupTimeoutMs });
     if (recovery.deleted.length) io.stdout.write(redact(`Deleted: ${recovery.deleted.join(', ')}\n`));
     if (recovery.restored.length) io.stdout.write(redact(`Restored: ${recovery.restored.join(', ')}\n`));
     io.stdout.write(redact(formatLeftOnTarget(recovery.leftOnTarget)));
-    return recovery.leftOnTarget.length ? EXIT.usage : EXIT.conformant;
+    code = recovery.leftOnTarget.length ? EXIT.usage : EXIT.conformant;
   } finally {
     await client.close();
+    // Written whatever happened: the record is most wanted when the recovery failed.
+    const log = readRequestLog(requestLog);
+    writeFileSync(har, redact(`${JSON.stringify(requestLogHar(log, suiteVersion, `--recover ${dir} on ${origin}, ${startedAt}`), null, 2)}\n`));
   }
+  const leaks = scanForSecrets([requestLog, har, file], target);
+  if (leaks.length) {
+    for (const l of leaks) rmSync(l.file, { force: true });
+    io.stderr.write(`scheduling-conformance: SECRET LEAK: ${leaks.map((l) => `${l.key} in ${l.file}`).join('; ')}; the files were deleted\n`);
+    return EXIT.usage;
+  }
+  return code;
 }

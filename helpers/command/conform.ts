@@ -7,7 +7,7 @@ import type { TargetConfig } from '../config/target.ts';
 import { ResultCollector } from '../results/reporters/collector.ts';
 import { TerminalReporter, useColour } from '../results/reporters/terminal.ts';
 import { startSuites, suiteRank, type SuiteRun } from './run-suites.ts';
-import { loadSpec } from '../contract/spec.ts';
+import { loadSpec, type Spec } from '../contract/spec.ts';
 import { loadCatalog } from '../contract/catalog.ts';
 import { suiteVersion } from './version.ts';
 import { ApiClient } from '../http/client.ts';
@@ -118,6 +118,8 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
     if (recovery.deleted.length) io.stdout.write(redact(`Deleted after the suites: ${recovery.deleted.join(', ')}\n`));
     if (recovery.restored.length) io.stdout.write(redact(`Restored after the suites: ${recovery.restored.join(', ')}\n`));
 
+    // Another writer met during the run (helpers/safety/interference.ts): what it touched proves nothing.
+    const interference = outstanding(journal.read()).interference;
     const catalog = loadCatalog();
     const run = buildRunResult({
       suiteVersion,
@@ -139,7 +141,7 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
       requirementText: (id) => catalog.byId.get(id)?.text ?? '',
       notChecked: catalog.notChecked,
       requirements: catalog.requirements,
-      stopped,
+      stopped: stopped ?? (interference.size ? 'interference' : undefined),
       cleanUp: { deleted: recovery.deleted, restored: recovery.restored },
       leftOnTarget: recovery.leftOnTarget,
       requests: readRequestLog(requestLog),
@@ -156,9 +158,8 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
       say(`scheduling-conformance: SECRET LEAK: ${leaks.map((l) => `${l.key} in ${l.file}`).join('; ')}; the files were deleted\n`);
       return EXIT.usage;
     }
-    const interference = [...outstanding(journal.read()).interference.values()];
-    if (interference.length) {
-      say(`scheduling-conformance: interference by ${[...new Set(interference)].join(', ')}: another writer changed the business record during the run; its checks stopped, and only fields holding this run's marker were put back (one run per target at a time)\n`);
+    if (interference.size) {
+      say(`scheduling-conformance: interference by ${[...new Set(interference.values())].join(', ')}: another writer changed ${interferedWith([...interference.keys()], spec)} during the run; its checks stopped, and only fields holding this run's marker were put back (one run per target at a time)\n`);
       return EXIT.usage;
     }
     if (run.verdict === 'incomplete' && !stopped && !collector.suiteErrors.length) {
@@ -175,8 +176,14 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
   }
 }
 
+/** "the business record and the team members": the resources of the interfered paths, by the operations that address them. */
+function interferedWith(paths: string[], spec: Spec): string {
+  const resources = new Set(paths.map((p) => spec.operations.find((o) => new RegExp(`^${o.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(p))?.resource ?? p));
+  return [...resources].map((r) => (r === 'business' ? 'the business record' : `the ${r.replace(/-/g, ' ')}`)).join(' and ');
+}
+
 /** The request log as written; a line torn by a killed worker is skipped. */
-function readRequestLog(file: string): WireEntry[] {
+export function readRequestLog(file: string): WireEntry[] {
   if (!existsSync(file)) return [];
   return readFileSync(file, 'utf8').split('\n').flatMap((line) => {
     try {

@@ -5,6 +5,7 @@ import { fillId, is2xx, type Answer, type ApiClient } from '../http/client.ts';
 import { isRecord, NAME_FIELDS, pick, rowsOf, writableFields, type Row } from './record-shapes.ts';
 import { undocumented, type ResourceOps } from '../contract/resource-ops.ts';
 import { currentJournal } from '../safety/current-journal.ts';
+import { MemberWatch } from '../safety/member-watch.ts';
 import { sharedStep } from '../checks/shared-step.ts';
 import type { Operation } from '../contract/spec.ts';
 import type { TargetConfig } from '../config/target.ts';
@@ -23,6 +24,8 @@ export class TeamMemberLane {
   readonly deleteProbe: Operation;
   /** The members as the run found them: what the lane must leave behind. */
   readonly initial = sharedStep(() => this.readList('listing team members'));
+  /** Another writer at work on the members stops the lane (see MemberWatch). */
+  private readonly watch: MemberWatch;
 
   constructor(
     private readonly client: ApiClient,
@@ -33,6 +36,7 @@ export class TeamMemberLane {
     this.runId = target.runId;
     this.createProbe = undocumented(ops.list, 'POST', 'createTeamMember');
     this.deleteProbe = undocumented(ops.find, 'DELETE', 'deleteTeamMember');
+    this.watch = new MemberWatch(this.runId, this.idField, (id) => fillId(ops.find.path, id));
   }
 
   list(): Promise<Answer> {
@@ -41,10 +45,12 @@ export class TeamMemberLane {
 
   /** The members listed: a 2xx list (see listElements) of objects, each carrying its id; anything else fails the check. */
   async readList(why: string): Promise<Row[]> {
+    this.watch.stopIfInterfered();
     const doing = `${why}: GET ${this.ops.list.path}`;
     const rows = listElements(await this.list(), doing);
     const bad = rows.findIndex((r) => !isRecord(r) || r[this.idField] === undefined || r[this.idField] === null);
     ensure(bad < 0, () => `${doing}: element ${bad} is not a member carrying "${this.idField}" (set idField in the vendor config if the id has another name)`);
+    this.watch.listed(rows as Row[]);
     return rows as Row[];
   }
 
@@ -54,10 +60,15 @@ export class TeamMemberLane {
 
   /** The member with that id, as a find answers it; anything else fails the check. */
   async read(id: unknown, why: string): Promise<Row> {
-    return foundRecord(await this.find(id), `${why}: GET ${this.ops.find.path} with id ${String(id)}`, this.idField, id, 'team member');
+    this.watch.stopIfInterfered();
+    const found = foundRecord(await this.find(id), `${why}: GET ${this.ops.find.path} with id ${String(id)}`, this.idField, id, 'team member');
+    this.watch.found(found);
+    return found;
   }
 
   update(id: unknown, body: Row): Promise<Answer> {
+    this.watch.stopIfInterfered();
+    this.watch.sent();
     return this.client.call(this.ops.update, { id, body });
   }
 
@@ -85,6 +96,8 @@ export class TeamMemberLane {
     } catch (e) {
       failure = e as Error;
     }
+    // After another writer, the after-run clean-up puts back only the fields holding this run's marker.
+    if (this.watch.interfered()) throw failure ?? this.watch.interference;
     const problem = await this.restore(original);
     if (problem) throw new Error(`${failure ? `${failure.message}; then ` : ''}the member was NOT restored: ${problem}`);
     if (failure) throw failure;
@@ -92,6 +105,7 @@ export class TeamMemberLane {
 
   /** After a request that should have changed nothing: puts the member back if it did change; says what could not be. */
   async putBack(original: Row): Promise<string | undefined> {
+    this.watch.stopIfInterfered();
     const now = await this.find(original[this.idField]);
     if (is2xx(now) && isRecord(now.json) && changedFields(original, now.json).length === 0) return undefined;
     return this.restore(original);
@@ -152,6 +166,8 @@ export class TeamMemberLane {
 
   /** What differs between the members now and as the run found them: added, gone or changed. */
   async finish(): Promise<string[]> {
+    // Another writer's changes are not this run's to report or undo: the after-run clean-up says what is left.
+    if (this.watch.interfered()) return [];
     let before: Row[];
     try {
       before = await this.initial();

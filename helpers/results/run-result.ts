@@ -42,11 +42,12 @@ export interface Untested {
 }
 
 /** Why a run ended before every check ran. */
-export type Stopped = 'interrupted' | 'run-timeout';
+export type Stopped = 'interrupted' | 'run-timeout' | 'interference';
 
 export const STOPPED_TEXT: Record<Stopped, string> = {
   interrupted: 'interrupted',
   'run-timeout': 'stopped by the run timeout',
+  interference: 'stopped by interference (another writer changed records it works on)',
 };
 
 /** The one result of a run: result.json, and what every other report is rendered from. */

@@ -23,6 +23,7 @@ export const ROBUSTNESS_FAULTS: RobustnessFault[] = [
   { name: 'truncated-json:<operationId>', description: 'The operation is handled and answers its JSON cut in half.' },
   { name: 'outage-4s', description: 'From the first request on, every request answers 500 for 4 s, without being handled.' },
   { name: 'overlapping-run', description: 'After the 5th business update, another conformance run (scr-20260101-0badcafe) writes its value into the business name.' },
+  { name: 'overlapping-run-team-members', description: 'After the 2nd team member update, another conformance run (scr-20260101-0badcafe) writes its value into the first name of the last team member.' },
   { name: 'not-json:<operationId>', description: 'The operation is handled and answers 200 "OK" labelled application/json.' },
 ];
 

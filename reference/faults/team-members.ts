@@ -1,11 +1,14 @@
 import type { CheckId } from '../../helpers/contract/catalog.ts';
 import type { Fault } from './fault.ts';
 
-/** Team member checks that lose their footing when an operation is not served (see protocol.ts). */
+/**
+ * Team member checks that fail when an operation is not served (see protocol.ts): only the
+ * operation's own check. The checks that list, find or update a member first are blocked by it.
+ */
 export const TEAM_MEMBER_CHECKS_NEEDING: Record<string, CheckId[]> = {
-  listTeamMembers: ['TM-LIST', 'TM-FIND', 'TM-ISOLATION', 'TM-UPDATE:write-back', 'TM-UPDATE:change', 'TM-NO-CREATE', 'TM-NO-DELETE'],
-  findTeamMember: ['TM-FIND', 'TM-ISOLATION', 'TM-UPDATE:write-back', 'TM-UPDATE:change', 'TM-NO-DELETE'],
-  updateTeamMember: ['TM-ISOLATION', 'TM-UPDATE:write-back', 'TM-UPDATE:change'],
+  listTeamMembers: ['TM-LIST'],
+  findTeamMember: ['TM-FIND'],
+  updateTeamMember: ['TM-UPDATE:write-back', 'TM-UPDATE:change'],
 };
 
 /** Faults of the team member operations, and of what section 1 rules out. */
@@ -43,6 +46,7 @@ export const teamMemberFaults: Fault[] = [
   {
     name: 'team-member-find-ignores-id',
     description: 'Find Team Member answers the first member whatever the id.',
-    kills: ['TM-FIND', 'TM-NO-DELETE'],
+    // TM-NO-DELETE reads the last member before deleting it: blocked by TM-FIND.
+    kills: ['TM-FIND'],
   },
 ];

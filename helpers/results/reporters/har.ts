@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Entry, Har, Header, Page } from 'har-format';
-import type { Exchange } from '../../http/exchanges.ts';
+import type { Exchange, WireEntry } from '../../http/exchanges.ts';
 import type { RunResult } from '../run-result.ts';
 
 const headerList = (headers: Record<string, string>): Header[] => Object.entries(headers).map(([name, value]) => ({ name, value }));
@@ -52,6 +52,25 @@ function entry(e: Exchange, pageref: string): Entry {
 
 /** HAR 1.2 of every request of the run, once each: one page per check or observation, and one per phase outside them. */
 export function toHar(run: RunResult): Har {
+  return harOf(
+    [
+      ...run.checks.map((c) => ({ id: c.id, title: `${c.id} [${c.level}] ${c.outcome}: ${c.title}`, exchanges: c.exchanges })),
+      ...run.observations.map((o) => ({ id: `observation:${o.id}`, title: `observation ${o.id}: ${o.title}`, exchanges: o.exchanges })),
+      ...(run.outsideChecks ?? []).map((o) => ({ id: `run:${o.phase}`, title: `outside the checks: ${o.phase}`, exchanges: o.exchanges })),
+    ],
+    run.suite,
+    `${run.target.origin}, ${run.startedAt}`,
+  );
+}
+
+/** HAR 1.2 of a request log (requests.jsonl's lines, say --recover's own): one page per phase, each request once. */
+export function requestLogHar(requests: WireEntry[], suiteVersion: string, about: string): Har {
+  const phases = new Map<string, Exchange[]>();
+  for (const { phase, exchange } of requests) phases.set(phase, [...(phases.get(phase) ?? []), exchange]);
+  return harOf([...phases].map(([phase, exchanges]) => ({ id: phase, title: phase, exchanges })), { name: 'scheduling-conformance', version: suiteVersion }, about);
+}
+
+function harOf(groups: { id: string; title: string; exchanges: Exchange[] }[], creator: { name: string; version: string }, about: string): Har {
   const pages: Page[] = [];
   const entries: Entry[] = [];
   // A request two checks share (one step both judge) is shown on the page of the first.
@@ -65,16 +84,14 @@ export function toHar(run: RunResult): Har {
       entries.push(entry(e, id));
     }
   };
-  for (const c of run.checks) add(c.id, `${c.id} [${c.level}] ${c.outcome}: ${c.title}`, c.exchanges);
-  for (const o of run.observations) add(`observation:${o.id}`, `observation ${o.id}: ${o.title}`, o.exchanges);
-  for (const o of run.outsideChecks ?? []) add(`run:${o.phase}`, `outside the checks: ${o.phase}`, o.exchanges);
+  for (const g of groups) add(g.id, g.title, g.exchanges);
   return {
     log: {
       version: '1.2',
-      creator: { name: run.suite.name, version: run.suite.version },
+      creator,
       pages,
       entries,
-      comment: `${run.target.origin}, ${run.startedAt}; keys appear as $SCHEDULING_API_KEY / $SCHEDULING_EXPIRED_KEY`,
+      comment: `${about}; keys appear as $SCHEDULING_API_KEY / $SCHEDULING_EXPIRED_KEY`,
     },
   };
 }

@@ -1,0 +1,71 @@
+import { changedFieldNames } from '../checks/compare.ts';
+import { currentJournal } from './current-journal.ts';
+import { foreignRunId, Interference } from './interference.ts';
+import type { Journal } from './journal.ts';
+import type { Row } from '../resources/record-shapes.ts';
+
+type Seen = Map<string, { row: Row; generation: number }>;
+
+/**
+ * Watches the team members the run reads for another writer, as the business lane watches its
+ * record: another run's marker in a member, or a member changed between two reads of the same
+ * kind (list or find: their representations may differ) with no update sent between them. Any
+ * update the lane sends may change any member on a broken target (TM-ISOLATION judges that), so
+ * only reads with no update at all between them are compared. On interference every member is
+ * journalled as interfered with, so that the after-run clean-up puts back only the fields holding
+ * this run's marker, and the lane stops.
+ */
+export class MemberWatch {
+  interference?: Interference;
+  private generation = 0;
+  private readonly seen: Record<'list' | 'find', Seen> = { list: new Map(), find: new Map() };
+
+  constructor(
+    private readonly runId: string,
+    private readonly idField: string,
+    private readonly pathOf: (id: string) => string,
+    private readonly journal: Journal | undefined = currentJournal(),
+  ) {}
+
+  /** An update went out: what is read next may differ because of it. */
+  sent(): void {
+    this.generation += 1;
+  }
+
+  listed(rows: Row[]): void {
+    this.check('list', rows);
+  }
+
+  found(row: Row): void {
+    this.check('find', [row]);
+  }
+
+  interfered(): boolean {
+    return this.interference !== undefined;
+  }
+
+  /** Throws the Interference met, if any: every step after it stops too. */
+  stopIfInterfered(): void {
+    if (this.interference) throw this.interference;
+  }
+
+  private check(kind: 'list' | 'find', rows: Row[]): void {
+    let found: Interference | undefined;
+    for (const row of rows) {
+      const id = String(row[this.idField]);
+      const other = foreignRunId(row, this.runId);
+      const last = this.seen[kind].get(id);
+      const changed = last && last.generation === this.generation ? changedFieldNames(last.row, row) : [];
+      this.seen[kind].set(id, { row, generation: this.generation });
+      if (found) continue;
+      if (other) found = new Interference(other, `team member ${id} holds a value written by run ${other}`);
+      else if (changed.length) found = new Interference('another writer', `${changed.join(', ')} of team member ${id} changed between two reads with no update sent`);
+    }
+    if (!found) return;
+    this.interference = found;
+    for (const id of new Set([...this.seen.list.keys(), ...this.seen.find.keys()])) {
+      this.journal?.append({ kind: 'interference', path: this.pathOf(id), by: found.by });
+    }
+    throw found;
+  }
+}
