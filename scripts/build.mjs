@@ -1,18 +1,21 @@
 /**
  * Compiles the command's TypeScript (helpers/, suites/, reference/) to JavaScript in dist/, file
- * for file, so that a run starts without transpiling. Run by `npm run build` and on `prepare`
- * (npm ci / npm install), and by bin/ when dist/ is missing or older than the sources.
+ * for file, so that a run starts without transpiling, then derives dist/data from the spec
+ * (helpers/contract/precompile.ts). Run by `npm run build` and on `prepare` (npm ci / npm
+ * install), and by bin/ when dist/ is missing or older than the sources.
  * Plain JavaScript: it runs before anything is compiled.
  */
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const distDir = join(root, 'dist');
 const SOURCES = ['helpers', 'suites', 'reference'];
 // Lists the sources it was built from: a source added or removed makes the build stale too.
 const STAMP = join(distDir, '.built-from');
+// dist/data is derived from these too: an edited spec is derived again at the next start.
+const DATA_FILES = ['spec/openapi.yaml', 'spec/requirements.yaml'];
 
 function sources() {
   return SOURCES.flatMap((dir) =>
@@ -31,7 +34,7 @@ export function isStale() {
     return true;
   }
   const files = sources();
-  return stamp.text !== files.join('\n') || files.some((f) => statSync(join(root, f)).mtimeMs > stamp.time);
+  return stamp.text !== files.join('\n') || [...files, ...DATA_FILES].some((f) => statSync(join(root, f)).mtimeMs > stamp.time);
 }
 
 // Relative imports name the .ts files (allowImportingTsExtensions); the compiled ones are .js.
@@ -67,7 +70,22 @@ export async function build() {
       if (e.isFile() && file.endsWith('.js') && !wanted.has(file)) rmSync(join(distDir, file), { force: true });
     }
   }
+  await precompile();
   writeAtomically(STAMP, files.join('\n'));
+}
+
+/**
+ * dist/data: the spec, catalog and response validators, derived once here instead of at every
+ * start. A spec that cannot be derived (invalid, say) leaves no data: the run then reads it
+ * itself and reports what is wrong with it, as it would without a build.
+ */
+async function precompile() {
+  try {
+    const { writePrecompiled } = await import(pathToFileURL(join(distDir, 'helpers/contract/precompile.js')).href);
+    await writePrecompiled();
+  } catch {
+    rmSync(join(distDir, 'data'), { recursive: true, force: true });
+  }
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await build();

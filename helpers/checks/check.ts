@@ -1,4 +1,5 @@
 import { inject, test, type TestContext } from 'vitest';
+import { NOT_SELECTED, selects } from './selection.ts';
 import { loadCatalog, requirementOf, type CheckId, type Level } from '../contract/catalog.ts';
 import { withExchangeLog, type Exchange } from '../http/exchanges.ts';
 import { redactor } from '../http/redact.ts';
@@ -35,13 +36,7 @@ declare module 'vitest' {
   }
 }
 
-/** The reason of a check that --only left out: such checks are not part of the run's reports. */
-export const NOT_SELECTED = 'not selected by --only';
-
-/** Whether --only selects a check or an observation: it matches the own id and title (not vitest's describe path), so ^ and $ work. */
-export function selects(only: string | undefined, def: { id: string; title: string }): boolean {
-  return only === undefined || new RegExp(only).test(`${def.id} ${def.title}`);
-}
+export { NOT_SELECTED, selects };
 const selected = (def: { id: string; title: string }) => selects(inject('target').only, def);
 
 /** Thrown to report a check as not applicable to this target, with the reason. */

@@ -35,6 +35,10 @@ export async function main(argv: string[], env?: Record<string, string | undefin
     }
     const target = targetConfig(options, reference, (await import('../safety/run-marker.ts')).newRunId());
     redact = redactor(target);
+    // The run itself (vitest above all, ~0.3 s) loads while the target is asked (the preflight):
+    // time a distant target would otherwise leave this process idle.
+    const conformModule = options.sweep || options.recover !== undefined ? undefined : import('./conform.ts');
+    conformModule?.catch(() => {}); // awaited below; a failure to load is reported there
     io.stdout.write(`${targetLine(target, Boolean(reference))}\n`);
     const warning = plainHttpWarning(target.baseUrl, options.allowHttp);
     if (warning) io.stderr.write(`scheduling-conformance: ${warning}\n`);
@@ -45,7 +49,7 @@ export async function main(argv: string[], env?: Record<string, string | undefin
     target.stopChecksAt = started + waited + options.runTimeoutMs;
     if (options.sweep) return await sweepCommand(target, options.sweepYes, redact, io);
     if (options.recover !== undefined) return await recoverCommand(target, options.recover, options.cleanupTimeoutMs, redact, io, preflightRequests);
-    const { conform } = await import('./conform.ts');
+    const { conform } = await (conformModule ?? import('./conform.ts'));
     return await conform(options, target, redact, io, preflightRequests);
   } catch (e) {
     if (e instanceof UsageError || e instanceof TargetError) {
@@ -95,7 +99,7 @@ export function targetLine(target: TargetConfig, embedded: boolean): string {
  * checks are declared from the spec and the configuration; nothing runs) and matched first.
  */
 async function refuseEmptySelection(target: TargetConfig, only: string): Promise<void> {
-  const [{ collectChecks }, { selects }] = await Promise.all([import('./run-suites.ts'), import('../checks/check.ts')]);
+  const [{ collectChecks }, { selects }] = await Promise.all([import('./run-suites.ts'), import('../checks/selection.ts')]);
   const checks = await collectChecks(target);
   if (!checks.some((c) => selects(only, c))) {
     throw new UsageError(`--only "${only}" matches none of the ${checks.length} checks (it is matched against each check's "<id> <title>"); nothing was sent to the target`);

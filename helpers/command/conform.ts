@@ -18,15 +18,21 @@ import { onInterrupt } from './signals.ts';
 import { scanForSecrets } from '../safety/secret-scan.ts';
 import { buildRunResult, incompleteText, type RunResult, type Stopped } from '../results/run-result.ts';
 import { toSummaryMarkdown } from '../results/reporters/summary.ts';
-import { writeReports } from '../results/write-reports.ts';
 import type { CollectedCheck } from '../results/check-outcomes.ts';
-import { NOT_SELECTED } from '../checks/check.ts';
+import { NOT_SELECTED } from '../checks/selection.ts';
 import type { Io } from './io.ts';
 
 /** The run journal, in the report directory: what the run changed, for clean-up and for the record. */
 export const JOURNAL_FILE = 'run-journal.jsonl';
 /** Every request the run sent, whoever sent it (see WireEntry): what the HAR and the count are made from. */
 export const REQUEST_LOG_FILE = 'requests.jsonl';
+
+/**
+ * The report writers (xmlbuilder2 and its YAML parser above all, ~60 ms): loaded while the suites
+ * run, when this thread mostly waits, not on the way to the first check.
+ */
+let reportWriters: Promise<typeof import('../results/write-reports.ts')> | undefined;
+const loadReportWriters = () => (reportWriters ??= import('../results/write-reports.ts'));
 
 /** Checks --only left out are not part of the run. */
 const filteredOut = (c: CollectedCheck) => c.outcome === 'skipped' && c.reason === NOT_SELECTED;
@@ -95,6 +101,7 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
     }
     if (!stopped) {
       suites = await startSuites({ target, reporters: [collector], stillWanted: () => !stopped, concurrency: options.concurrency });
+      loadReportWriters().catch(() => {}); // a failure to load shows where they are written
       if (stopped) void suites.cancel('keyboard-input');
       await suites.done.catch((e: Error) => void collector.suiteErrors.push(redact(`suites: ${e.message.split('\n')[0]}`)));
     }
@@ -139,7 +146,7 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
       leftOnTarget: recovery.leftOnTarget,
       requests: readRequestLog(requestLog),
     });
-    const written = writeReports(dir, run, { redact, certify: options.certify });
+    const written = (await loadReportWriters()).writeReports(dir, run, { redact, certify: options.certify });
     io.onResult?.(run);
     terminal.summary(run, written);
     if (run.leftOnTarget.length) io.stderr.write(redact(`scheduling-conformance: to finish later what is left: scheduling-conformance --base-url ${new URL(target.baseUrl).origin} --recover ${dir}\n`));

@@ -4,7 +4,7 @@ import { suiteVersion } from './version.ts';
 import { collectChecks, type DeclaredCheck } from './run-suites.ts';
 import { loadSpec } from '../contract/spec.ts';
 import type { Io } from './io.ts';
-import { selects } from '../checks/check.ts';
+import { selects } from '../checks/selection.ts';
 
 /**
  * The checks a run with these options would hold the target to. The suites are only collected:

@@ -107,6 +107,9 @@ async function suiteVitest(options: SuiteRunOptions) {
       provide: { target: options.target },
       // The compiled helpers (dist/, scripts/build.mjs) load natively: nothing to transform.
       server: { deps: { external: [/\/dist\/(helpers|reference)\//] } },
+      // So do the compiled suites: vite's module runner (and its transform) is not started at all.
+      // The sources (tsx, where dist/ cannot be built) still need it.
+      experimental: basename(codeRoot) === 'dist' ? { viteModuleRunner: false, nodeLoader: false } : {},
       passWithNoTests: true,
     },
     { logLevel: 'silent', cacheDir: join(projectRoot, 'node_modules', '.vite-conformance') },

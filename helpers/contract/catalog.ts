@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
+import { createRequire } from 'node:module';
 import { requirementsPath } from '../command/paths.ts';
+import { readPrecompiled } from './precompiled.ts';
 import type { MustRequirementId, RequirementIdPrefix, ShouldRequirementId } from './requirement-ids.generated.ts';
 
 export type { MustRequirementId, RequirementIdPrefix, ShouldRequirementId };
@@ -35,29 +36,39 @@ export interface NotChecked {
   why: string;
 }
 
-export interface Catalog {
+/** The catalog as the file states it (what the build precompiles: precompiled.ts). */
+export interface CatalogData {
   requirements: Requirement[];
   notChecked: NotChecked[];
+}
+
+export interface Catalog extends CatalogData {
   byId: Map<string, Requirement>;
 }
 
 let cached: Catalog | undefined;
 
-/** The requirement catalog, read synchronously: check definitions need it at collection time. */
+/**
+ * The requirement catalog, read synchronously: check definitions need it at collection time.
+ * spec/requirements.yaml as the build parsed it (dist/data, while the file is unchanged), else parsed now.
+ */
 export function loadCatalog(file = requirementsPath): Catalog {
   if (cached && file === requirementsPath) return cached;
+  const data = (file === requirementsPath && readPrecompiled<CatalogData>('catalog')) || readCatalog(file);
+  const catalog: Catalog = { ...data, byId: new Map(data.requirements.map((r) => [r.id, r])) };
+  if (file === requirementsPath) cached = catalog;
+  return catalog;
+}
+
+export function readCatalog(file = requirementsPath): CatalogData {
+  // The YAML parser is loaded only here: a run with the precompiled catalog never needs it.
+  const { parse } = createRequire(import.meta.url)('yaml') as typeof import('yaml');
   const raw = parse(readFileSync(file, 'utf8')) as {
     requirements: (Omit<Requirement, 'untestedIf'> & { 'untested-if'?: string })[];
     'not-checked': NotChecked[];
   };
   const requirements = raw.requirements.map(({ 'untested-if': untestedIf, ...r }) => ({ ...r, ...(untestedIf ? { untestedIf } : {}) }));
-  const catalog: Catalog = {
-    requirements,
-    notChecked: raw['not-checked'] ?? [],
-    byId: new Map(requirements.map((r) => [r.id, r])),
-  };
-  if (file === requirementsPath) cached = catalog;
-  return catalog;
+  return { requirements, notChecked: raw['not-checked'] ?? [] };
 }
 
 /** A check id is a requirement id, optionally followed by ":" and the variant it checks. */

@@ -1,8 +1,8 @@
-import SwaggerParser from '@apidevtools/swagger-parser';
 import { isMainThread } from 'node:worker_threads';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { openapiPath } from '../command/paths.ts';
+import { readPrecompiled } from './precompiled.ts';
 
 /** One documented operation, as the suites need it: everything here is read from spec/openapi.yaml. */
 export interface Operation {
@@ -60,16 +60,20 @@ type Json = Record<string, any>;
 let cached: Promise<Spec> | undefined;
 
 /**
- * Loads and dereferences the spec once per process (thread). The command's main thread also
- * validates it against the OpenAPI schema before any suite starts; a suite worker reads the same
- * file in the same run, so it only dereferences: validating again cost ~0.4 s of CPU a run.
+ * The spec, once per process (thread): as the build validated and derived it (dist/data, while
+ * spec/openapi.yaml is the one it was built from: precompiled.ts), else read now. Read now, the
+ * command's main thread also validates it against the OpenAPI schema before any suite starts; a
+ * suite worker reads the same file in the same run, so it only dereferences (validating again
+ * cost ~0.4 s of CPU a run).
  */
 export function loadSpec(): Promise<Spec> {
-  cached ??= readSpec(openapiPath, { validate: isMainThread });
+  cached ??= Promise.resolve(readPrecompiled<Spec>('spec') ?? readSpec(openapiPath, { validate: isMainThread }));
   return cached;
 }
 
 export async function readSpec(file: string, options: { validate: boolean } = { validate: true }): Promise<Spec> {
+  // Loaded only here: with the precompiled spec a run never loads the parser (nor its ajv).
+  const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
   const doc = (await (options.validate ? SwaggerParser.validate(file) : SwaggerParser.dereference(file))) as Json;
   const operations: Operation[] = [];
   for (const [path, item] of Object.entries<Json>(doc.paths ?? {})) {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { connect, rootCertificates } from 'node:tls';
-import { Agent, ProxyAgent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 
 /** How the target is reached: the proxy (decided once, from the environment) and TLS material by file. */
 export interface Network {
@@ -114,6 +115,8 @@ export function diagnoseTls(baseUrl: string, network: Network, timeoutMs: number
 
 /** The undici dispatcher for a target: direct or through its proxy, with the CA and client certificate given. */
 export function dispatcherFor(network: Network, timeoutMs: number): Dispatcher {
+  // undici is loaded when a request is to be sent: --help, --version and usage errors start without it (~75 ms).
+  const { Agent, ProxyAgent } = createRequire(import.meta.url)('undici') as typeof import('undici');
   const tls = tlsMaterial(network);
   const timeouts = { headersTimeout: timeoutMs, bodyTimeout: timeoutMs };
   if (!network.proxy) return new Agent({ connect: { timeout: timeoutMs, ...tls }, ...timeouts });
