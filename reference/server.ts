@@ -235,7 +235,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   function answer(req: IncomingMessage, res: ServerResponse): void {
     const found = route(req.method ?? 'GET', new URL(req.url ?? '/', 'http://reference').pathname, ctx.fault);
     const operationId = typeof found === 'object' ? found.route.operationId : undefined;
-    const early = misbehave.before(operationId, req.url ?? '/');
+    const early = misbehave.before(operationId, req.url ?? '/', req.method);
     if (early === 'hang') return;
     if (early) return void misbehave.delay().then(() => write(res, early));
     handle(req)
