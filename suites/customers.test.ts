@@ -210,7 +210,7 @@ describe('customers: authentication (not documented, observed only)', () => {
   };
   for (const op of spec.operations.filter((o) => o.resource === 'customers')) {
     observeAuth(client, target, op, probes[op.operationId] ?? (async () => ({ cannot: 'no way to prepare this operation' })), async (answer) => {
-      if (op === ops.create && is2xx(answer) && isRecord(answer.json)) lab.adopt(answer.json[idField]);
+      if (op === ops.create && is2xx(answer) && isRecord(answer.json)) lab.claim(answer.json[idField]);
     });
   }
 });

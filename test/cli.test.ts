@@ -89,6 +89,13 @@ describe('scheduling-conformance against the embedded reference implementation',
     expect([first.code, second.code]).toEqual([0, 0]);
     expect(second.stdout).toMatch(/Left on the target\n {2}nothing/);
     expect(readdirSync(dir).filter((f) => f.startsWith('run-journal'))).toHaveLength(2);
+    // Each record the run created is journalled once (the client journals a create answered with
+    // its id; the observation's create without a key is not journalled again by the lane).
+    const created = readFileSync(join(dir, 'run-journal.jsonl'), 'utf8').trim().split('\n')
+      .map((line) => JSON.parse(line) as { kind: string; path?: string })
+      .filter((e) => e.kind === 'created').map((e) => e.path);
+    expect(created.length).toBeGreaterThan(10);
+    expect(new Set(created).size).toBe(created.length);
   });
 });
 

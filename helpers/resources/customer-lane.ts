@@ -129,9 +129,14 @@ export class CustomerLane {
     return answer;
   }
 
-  /** A customer that exists because a request wrongly succeeded (revived, or created without a key): clean-up deletes it. */
+  /** A customer that exists though no create of this run answered with it (revived after its delete, or a twin found by the run marker): clean-up deletes it. */
   adopt(id: unknown): void {
     if (id !== undefined && id !== null) this.keep(id, [], false);
+  }
+
+  /** A customer created by a request outside this lane (an observation's create without a key), which the client journalled when the target answered with its id: clean-up deletes it. */
+  claim(id: unknown): void {
+    if (id !== undefined && id !== null) this.keep(id, []);
   }
 
   /**
