@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { seedBusiness, seedCustomers, seedTeamMembers } from './seed.ts';
-import type { Row } from '../helpers/resources/record-shapes.ts';
+import type { Row } from '../helpers/contract/record.ts';
 
 export type IdStyle = 'uuid' | 'integer' | 'prefixed';
 

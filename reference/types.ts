@@ -41,4 +41,3 @@ export interface Route {
 
 export const json = (status: number, body?: unknown, headers?: Record<string, string>): RefResponse => ({ status, body, headers });
 export const error = (status: number, code: string, message: string): RefResponse => json(status, { error: code, message });
-export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

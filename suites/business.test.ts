@@ -16,7 +16,7 @@ import { ApiClient, is2xx, type Answer, type Auth } from '../helpers/http/client
 import { NEAR_MISS_MIN_LENGTH, nearMissKeys, type NearMiss } from '../helpers/http/redact.ts';
 import { loadSpec } from '../helpers/contract/spec.ts';
 import type { CheckId, MustRequirementId } from '../helpers/contract/catalog.ts';
-import { type Row } from '../helpers/resources/record-shapes.ts';
+import { type Row } from '../helpers/contract/record.ts';
 import { BusinessLane } from '../helpers/resources/business-lane.ts';
 import { candidateValues, differingFields, hasDocumentedType, jsonType, namedBusinessFields, type NamedField } from '../helpers/resources/business-values.ts';
 

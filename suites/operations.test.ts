@@ -9,7 +9,8 @@ import { CreatedRecords } from '../helpers/safety/created-records.ts';
 import { Snapshots } from '../helpers/safety/snapshots.ts';
 import { customerFixture } from '../helpers/resources/fixtures.ts';
 import { loadSpec, statusMatches, type Operation } from '../helpers/contract/spec.ts';
-import { isRecord, recordReader, writeBackBody, listItems, rowsOf } from '../helpers/resources/record-shapes.ts';
+import { recordReader, writeBackBody, listItems, rowsOf } from '../helpers/resources/record-shapes.ts';
+import { isRecord } from '../helpers/contract/record.ts';
 import { schemaProblems } from '../helpers/contract/schema.ts';
 
 const spec = await loadSpec();

@@ -12,7 +12,8 @@ import { changedFields, mismatches, sameId } from '../helpers/checks/compare.ts'
 import { ensure, said } from '../helpers/checks/assertions.ts';
 import { needs, needsThat } from '../helpers/checks/precondition.ts';
 import { ApiClient, is2xx } from '../helpers/http/client.ts';
-import { isRecord, writeBackBody, rowsOf } from '../helpers/resources/record-shapes.ts';
+import { writeBackBody, rowsOf } from '../helpers/resources/record-shapes.ts';
+import { isRecord } from '../helpers/contract/record.ts';
 import { requireOps, resourceOps } from '../helpers/contract/resource-ops.ts';
 import { loadSpec } from '../helpers/contract/spec.ts';
 import { TeamMemberLane } from '../helpers/resources/team-member-lane.ts';

@@ -1,5 +1,6 @@
 import { excerpt, is2xx, type Answer } from '../http/client.ts';
-import { isRecord, listItems } from '../resources/record-shapes.ts';
+import { listItems } from '../resources/record-shapes.ts';
+import { isRecord } from '../contract/record.ts';
 import { sameId } from './compare.ts';
 
 /** Fails the running check with a message that says what the target did. */

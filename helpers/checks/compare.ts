@@ -1,11 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { Row } from '../resources/record-shapes.ts';
-
-/**
- * Fields a server stamps on every write (updatedAt, modified_at, lastModified…). The contract
- * shows no fields, so a change of these is not held against "fields not sent are unchanged".
- */
-export const SERVER_MAINTAINED = /^(updated|modified|last_?modified)/i;
+import { SERVER_MAINTAINED, type Row } from '../contract/record.ts';
 
 /** Ids compare as text: 42 and "42" name the same record in a path. */
 export const sameId = (a: unknown, b: unknown): boolean => a !== undefined && a !== null && String(a) === String(b);

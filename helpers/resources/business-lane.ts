@@ -1,6 +1,7 @@
 import type { Answer, ApiClient, Auth } from '../http/client.ts';
 import type { Operation } from '../contract/spec.ts';
-import { businessRecordIn, pick, type Row } from './record-shapes.ts';
+import { businessRecordIn, pick } from './record-shapes.ts';
+import { type Row } from '../contract/record.ts';
 import { differingFields, hasDocumentedType, type NamedField } from './business-values.ts';
 import { Blocked } from '../checks/check.ts';
 import { restoreFields } from '../safety/restore-record.ts';

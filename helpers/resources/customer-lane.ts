@@ -4,7 +4,8 @@ import { customerFixture, markerBase, markerField } from './fixtures.ts';
 import { markedRows } from '../safety/run-marker.ts';
 import { is2xx, type Answer, type ApiClient } from '../http/client.ts';
 import type { CreatedRecords } from '../safety/created-records.ts';
-import { isRecord, rowsOf, type Row } from './record-shapes.ts';
+import { rowsOf } from './record-shapes.ts';
+import { isRecord, type Row } from '../contract/record.ts';
 import type { ResourceOps } from '../contract/resource-ops.ts';
 import type { TargetConfig } from '../config/target.ts';
 

@@ -1,11 +1,6 @@
-import { SERVER_MAINTAINED } from '../checks/compare.ts';
+import { isRecord, SERVER_MAINTAINED, type Row } from '../contract/record.ts';
 import type { Operation, Spec } from '../contract/spec.ts';
 import type { TargetConfig } from '../config/target.ts';
-
-/** A record as JSON: an object of fields (their names and types are mostly not shown). */
-export type Row = Record<string, unknown>;
-
-export const isRecord = (v: unknown): v is Row => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The fields of `row` named in `names`, in the row's order; a name the row lacks is left out. */
 export function pick(row: Row, names: string[]): Row {
@@ -32,7 +27,7 @@ export function writableFields(record: Row, idField: string): string[] {
 
 /**
  * A PATCH body that writes back one field of a customer or team member as read (their fields
- * are not shown; the business has its own write-back in business-record.ts). The field is, in
+ * are not shown; the business has its own write-back in business-lane.ts). The field is, in
  * this order: one the vendor's patch (customerPatch, teamMemberPatch) names, a name-like one,
  * any other string field. Never the id, a field the server maintains (updatedAt…) or any other
  * "…At" stamp: a target may refuse to take those from a client.

@@ -1,5 +1,5 @@
 import { runIdsIn } from './run-marker.ts';
-import type { Row } from '../resources/record-shapes.ts';
+import type { Row } from '../contract/record.ts';
 
 /**
  * Another writer is changing a record this run works on: another conformance run (named by its

@@ -1,5 +1,5 @@
 import { appendFileSync, existsSync, readFileSync, renameSync, statSync } from 'node:fs';
-import type { Row } from '../resources/record-shapes.ts';
+import type { Row } from '../contract/record.ts';
 
 /**
  * One line of the run journal. Paths are concrete (ids filled in), relative to the base URL.

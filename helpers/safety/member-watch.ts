@@ -2,7 +2,7 @@ import { changedFieldNames } from '../checks/compare.ts';
 import { currentJournal } from './current-journal.ts';
 import { foreignRunId, Interference } from './interference.ts';
 import type { Journal } from './journal.ts';
-import type { Row } from '../resources/record-shapes.ts';
+import type { Row } from '../contract/record.ts';
 
 type Seen = Map<string, { row: Row; generation: number }>;
 

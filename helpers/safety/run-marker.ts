@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { fillId, is2xx, type ApiClient } from '../http/client.ts';
-import { rowsOf, type Row } from '../resources/record-shapes.ts';
+import { rowsOf } from '../resources/record-shapes.ts';
+import { type Row } from '../contract/record.ts';
 
 /**
  * The run marker: `scr-YYYYMMDD-xxxxxxxx`, the UTC day the run started and 32 random bits. Every

@@ -1,6 +1,7 @@
 import { fillId, is2xx, type ApiClient } from '../http/client.ts';
 import type { Journal } from './journal.ts';
-import { isRecord, type RecordReader, type Row } from '../resources/record-shapes.ts';
+import { type RecordReader } from '../resources/record-shapes.ts';
+import { isRecord, type Row } from '../contract/record.ts';
 
 /**
  * The one snapshot taker: reads the record at `path` (a concrete path) and journals it at once,

@@ -1,6 +1,7 @@
 import { requireKey } from './auth.ts';
 import { seedBusiness } from '../seed.ts';
-import { error, isObject, json, type RefContext, type RefRequest, type Route } from '../types.ts';
+import { error, json, type RefContext, type RefRequest, type Route } from '../types.ts';
+import { isRecord } from '../../helpers/contract/record.ts';
 
 export const NULLABLE_STRINGS = [
   'phoneNumber', 'address', 'websiteUrl', 'termsAndConditionsUrl', 'privacyPolicyUrl',
@@ -19,7 +20,7 @@ function fieldRules(ctx: RefContext): Record<string, (v: unknown) => boolean> {
     [ctx.state.emailField]: (v) => isString(v) && (!strict || /^[^@\s]+@[^@\s]+$/.test(v as string)),
     currencyIso: (v) => isString(v) && (!strict || Intl.supportedValuesOf('currency').includes(v as string)) && (!served(ctx, 'currencies') || served(ctx, 'currencies')!.includes(v as string)),
     timeZone: (v) => isString(v) && (!strict || Intl.supportedValuesOf('timeZone').includes(v as string)) && (!served(ctx, 'zones') || served(ctx, 'zones')!.includes(v as string)),
-    businessHours: (v) => Array.isArray(v) && v.every(isObject) && (!ctx.varies('business-hours-every-day') || sameDays(v, ctx.state.business.businessHours)),
+    businessHours: (v) => Array.isArray(v) && v.every(isRecord) && (!ctx.varies('business-hours-every-day') || sameDays(v, ctx.state.business.businessHours)),
     useGdprCompliance: (v) => typeof v === 'boolean',
   };
   for (const f of NULLABLE_STRINGS) {
@@ -76,7 +77,7 @@ function enveloped(ctx: RefContext, record: Record<string, unknown>): unknown {
 
 /** Variation business-hours-every-day: an update of businessHours must name the same days as before. */
 function sameDays(next: unknown[], current: unknown): boolean {
-  const days = (v: unknown) => (Array.isArray(v) ? v.map((e) => (isObject(e) ? String(e.dayOfWeek) : '')).sort().join() : '');
+  const days = (v: unknown) => (Array.isArray(v) ? v.map((e) => (isRecord(e) ? String(e.dayOfWeek) : '')).sort().join() : '');
   return days(next) === days(current);
 }
 
@@ -140,7 +141,7 @@ function update(req: RefRequest, ctx: RefContext) {
   const keyless = ctx.fault('business-patch-without-key') && req.headers.authorization === undefined;
   const denied = keyless ? undefined : requireKey(req, ctx);
   if (denied && !ctx.fault('business-rejected-patch-applied')) return denied;
-  if (!isObject(req.body)) return error(400, 'invalid_body', 'The body must be a JSON object');
+  if (!isRecord(req.body)) return error(400, 'invalid_body', 'The body must be a JSON object');
   if (ctx.fault('business-name-required') && !('name' in req.body)) return error(422, 'invalid_value', 'name is required');
   const rules = fieldRules(ctx);
   const changes: Record<string, unknown> = {};

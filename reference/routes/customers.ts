@@ -1,6 +1,6 @@
 import type { State } from '../state.ts';
-import { error, isObject, json, type RefContext, type RefRequest, type Route } from '../types.ts';
-import type { Row } from '../../helpers/resources/record-shapes.ts';
+import { error, json, type RefContext, type RefRequest, type Route } from '../types.ts';
+import { isRecord, type Row } from '../../helpers/contract/record.ts';
 
 /** Customers deleted so far, per reference instance: some faults still show or answer them. */
 const deleted = new WeakMap<State, Map<string, Row>>();
@@ -45,7 +45,7 @@ function emailTaken(ctx: RefContext, fields: Row, except?: unknown): boolean {
 }
 
 function create(req: RefRequest, ctx: RefContext) {
-  if (!isObject(req.body)) return error(400, 'invalid_body', 'The body must be a JSON object');
+  if (!isRecord(req.body)) return error(400, 'invalid_body', 'The body must be a JSON object');
   const { id: _ignored, ...fields } = req.body;
   if (emailTaken(ctx, fields)) return error(409, 'conflict', 'A customer with that email exists');
   if (ctx.fault('customer-create-drops-field')) delete fields[Object.keys(fields).at(-1) ?? ''];
@@ -63,7 +63,7 @@ function create(req: RefRequest, ctx: RefContext) {
 function update(req: RefRequest, ctx: RefContext) {
   const addressed = ctx.state.customers.get(req.params.id);
   if (!addressed) return missing(req, ctx);
-  if (!isObject(req.body)) return error(400, 'invalid_body', 'The body must be a JSON object');
+  if (!isRecord(req.body)) return error(400, 'invalid_body', 'The body must be a JSON object');
   const { id: _ignored, ...changes } = req.body;
   if (emailTaken(ctx, changes, addressed.id)) return error(409, 'conflict', 'A customer with that email exists');
   const customer = ctx.fault('customer-update-other') ? (sameName(ctx, addressed)[0] ?? addressed) : addressed;

@@ -1,4 +1,5 @@
-import { error, isObject, json, type RefContext, type RefRequest, type Route } from '../types.ts';
+import { error, json, type RefContext, type RefRequest, type Route } from '../types.ts';
+import { isRecord } from '../../helpers/contract/record.ts';
 
 function list(_req: RefRequest, ctx: RefContext) {
   return json(200, [...ctx.state.teamMembers.values()]);
@@ -12,7 +13,7 @@ function find(req: RefRequest, ctx: RefContext) {
 function update(req: RefRequest, ctx: RefContext) {
   const member = ctx.state.teamMembers.get(req.params.id);
   if (!member) return error(404, 'not_found', 'No team member with that id');
-  if (!isObject(req.body)) return error(400, 'invalid_body', 'The body must be a JSON object');
+  if (!isRecord(req.body)) return error(400, 'invalid_body', 'The body must be a JSON object');
   const { id: _ignored, ...changes } = req.body;
   const updated = ctx.fault('team-member-patch-replaces') ? { id: member.id, ...structuredClone(changes) } : { ...member, ...structuredClone(changes) };
   if (!ctx.fault('team-member-update-not-persisted')) ctx.state.teamMembers.set(req.params.id, updated);
@@ -31,7 +32,7 @@ function notAllowed(_req: RefRequest, ctx: RefContext) {
 }
 
 function create(req: RefRequest, ctx: RefContext) {
-  if (!(ctx.fault('team-member-create-allowed') || ctx.fault('team-members-writable')) || !isObject(req.body)) return notAllowed(req, ctx);
+  if (!(ctx.fault('team-member-create-allowed') || ctx.fault('team-members-writable')) || !isRecord(req.body)) return notAllowed(req, ctx);
   const { id: _ignored, ...fields } = req.body;
   return json(201, ctx.state.insert(ctx.state.teamMembers, structuredClone(fields), 'tm'));
 }
