@@ -2,9 +2,11 @@
  * Compiles the command's TypeScript (helpers/, suites/, reference/) to JavaScript in dist/, file
  * for file, so that a run starts without transpiling, then derives dist/data from the spec
  * (helpers/contract/precompile.ts). Run by `npm run build` and on `prepare` (npm ci / npm
- * install), and by bin/ when dist/ is missing or older than the sources.
+ * install; with --types, the typed API's declarations too), and by bin/ when dist/ is missing or older than the sources.
  * Plain JavaScript: it runs before anything is compiled.
  */
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -88,4 +90,24 @@ async function precompile() {
   }
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await build();
+/**
+ * types/: the typed API's declarations (tsconfig.types.json), for `npm install` from git, where
+ * npm runs `prepare` but not `prepack`. Written where TypeScript is installed (a development
+ * install); an install without it (`npm ci --omit=dev`, the Action) runs the command, which needs
+ * no declarations.
+ */
+async function buildTypes() {
+  let tscPath;
+  try {
+    tscPath = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  } catch {
+    return;
+  }
+  const ran = spawnSync(process.execPath, [tscPath, '-p', join(root, 'tsconfig.types.json')], { stdio: 'inherit' });
+  if (ran.status !== 0) throw new Error('the declarations of the typed API (types/) could not be built');
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  await build();
+  if (process.argv.includes('--types')) await buildTypes();
+}

@@ -103,6 +103,8 @@ describe('scheduling-conformance: more ways to be wrong, each one line and exit 
   const cases: [string, string[], Record<string, string>, RegExp][] = [
     ['a base URL ending in /api/v1', ['--base-url', 'http://127.0.0.1:1/api/v1'], { SCHEDULING_API_KEY: KEY }, /ends in \/api\/v1/],
     ['a base URL from the environment, named as such', [], { SCHEDULING_BASE_URL: 'nope', SCHEDULING_API_KEY: KEY }, /^scheduling-conformance: SCHEDULING_BASE_URL "nope" is not a URL/],
+    // A CI variable that is unset or misspelled: the run must not test the embedded reference instead.
+    ['a base URL from the environment that is set but empty', [], { SCHEDULING_BASE_URL: '', SCHEDULING_API_KEY: KEY }, /^scheduling-conformance: SCHEDULING_BASE_URL is set but empty/],
     ['a key a header cannot carry', ['--base-url', 'http://127.0.0.1:1'], { SCHEDULING_API_KEY: 'two words' }, /SCHEDULING_API_KEY is empty or holds characters/],
     ['a timeout beyond what a timer holds', ['--timeout', '3000000000'], {}, /--timeout must be a whole number of milliseconds from 1 to 2147483647/],
     ['an --only that matches no check', ['--only', 'NO-SUCH-CHECK'], {}, /--only "NO-SUCH-CHECK" matches none of the \d+ checks/],
@@ -115,6 +117,20 @@ describe('scheduling-conformance: more ways to be wrong, each one line and exit 
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(message);
     expect(run.stderr).not.toContain('two words');
+  });
+
+  test('a run that cannot test the target says why in the summary files CI shows', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'scr-summary-'));
+    const step = join(dir, 'step-summary.md');
+    writeFileSync(step, '## an earlier step\n\n');
+    const run = await runInProcess(['--base-url', 'http://127.0.0.1:1', '--summary', join(dir, 'summary.md')], { SCHEDULING_API_KEY: KEY, GITHUB_STEP_SUMMARY: step });
+    expect(run.code).toBe(2);
+    for (const file of ['summary.md', 'step-summary.md']) {
+      const text = readFileSync(join(dir, file), 'utf8');
+      expect(text).toMatch(/## Scheduling API v1 conformance: could not be tested\n\nExit code 2: target unreachable: .*connection refused/);
+      expect(text).not.toContain(KEY);
+    }
+    expect(readFileSync(step, 'utf8')).toMatch(/^## an earlier step\n/);
   });
 
   test('--help answers even when the environment is wrong', async () => {

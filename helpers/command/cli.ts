@@ -6,7 +6,7 @@ import { redactor } from '../http/redact.ts';
 import type { TargetConfig } from '../config/target.ts';
 import type { RunningReference } from '../../reference/server.ts';
 import type { WireEntry } from '../http/exchanges.ts';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { processIo, type Io } from './io.ts';
 
@@ -17,12 +17,13 @@ import { processIo, type Io } from './io.ts';
 export async function main(argv: string[], env?: Record<string, string | undefined>, io: Io = processIo): Promise<number> {
   let reference: RunningReference | undefined;
   let redact = (text: string) => text;
+  let options: RunOptions | undefined;
   try {
     // Help and version answer whatever else is wrong (a bad .env, a bad base URL in the environment).
     if (argv.includes('--help') || argv.includes('-h')) return void io.stdout.write(HELP), EXIT.conformant;
     if (argv.includes('--version') || argv.includes('-v')) return void io.stdout.write(`${suiteVersion}\n`), EXIT.conformant;
     if (argv[0] === 'verify') return await (await import('./verify.ts')).verifyCommand(argv.slice(1), io);
-    const options = parseOptions(argv, env ?? commandEnvironment());
+    options = parseOptions(argv, env ?? commandEnvironment());
     // The run timeout counts from here (start-up is part of the run), not counting --wait-for-target.
     const started = Date.now();
     redact = redactor(options);
@@ -52,15 +53,28 @@ export async function main(argv: string[], env?: Record<string, string | undefin
     const { conform } = await (conformModule ?? import('./conform.ts'));
     return await conform(options, target, redact, io, preflightRequests);
   } catch (e) {
-    if (e instanceof UsageError || e instanceof TargetError) {
-      io.stderr.write(`scheduling-conformance: ${redact(e.message)}\n`);
-      return EXIT.usage;
-    }
-    io.stderr.write(`scheduling-conformance: internal error: ${redact(e instanceof Error ? e.message : String(e)).split('\n')[0]}\n`);
+    const known = e instanceof UsageError || e instanceof TargetError;
+    const line = known ? redact(e.message) : `internal error: ${redact(e instanceof Error ? e.message : String(e)).split('\n')[0]}`;
+    io.stderr.write(`scheduling-conformance: ${line}\n`);
+    // Where CI shows the summary, say why there is no verdict (exit 2 writes no report of checks).
+    notTestedSummary(line, options?.summaryFile, options?.stepSummaryFile ?? (env ?? process.env).GITHUB_STEP_SUMMARY);
     return EXIT.usage;
   } finally {
     await reference?.close();
   }
+}
+
+/** The Markdown summary of a run that could not test the target: the one line that says why. */
+function notTestedSummary(line: string, summaryFile: string | undefined, stepSummaryFile: string | undefined): void {
+  const text = `## Scheduling API v1 conformance: could not be tested\n\nExit code ${EXIT.usage}: ${line.replace(/\n/g, ' ')}\n\nThe run proves nothing either way; no check was judged.\n\n`;
+  // The error line above is what counts: a summary file that cannot be written is not a second error.
+  const attempt = (write: () => void) => {
+    try {
+      write();
+    } catch {}
+  };
+  if (summaryFile) attempt(() => writeFileSync(summaryFile, text));
+  if (stepSummaryFile && stepSummaryFile !== summaryFile) attempt(() => appendFileSync(stepSummaryFile, text));
 }
 
 function targetConfig(options: RunOptions, reference: RunningReference | undefined, runId: string): TargetConfig {

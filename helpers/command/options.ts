@@ -182,6 +182,11 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
   }
   const str = (flag: string, name: string) => (values[flag] as string | undefined) ?? (env[name] || undefined);
 
+  // Set but empty is not "no target": a CI variable that is unset or misspelled would otherwise
+  // test the embedded reference and go green.
+  if (values['base-url'] === undefined && env.SCHEDULING_BASE_URL !== undefined && env.SCHEDULING_BASE_URL.trim() === '') {
+    throw new UsageError('SCHEDULING_BASE_URL is set but empty (is the CI variable behind it defined?): give the target\'s URL, or unset it to test the embedded reference');
+  }
   const baseUrl = str('base-url', 'SCHEDULING_BASE_URL');
   if (baseUrl !== undefined) checkBaseUrl(baseUrl, values['base-url'] !== undefined ? '--base-url' : 'SCHEDULING_BASE_URL');
   const apiKey = checkKey(str('api-key', 'SCHEDULING_API_KEY'), values['api-key'] !== undefined ? '--api-key' : 'SCHEDULING_API_KEY');

@@ -4,6 +4,7 @@
  * - the tarball `npm pack` writes installs into an empty project from the npm cache and runs:
  *   `--version`, a certification run against the embedded reference, `verify` of its bundle, and
  *   the typed API through the package's `exports`, type-checked from its `types`;
+ * - an install from git carries the typed API's declarations (built by `prepare`);
  * - action.yml's steps run as the GitHub runner runs them, with GITHUB_ACTION_PATH at a copy of the
  *   packed package and temporary GITHUB_OUTPUT / GITHUB_STEP_SUMMARY files.
  */
@@ -92,6 +93,21 @@ console.log(JSON.stringify({ checks: checks.length, holds: bundle.holds, verdict
   });
 });
 
+describe('an install from git (as examples/gitlab-ci.yml installs it)', () => {
+  // npm runs `prepare`, not `prepack`, for a git dependency: the declarations must come from prepare.
+  test('carries the typed API\'s declarations and runs', async () => {
+    const project = join(scratch, 'from-git');
+    mkdirSync(project);
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'from-git', private: true, type: 'module' }));
+    const install = await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', `git+file://${projectRoot}`], { cwd: project });
+    expect(install.code, install.stderr).toBe(0);
+    const installed = join(project, 'node_modules/scheduling-conformance');
+    expect(readFileSync(join(installed, 'types/helpers/api.d.ts'), 'utf8')).toContain('runConformance');
+    const version = await run(join(project, 'node_modules/.bin/scheduling-conformance'), ['--version'], { cwd: project });
+    expect(version).toMatchObject({ code: 0, stdout: `${suiteVersion}\n` });
+  });
+});
+
 describe('action.yml, run as the runner runs it', () => {
   interface Step { uses?: string; id?: string; run?: string; env?: Record<string, string>; shell?: string }
   const action = parseYaml(readFileSync(join(projectRoot, 'action.yml'), 'utf8')) as {
@@ -141,9 +157,16 @@ describe('action.yml, run as the runner runs it', () => {
     return { outputs, summary: readFileSync(summary, 'utf8'), last };
   }
 
-  test('installs from its checkout, certifies the embedded reference, sets its outputs and writes the step summary', async () => {
+  test('installs from its checkout, certifies the target, sets its outputs and writes the step summary', async () => {
     const workspace = mkdtempSync(join(scratch, 'ws-'));
-    const { outputs, summary, last } = await runAction({ certify: 'true', vendor: 'Example Ltd', product: 'Example Scheduler', 'product-version': '1.0.0' }, workspace);
+    const ref = await startReference({});
+    let ran: Awaited<ReturnType<typeof runAction>>;
+    try {
+      ran = await runAction({ 'base-url': ref.url, 'api-key': ref.apiKey, 'expired-key': ref.expiredKey, certify: 'true', vendor: 'Example Ltd', product: 'Example Scheduler', 'product-version': '1.0.0' }, workspace);
+    } finally {
+      await ref.close();
+    }
+    const { outputs, summary, last } = ran;
     expect(last.code, last.stderr).toBe(0);
     expect(outputs).toEqual({ verdict: 'conformant', 'exit-code': '0', 'report-dir': join(workspace, 'conformance-report') });
     expect(summary).toMatch(/^## Scheduling API v1 conformance: CONFORMANT/);
@@ -163,10 +186,16 @@ describe('action.yml, run as the runner runs it', () => {
     } finally {
       await ref.close();
     }
-    const unusable = await runAction({ config: 'no-such-config.json' }, mkdtempSync(join(scratch, 'ws-')), runStep);
+    const workspace = mkdtempSync(join(scratch, 'ws-'));
+    const unusable = await runAction({ 'base-url': 'http://127.0.0.1:1', config: 'no-such-config.json' }, workspace, runStep);
     expect(unusable.last.code).toBe(2);
-    expect(unusable.outputs).toMatchObject({ verdict: '', 'exit-code': '2' });
+    expect(unusable.outputs).toEqual({ verdict: '', 'exit-code': '2', 'report-dir': join(workspace, 'conformance-report') });
     expect(unusable.last.stdout).toContain('::error title=Could not be tested::');
     expect(unusable.last.stderr).toMatch(/^scheduling-conformance: .*no-such-config\.json/m);
+    expect(unusable.summary).toMatch(/^## Scheduling API v1 conformance: could not be tested\n\nExit code 2: .*no-such-config\.json/);
+    // A base-url from a variable that is not set: exit 2, not a run against the suite's own reference.
+    const unset = await runAction({ 'base-url': '' }, mkdtempSync(join(scratch, 'ws-')), runStep);
+    expect(unset.last.code).toBe(2);
+    expect(unset.last.stderr).toMatch(/SCHEDULING_BASE_URL is set but empty/);
   });
 });
