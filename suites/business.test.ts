@@ -87,8 +87,11 @@ describe('retrieval', () => {
     if (from !== undefined) run.note(`the record is read from \`${from}\`${target.vendor.businessEnvelope ? ' (businessEnvelope in the vendor config)' : ', the one property of the answer holding documented fields'}`);
   });
 
-  check({ id: 'BUS-GET-CONTENT-TYPE', title: 'the retrieval is labelled application/json' }, async () => {
-    const type = (await retrieved()).headers['content-type'];
+  check({ id: 'BUS-GET-CONTENT-TYPE', title: 'the retrieval is labelled application/json' }, async (run) => {
+    const answer = await retrieved();
+    // The label of the record's answer: an error page's label proves nothing either way.
+    if (answer.status !== 200) run.blocked('BUS-GET-200', `the retrieval answered ${answer.status}, not 200`);
+    const type = answer.headers['content-type'];
     expect(/^application\/json\s*(;|$)/i.test(type ?? ''), `Content-Type is ${show(type)}`).toBe(true);
   });
 
