@@ -156,7 +156,8 @@ describe('team members: what the interface does not offer (section 1)', () => {
     if (is2xx(answer) || added.length) {
       throw new Error(`POST ${ops.list.path} ${said(answer)}, but team members cannot be created; new members: ${added.map(String).join(', ') || 'none listed'}. ${await lane.undoCreate(added)}`);
     }
-    ensure(rows, () => `listing team members after the POST: GET ${ops.list.path} ${said(listed)}`);
+    // The list is TM-LIST's subject: when it cannot be read now, "unchanged" is not proven either way.
+    needsThat('TM-LIST', rows, () => `listing team members after the POST: GET ${ops.list.path} ${said(listed)}`);
     const gone = [...known].filter((id) => !rows.some((r) => String(r[idField]) === id));
     ensure(gone.length === 0, () => `after the refused POST the list no longer holds: ${gone.join(', ')}`);
   });
@@ -175,7 +176,11 @@ describe('team members: what the interface does not offer (section 1)', () => {
     // Not found as it should be: re-create it only if it is really gone, not if the find is what fails.
     const list = await lane.list();
     const listedStill = is2xx(list) && (rowsOf(list.json) ?? []).some((r) => sameId(r[idField], id));
-    const undo = listedStill ? 'It is still listed, so nothing was re-created.' : await lane.undoDelete(original);
-    throw new Error(`after DELETE ${ops.find.path} ${said(answer)}, the member ${String(id)} is not found: GET ${said(found)}. ${undo}`);
+    if (listedStill) {
+      ensure(!is2xx(answer), () => `DELETE ${ops.find.path} ${said(answer)}, but team members cannot be deleted; the member is still listed, so nothing was re-created`);
+      // Refused, and still listed: only the find fails now, which is TM-FIND's subject, not this check's.
+      needsThat('TM-FIND', false, () => `the member ${String(id)} is still listed after the refused DELETE, but finding it answered: GET ${said(found)}`);
+    }
+    throw new Error(`after DELETE ${ops.find.path} ${said(answer)}, the member ${String(id)} is not found: GET ${said(found)}. ${await lane.undoDelete(original)}`);
   });
 });

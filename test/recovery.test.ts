@@ -67,6 +67,17 @@ describe('the after-run clean-up', () => {
     expect(ref.state.snapshot()).toEqual(before);
   });
 
+  test('a 4 s outage starting mid-run: the run\'s own clean-up waits it out, and nothing is left', async () => {
+    const ref = await reference(['outage-4s-from:120']);
+    const before = ref.state.snapshot();
+    const out: string[] = [];
+    const code = await main(['--base-url', ref.url, '--report-dir', join(mkdtempSync(join(tmpdir(), 'scr-outage-')), 'reports')], { SCHEDULING_API_KEY: ref.apiKey }, { stdout: { write: (t: string) => out.push(t) }, stderr: { write: () => {} } });
+    // Checks that met the outage fail (a 500 is the target's answer); what the run changed is put back.
+    expect(code).toBe(1);
+    expect(out.join('')).toMatch(/Left on the target\n {2}nothing/);
+    expect(ref.state.snapshot()).toEqual(before);
+  });
+
   test('the clean-up timeout bounds the retries: what is left is named', async () => {
     const ref = await reference(['outage-4s']);
     const { journal } = leftByARun(ref, mkdtempSync(join(tmpdir(), 'scr-recovery-')));

@@ -22,6 +22,7 @@ export const ROBUSTNESS_FAULTS: RobustnessFault[] = [
   { name: 'html:<operationId>', description: 'The operation is handled and answers 200 with an HTML error page.' },
   { name: 'truncated-json:<operationId>', description: 'The operation is handled and answers its JSON cut in half.' },
   { name: 'outage-4s', description: 'From the first request on, every request answers 500 for 4 s, without being handled.' },
+  { name: 'outage-4s-from:<request>', description: 'From the request with that number on (mid-run), every request answers 500 for 4 s, without being handled.' },
   { name: 'overlapping-run', description: 'After the 5th business update, another conformance run (scr-20260101-0badcafe) writes its value into the business name.' },
   { name: 'overlapping-run-team-members', description: 'After the 2nd team member update, another conformance run (scr-20260101-0badcafe) writes its value into the first name of the last team member.' },
   { name: 'not-json:<operationId>', description: 'The operation is handled and answers 200 "OK" labelled application/json.' },
@@ -31,7 +32,8 @@ export const HUGE_BODY_BYTES = 20 * 1024 * 1024;
 
 export function robustnessNamed(name: string): boolean {
   const [kind, op] = name.split(':');
-  return ROBUSTNESS_FAULTS.some((f) => f.name === (op === undefined ? kind : `${kind}:<operationId>`));
+  const generic = op === undefined ? kind : /^[1-9]\d*$/.test(op) ? `${kind}:<request>` : `${kind}:<operationId>`;
+  return ROBUSTNESS_FAULTS.some((f) => f.name === generic);
 }
 
 export interface Robustness {
@@ -49,13 +51,16 @@ export function robustness(names: string[], options: { redirectTo?: string } = {
   let requests = 0;
   let huge: string | undefined;
   let outageFrom: number | undefined;
+  const outageFromName = names.find((n) => n.startsWith('outage-4s-from:'));
+  const outageAt = outageFromName === undefined ? undefined : Number(outageFromName.split(':')[1]);
   // Requests answered 503 whose next attempt is handled whatever its place: "unavailable now",
   // not "unavailable to this client", however many other requests come in between.
   const refused = new Set<string>();
   return {
     before(op, path, method = 'GET'): RefResponse | 'hang' | undefined {
       requests += 1;
-      if (on.has('outage-4s') && Date.now() - (outageFrom ??= Date.now()) < 4000) {
+      const outage = on.has('outage-4s') || (outageAt !== undefined && requests >= outageAt);
+      if (outage && Date.now() - (outageFrom ??= Date.now()) < 4000) {
         return { status: 500, body: { error: 'internal', message: 'The service is down' } };
       }
       if (on.has('unavailable-every-5th') && !refused.delete(`${method} ${path}`) && requests % 5 === 0) {
