@@ -100,7 +100,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   const expiredKey = options.expiredKey ?? `ref_expired_${randomBytes(12).toString('hex')}`;
   const state = new State(
     idStyle(varies),
-    varies('email-field-renamed') ? 'contactEmail' : 'email',
+    varies('email-field-renamed') ? 'contactEmail' : varies('email-field-email-address') ? 'emailAddress' : 'email',
     options.seedCustomers ?? (varies('many-customers') ? 300 : 3),
     varies('timestamps'),
   );
@@ -120,6 +120,8 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
     if (varies('rate-limited') && ++requests % 7 === 0) return { status: 429, headers: { 'retry-after': '0' }, body: { error: 'rate_limited', message: 'Too many requests' } };
     // Variation extra-resources: the platform serves more than the three documented resources.
     if (varies('extra-resources') && /^\/api\/v1\/(services|appointments)$/.test(path)) return json(200, []);
+    // Variation api-index: the version prefix itself answers an index of the resources it serves.
+    if (varies('api-index') && /^\/api\/v1\/?$/.test(path)) return json(200, { resources: ['customers', 'business', 'team-members', 'locations'].map((r) => ({ name: r, href: `/api/v1/${r}` })) });
     const found = route(req.method ?? 'GET', path, ctx.fault);
     if (found === undefined) return error(404, 'not_found', 'No such path');
     if (found === 'method') return error(405, 'method_not_allowed', 'Method not allowed on this path');
@@ -138,7 +140,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
       }
     }
     const request: RefRequest = { method: req.method ?? 'GET', path: url.pathname, params: found.params, headers: req.headers, body };
-    if (varies('auth-everywhere')) {
+    if (varies('auth-everywhere') || (varies('auth-writes-only') && request.method !== 'GET')) {
       const denied = requireKey(request, ctx);
       if (denied) return denied;
     }
@@ -147,8 +149,9 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
 
   /**
    * Variations of what the contract does not show about records: a state the server keeps on each
-   * customer (record-state, section 3), an event id on every write (event-ids, section 6), and 400
-   * for a team member id that names none (tm-unknown-id-400, section 7).
+   * customer or team member (record-state, team-member-state, section 3), an event on every write
+   * (event-ids, event-link, section 6), and 400 or 403 for a team member id that names none
+   * (tm-unknown-id-400, tm-unknown-id-403, section 7).
    */
   function shapeRecordAnswer(request: RefRequest, operationId: string | undefined, answer: RefResponse): RefResponse {
     let shaped = answer;
@@ -156,8 +159,14 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
       const withState = (row: unknown) => (row && typeof row === 'object' && !Array.isArray(row) ? { ...row, state: 'active' } : row);
       shaped = { ...shaped, body: Array.isArray(shaped.body) ? shaped.body.map(withState) : withState(shaped.body) };
     }
+    if (varies('team-member-state') && /TeamMembers?$/.test(operationId ?? '') && shaped.status < 300) {
+      const withStatus = (row: unknown) => (row && typeof row === 'object' && !Array.isArray(row) ? { ...row, status: 'active', statusChangedAt: '2026-01-01T00:00:00Z' } : row);
+      shaped = { ...shaped, body: Array.isArray(shaped.body) ? shaped.body.map(withStatus) : withStatus(shaped.body) };
+    }
     if (varies('event-ids') && request.method !== 'GET' && shaped.status < 300) shaped = { ...shaped, headers: { ...shaped.headers, 'x-event-id': `evt_${randomBytes(6).toString('hex')}` } };
+    if (varies('event-link') && request.method !== 'GET' && shaped.status < 300) shaped = { ...shaped, headers: { ...shaped.headers, link: `</api/v1/events/evt_${randomBytes(6).toString('hex')}>; rel="event"` } };
     if (varies('tm-unknown-id-400') && operationId === 'findTeamMember' && shaped.status === 404) shaped = error(400, 'invalid_id', 'No team member has this id');
+    if (varies('tm-unknown-id-403') && operationId === 'findTeamMember' && shaped.status === 404) shaped = error(403, 'forbidden', 'No team member of yours has this id');
     return shaped;
   }
 
@@ -176,6 +185,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
       shaped = { status: shaped.status, headers: { ...shaped.headers, 'content-type': 'text/plain; charset=utf-8' }, raw: `${shaped.status} ${message}` };
     }
     if (varies('version-headers')) shaped = { ...shaped, headers: { ...shaped.headers, 'api-version': '1.4.2', deprecation: 'false' } };
+    if (varies('version-successor-link')) shaped = { ...shaped, headers: { ...shaped.headers, link: '</api/v2>; rel="successor-version"', sunset: 'Wed, 31 Dec 2031 23:59:59 GMT' } };
     return shaped;
   }
 

@@ -2,12 +2,14 @@
  * Legitimate variations: ways an implementation may fill in what the contract leaves open.
  * The suite must pass the reference implementation with any of them switched on.
  */
-import type { CheckId, CheckIdOf, ShouldRequirementId } from '../helpers/contract/catalog.ts';
+import type { CheckId, CheckIdOf, NotShownKey, ShouldRequirementId } from '../helpers/contract/catalog.ts';
 import { seedBusiness } from './seed.ts';
 
 export interface Variation {
   name: string;
   description: string;
+  /** The statement the contract leaves open (not-checked in spec/requirements.yaml) that this choice fills in. */
+  notShown: NotShownKey;
   /** Vendor configuration the suite needs to test this variation (as a vendor would give it). */
   vendorConfig?: Record<string, unknown>;
   /** Server-managed fields that legitimately change when the suite restores a record. */
@@ -30,19 +32,19 @@ const NULL_IN_SEED = Object.entries(seedBusiness('email')).filter(([, v]) => v =
 /** Variations of what a product accepts where section 2 shows no formats: the suite learns values, it does not invent them. */
 const VALUES_ACCEPTED: Variation[] = [
   {
-    name: 'social-links-own-domain',
+    name: 'social-links-own-domain', notShown: 'values',
     description: 'Each social link must be an https URL on that network\'s own domain (instagram.com, tiktok.com, …); anything else answers 422.',
   },
-  { name: 'currency-whitelist', description: 'Only the currencies of a North American product are accepted (USD, CAD, MXN); others answer 422.' },
-  { name: 'time-zone-whitelist', description: 'Only time zones of the Americas the product serves are accepted; others answer 422.' },
-  { name: 'phone-one-region', description: 'A UK product: phone numbers must be UK numbers (+44 and ten digits); the business holds one.' },
+  { name: 'currency-whitelist', notShown: 'values', description: 'Only the currencies of a North American product are accepted (USD, CAD, MXN); others answer 422.' },
+  { name: 'time-zone-whitelist', notShown: 'values', description: 'Only time zones of the Americas the product serves are accepted; others answer 422.' },
+  { name: 'phone-one-region', notShown: 'values', description: 'A UK product: phone numbers must be UK numbers (+44 and ten digits); the business holds one.' },
   {
-    name: 'currency-own-list',
+    name: 'currency-own-list', notShown: 'values',
     description: 'Only USD and ISK are accepted, a list no one could guess; the vendor gives ISK in businessValues.',
     vendorConfig: { businessValues: { currencyIso: ['ISK'] } },
   },
   {
-    name: 'currency-single',
+    name: 'currency-single', notShown: 'values',
     description: 'A single-currency product: only the currency the business holds is accepted.',
     // Every other currency is refused: the change checks of currencyIso are not applicable, with
     // the values tried and how to give one (businessValues); writing back USD is still checked.
@@ -52,46 +54,47 @@ const VALUES_ACCEPTED: Variation[] = [
 
 /** Section 4: the bodies of the retrieval and the update are not shown; the record may come wrapped. */
 const ENVELOPES: Variation[] = [
-  { name: 'business-envelope-data', description: 'The business retrieval and update answer {"data": {...}}.' },
-  { name: 'business-envelope-business', description: 'The business retrieval and update answer {"business": {...}}.' },
+  { name: 'business-envelope-data', notShown: 'business-bodies', description: 'The business retrieval and update answer {"data": {...}}.' },
+  { name: 'business-envelope-business', notShown: 'business-bodies', description: 'The business retrieval and update answer {"business": {...}}.' },
   {
-    name: 'business-envelope-result',
+    name: 'business-envelope-result', notShown: 'business-bodies',
     description: 'The business retrieval and update answer {"result": {...}}, named by the vendor (businessEnvelope).',
     vendorConfig: { businessEnvelope: 'result' },
   },
 ];
 export const VARIATIONS: Variation[] = [
-  { name: 'ids-integer', description: 'Ids are JSON integers.' },
-  { name: 'ids-prefixed', description: 'Ids are prefixed strings such as cus_000123.' },
-  { name: 'create-200', description: 'Create Customer answers 200 instead of 201.' },
-  { name: 'delete-200-body', description: 'Delete Customer answers 200 with the deleted customer instead of 204.' },
-  { name: 'auth-everywhere', description: 'Every endpoint, not only the business, requires the bearer key.' },
-  { name: 'patch-answers-changes', description: 'Every PATCH answers only the fields it changed.' },
-  { name: 'patch-answers-empty', description: 'Every PATCH answers {}.' },
+  { name: 'ids-integer', notShown: 'id-format', description: 'Ids are JSON integers.' },
+  { name: 'ids-prefixed', notShown: 'id-format', description: 'Ids are prefixed strings such as cus_000123.' },
+  { name: 'create-200', notShown: 'customer-team-member-shapes', description: 'Create Customer answers 200 instead of 201.' },
+  { name: 'delete-200-body', notShown: 'customer-team-member-shapes', description: 'Delete Customer answers 200 with the deleted customer instead of 204.' },
+  { name: 'auth-everywhere', notShown: 'undocumented-auth', description: 'Every endpoint, not only the business, requires the bearer key.' },
+  { name: 'auth-writes-only', notShown: 'undocumented-auth', description: 'Every write (POST, PATCH, DELETE) requires the bearer key; reads of customers and team members do not.' },
+  { name: 'patch-answers-changes', notShown: 'business-bodies', description: 'Every PATCH answers only the fields it changed.' },
+  { name: 'patch-answers-empty', notShown: 'business-bodies', description: 'Every PATCH answers {}.' },
   {
-    name: 'timestamps',
+    name: 'timestamps', notShown: 'values',
     description: 'Records carry createdAt / updatedAt, and updatedAt changes on every write.',
     volatileFields: ['updatedAt'],
   },
   {
-    name: 'strict-validation',
+    name: 'strict-validation', notShown: 'errors',
     description: 'Unknown business fields, non-ISO currencies, non-IANA zones, wrong types and malformed URLs answer 422.',
   },
-  { name: 'tm-forbidden-403', description: 'Creating or deleting a team member answers 403.' },
-  { name: 'tm-unknown-404', description: 'Creating or deleting a team member answers 404.' },
-  { name: 'many-customers', description: 'Three hundred customers exist before the run.' },
+  { name: 'tm-forbidden-403', notShown: 'customer-team-member-shapes', description: 'Creating or deleting a team member answers 403.' },
+  { name: 'tm-unknown-404', notShown: 'customer-team-member-shapes', description: 'Creating or deleting a team member answers 404.' },
+  { name: 'many-customers', notShown: 'limits', description: 'Three hundred customers exist before the run.' },
   {
-    name: 'unique-customer-email',
+    name: 'unique-customer-email', notShown: 'errors',
     description: 'Customer emails are unique: a create (or update) with an email another customer holds answers 409.',
   },
   {
-    name: 'delete-idempotent',
+    name: 'delete-idempotent', notShown: 'customer-team-member-shapes',
     description: 'Delete Customer of an id that names no customer (any more) answers 204.',
     // 404 for an unknown id is a SHOULD; an idempotent delete departs from it, legitimately.
     expectWarnings: ['CUS-UNKNOWN-404:delete'],
   },
   {
-    name: 'omit-null-fields',
+    name: 'omit-null-fields', notShown: 'business-bodies',
     description: 'The business retrieval leaves out the fields that are null.',
     // A field null at the start is not in the retrieval: its value cannot be read, so it cannot
     // be restored either, and its type and update checks are not applicable (with that reason).
@@ -100,43 +103,53 @@ export const VARIATIONS: Variation[] = [
     ]),
   },
   {
-    name: 'business-hours-every-day',
+    name: 'business-hours-every-day', notShown: 'values',
     description: 'An update of businessHours must name the same days as the record holds (422 otherwise).',
     // The element rules are not shown: the changed list the suite derives may be refused.
     expectNotApplicable: ['BUS-UPDATE-200:businessHours', 'BUS-UPDATE-APPLIES:businessHours', 'BUS-UPDATE-PARTIAL:businessHours'],
   },
-  { name: 'list-envelope', description: 'List Customers and List Team Members answer {"data": [...]} instead of a bare array.' },
+  { name: 'list-envelope', notShown: 'customer-team-member-shapes', description: 'List Customers and List Team Members answer {"data": [...]} instead of a bare array.' },
   {
-    name: 'email-field-renamed',
+    name: 'email-field-renamed', notShown: 'email-field',
     description: 'The business email field is called contactEmail.',
     vendorConfig: { businessEmailField: 'contactEmail' },
+  },
+  {
+    name: 'email-field-email-address', notShown: 'email-field',
+    description: 'The business email field is called emailAddress.',
+    vendorConfig: { businessEmailField: 'emailAddress' },
   },
   ...VALUES_ACCEPTED,
   ...ENVELOPES,
 
-  // --- What the contract leaves open, at least two realistic choices each (the plain reference
-  // is one of them). Section 1: other resources.
-  { name: 'extra-resources', description: 'The platform serves more resources than the three documented (GET /api/v1/services, /api/v1/appointments).' },
+  // --- What the contract leaves open: at least two realistic choices each besides the plain
+  // reference (test/variations-2.test.ts holds every not-checked statement to it). Section 1: other resources.
+  { name: 'extra-resources', notShown: 'other-resources', description: 'The platform serves more resources than the three documented (GET /api/v1/services, /api/v1/appointments).' },
+  { name: 'api-index', notShown: 'other-resources', description: 'GET /api/v1 answers an index of the resources served, a fourth (locations) among them.' },
   // Section 2: the element structure of WorkHours.
-  { name: 'work-hours-minutes', description: 'businessHours elements are {day, opensAtMinute, closesAtMinute} with ISO weekday numbers, not named days and times.' },
+  { name: 'work-hours-minutes', notShown: 'values', description: 'businessHours elements are {day, opensAtMinute, closesAtMinute} with ISO weekday numbers, not named days and times.' },
   // Section 3: states of a record.
-  { name: 'record-state', description: 'Every customer carries a state the server keeps ("state": "active").' },
+  { name: 'record-state', notShown: 'states', description: 'Every customer carries a state the server keeps ("state": "active").' },
+  { name: 'team-member-state', notShown: 'states', description: 'Every team member carries a status and when it last changed, both kept by the server ("status": "active", "statusChangedAt").' },
   // Section 4: paging and ordering of the lists.
-  { name: 'list-paged', description: 'The lists answer one page with its paging data: {"items": [...], "page", "pageSize", "total", "next"}.' },
-  { name: 'list-newest-first', description: 'The lists are ordered newest first.' },
-  { name: 'list-sorted-by-name', description: 'The lists are ordered by last name, then first name.' },
+  { name: 'list-paged', notShown: 'customer-team-member-shapes', description: 'The lists answer one page with its paging data: {"items": [...], "page", "pageSize", "total", "next"}.' },
+  { name: 'list-newest-first', notShown: 'customer-team-member-shapes', description: 'The lists are ordered newest first.' },
+  { name: 'list-sorted-by-name', notShown: 'customer-team-member-shapes', description: 'The lists are ordered by last name, then first name.' },
   // Section 6: events.
-  { name: 'event-ids', description: 'Every write answers with the id of the event it emitted (X-Event-Id).' },
+  { name: 'event-ids', notShown: 'events', description: 'Every write answers with the id of the event it emitted (X-Event-Id).' },
+  { name: 'event-link', notShown: 'events', description: 'Every write links the event it emitted (Link: </api/v1/events/…>; rel="event").' },
   // Section 7: the shape of an error body, the status of a validation error, unknown team members.
-  { name: 'tm-unknown-id-400', description: 'Finding a team member by an id that names none answers 400.' },
-  { name: 'errors-problem-json', description: 'Errors answer RFC 9457 problem details (application/problem+json).' },
-  { name: 'errors-plain-text', description: 'Errors answer a line of plain text, not JSON.' },
-  { name: 'validation-400', description: 'Strict validation of the business update, answering 400 (not 422) to an invalid value.' },
+  { name: 'tm-unknown-id-400', notShown: 'unknown-team-member', description: 'Finding a team member by an id that names none answers 400.' },
+  { name: 'tm-unknown-id-403', notShown: 'unknown-team-member', description: 'Finding a team member by an id that names none of the caller\'s answers 403.' },
+  { name: 'errors-problem-json', notShown: 'errors', description: 'Errors answer RFC 9457 problem details (application/problem+json).' },
+  { name: 'errors-plain-text', notShown: 'errors', description: 'Errors answer a line of plain text, not JSON.' },
+  { name: 'validation-400', notShown: 'errors', description: 'Strict validation of the business update, answering 400 (not 422) to an invalid value.' },
   // Section 8: rate and size limits.
-  { name: 'rate-limited', description: 'Every 7th request answers 429 with Retry-After: 0.' },
-  { name: 'small-body-limit', description: 'Request bodies over 16 KiB answer 413.' },
+  { name: 'rate-limited', notShown: 'limits', description: 'Every 7th request answers 429 with Retry-After: 0.' },
+  { name: 'small-body-limit', notShown: 'limits', description: 'Request bodies over 16 KiB answer 413.' },
   // Section 9: versioning.
-  { name: 'version-headers', description: 'Every answer carries API-Version and Deprecation headers.' },
+  { name: 'version-headers', notShown: 'versioning', description: 'Every answer carries API-Version and Deprecation headers.' },
+  { name: 'version-successor-link', notShown: 'versioning', description: 'Every answer names a successor version and a sunset date (Link rel="successor-version", Sunset).' },
 ];
 
 export function variationNamed(name: string): Variation | undefined {

@@ -1,6 +1,6 @@
 /**
- * The id types the compiler holds the code to: requirement ids by level, from
- * spec/requirements.yaml, and fault names, from the fault catalog of reference/faults/. Both
+ * The id types the compiler holds the code to: requirement ids by level and the keys of the
+ * statements not checked, from spec/requirements.yaml, and fault names, from the fault catalog of reference/faults/. Both
  * files are types only (nothing of them runs); a project test fails when either is out of date.
  */
 import { join } from 'node:path';
@@ -28,6 +28,7 @@ export function renderRequirementIds(catalog: Catalog): string {
     union('MustRequirementId', 'Requirements the contract states: a failed check makes the target non-conformant.', ids('MUST')),
     union('ShouldRequirementId', 'Requirements inferred from the contract: a failed check is a warning unless --strict.', ids('SHOULD')),
     union('RequirementIdPrefix', 'The leading parts of requirement ids, up to a "-".', prefixes.map(quoted)),
+    union('NotShownKey', 'Statements of the contract not made into checks (not-checked), by key.', catalog.notChecked.map((n) => quoted(n.key))),
   ].join('\n');
 }
 

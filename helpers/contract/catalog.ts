@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { requirementsPath } from '../command/paths.ts';
 import { readPrecompiled } from './precompiled.ts';
-import type { MustRequirementId, RequirementIdPrefix, ShouldRequirementId } from './requirement-ids.generated.ts';
+import type { MustRequirementId, NotShownKey, RequirementIdPrefix, ShouldRequirementId } from './requirement-ids.generated.ts';
 
-export type { MustRequirementId, RequirementIdPrefix, ShouldRequirementId };
+export type { MustRequirementId, NotShownKey, RequirementIdPrefix, ShouldRequirementId };
 
 export type Level = 'MUST' | 'SHOULD';
 
@@ -31,6 +31,8 @@ export interface Requirement {
 }
 
 export interface NotChecked {
+  /** Names the statement (reference/variations.ts: the realistic choices standing for it). */
+  key: NotShownKey;
   clause: string;
   statement: string;
   why: string;

@@ -58,3 +58,19 @@ export type RequirementIdPrefix =
   | 'OP-'
   | 'TM-'
   | 'TM-NO-';
+
+/** Statements of the contract not made into checks (not-checked), by key. */
+export type NotShownKey =
+  | 'other-resources'
+  | 'values'
+  | 'email-field'
+  | 'states'
+  | 'customer-team-member-shapes'
+  | 'undocumented-auth'
+  | 'events'
+  | 'errors'
+  | 'limits'
+  | 'versioning'
+  | 'unknown-team-member'
+  | 'id-format'
+  | 'business-bodies';
