@@ -9,7 +9,7 @@ import { startReference, type RunningReference } from '../reference/server.ts';
 import { logRequests, runMain, type RequestLog } from './support/in-process.ts';
 import { startSuites } from '../helpers/command/run-suites.ts';
 import { ResultCollector } from '../helpers/results/reporters/collector.ts';
-import { parseOptions } from '../helpers/command/options.ts';
+import { defaultConcurrency, parseOptions } from '../helpers/command/options.ts';
 import { targetLine } from '../helpers/command/cli.ts';
 import { TerminalReporter } from '../helpers/results/reporters/terminal.ts';
 import { sampleRun } from './support/sample-run.ts';
@@ -123,5 +123,23 @@ describe('negative numbers', () => {
     ['--wait-for-target', '-3', /--wait-for-target must be a number of seconds from 0 .*got "-3"/],
   ] as const)('%s %s gets the flag\'s own message', ([flag, value, message]) => {
     expect(() => parseOptions([flag, value], {})).toThrow(message);
+  });
+});
+
+describe('--concurrency by default suits the target', () => {
+  // Loopback is CPU-bound (more workers cost more); a distant target waits on round trips.
+  test.for([
+    ['http://127.0.0.1:8080', 1],
+    ['http://localhost:8080', 1],
+    ['http://[::1]:8080', 1],
+    ['https://staging.example.com', 2],
+    ['http://10.0.0.7:8080', 2],
+  ] as const)('%s: %i suite files at once', ([url, expected]) => {
+    expect(defaultConcurrency(url)).toBe(expected);
+  });
+
+  test('--concurrency given wins, and is left unset otherwise', () => {
+    expect(parseOptions(['--concurrency', '3'], {}).concurrency).toBe(3);
+    expect(parseOptions([], {}).concurrency).toBeUndefined();
   });
 });

@@ -2,7 +2,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileS
 import type { WireEntry } from '../http/exchanges.ts';
 import { join, resolve } from 'node:path';
 import { EXIT, TargetError, UsageError } from './errors.ts';
-import type { RunOptions } from './options.ts';
+import { defaultConcurrency, type RunOptions } from './options.ts';
 import type { TargetConfig } from '../config/target.ts';
 import { ResultCollector } from '../results/reporters/collector.ts';
 import { TerminalReporter, useColour } from '../results/reporters/terminal.ts';
@@ -100,7 +100,7 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
       }
     }
     if (!stopped) {
-      suites = await startSuites({ target, reporters: [collector], stillWanted: () => !stopped, concurrency: options.concurrency });
+      suites = await startSuites({ target, reporters: [collector], stillWanted: () => !stopped, concurrency: options.concurrency ?? defaultConcurrency(target.baseUrl) });
       loadReportWriters().catch(() => {}); // a failure to load shows where they are written
       if (stopped) void suites.cancel('keyboard-input');
       await suites.done.catch((e: Error) => void collector.suiteErrors.push(redact(`suites: ${e.message.split('\n')[0]}`)));

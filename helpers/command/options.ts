@@ -6,7 +6,7 @@ import { UsageError } from './errors.ts';
 import { loadVendorConfig, type VendorConfig } from '../config/vendor-config.ts';
 import { loadExpectations, type Expectations } from '../config/expectations.ts';
 import type { Product } from '../config/product.ts';
-import { proxyEnvironment, proxyFor, type Network } from '../http/network.ts';
+import { isLoopback, proxyEnvironment, proxyFor, type Network } from '../http/network.ts';
 import type { ExtraHeader } from '../http/redact.ts';
 
 /** Everything a run needs to know, resolved from flags, then environment, then `.env`. */
@@ -26,7 +26,8 @@ export interface RunOptions {
   /** Requests per second at most; undefined: no cap. */
   rate?: number;
   /** Suite files (lanes) run at once after the operations pass; 1: one after another. */
-  concurrency: number;
+  /** --concurrency; undefined: as suits the target (defaultConcurrency). */
+  concurrency?: number;
   /** No warning for a plain-HTTP base URL that is not loopback. */
   allowHttp: boolean;
   /** Only list what earlier, crashed runs left behind (by the run marker), then exit. */
@@ -79,8 +80,8 @@ Options:
   --run-timeout S     stop the whole run after S seconds (start-up included), clean up, exit 2 (default 1800)
   --rate N            at most N requests per second (for rate-limited staging)
   --concurrency N     after the operations pass, run up to N suite files (business, customers,
-                      team members) at once, for a distant target (default 1: one after another);
-                      --rate holds for all together
+                      team members) at once (default 1 on loopback, where the run is CPU-bound;
+                      2 for any other target); --rate holds for all together
   --allow-http        no warning for a plain-HTTP base URL that is not loopback
   --header 'NAME: VALUE'
                       send this header with every request (repeatable; e.g. a tenant or gateway header);
@@ -220,9 +221,9 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
   if (values.sweep && values['read-only']) throw new UsageError('--sweep deletes records: it cannot be combined with --read-only');
   if (values.sweep && values.only !== undefined) throw new UsageError('--sweep deletes by the run marker, not by check: it cannot be combined with --only');
   if (values.yes && !values.sweep) throw new UsageError('--yes only confirms --sweep');
-  const concurrencyText = (values.concurrency as string | undefined) ?? '1';
-  const concurrency = Number(concurrencyText);
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16) {
+  const concurrencyText = values.concurrency as string | undefined;
+  const concurrency = concurrencyText === undefined ? undefined : Number(concurrencyText);
+  if (concurrency !== undefined && (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16)) {
     throw new UsageError(`--concurrency must be a whole number from 1 to 16, got "${concurrencyText}"`);
   }
   const waitText = (values['wait-for-target'] as string | undefined) ?? '0';
@@ -394,4 +395,14 @@ function checkBaseUrl(text: string, source: string): void {
   if (/\/api\/v1\/?$/.test(url.pathname)) {
     throw new UsageError(`${source} ends in /api/v1: give the address before it (e.g. ${url.origin}); the suite appends /api/v1/… itself`);
   }
+}
+
+/**
+ * Suite files at once when --concurrency is not given. On loopback a run is CPU-bound: more
+ * workers cost more than they save. Against anything further, round trips dominate, and two
+ * workers (the business lane in one, customers then team members in the other) come within a few
+ * percent of three, with one worker's memory less (npm run bench).
+ */
+export function defaultConcurrency(baseUrl: string): number {
+  return isLoopback(new URL(baseUrl).hostname.replace(/^\[|\]$/g, '')) ? 1 : 2;
 }

@@ -25,7 +25,7 @@ export function proxyEnvironment(env: Record<string, string | undefined>): Proxy
   return { httpProxy: get('HTTP_PROXY'), httpsProxy: get('HTTPS_PROXY'), noProxy: get('NO_PROXY') };
 }
 
-const isLoopback = (host: string) => host === 'localhost' || host === '::1' || /^127\./.test(host);
+export const isLoopback = (host: string) => host === 'localhost' || host === '::1' || /^127\./.test(host);
 
 /**
  * The proxy for requests to `baseUrl`, or undefined. The rules are undici's EnvHttpProxyAgent's
