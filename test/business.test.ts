@@ -122,6 +122,20 @@ describe.concurrent('business lane against the reference implementation', () => 
     expect(after).toBe(before);
   });
 
+  test('the refused retrievals go out together, each reported by its own check, and only the selected ones', async () => {
+    // 1 s per answer: were they sent one after another, no instant would lie inside all of them.
+    const only = '^BUS-AUTH-(MISSING|INVALID):retrieveBusiness(?!:token-scheme)';
+    const { run } = await runAgainst({ latencyMs: 1000 }, { args: ['--only', only] });
+    expect(run.code, run.stderr).toBe(0);
+    const refusals = readResult(run).checks.filter((c) => c.outcome === 'passed');
+    expect(refusals.map((c) => c.checkId)).toHaveLength(8);
+    for (const c of refusals) expect(c.exchanges, c.checkId).toHaveLength(1);
+    const spans = refusals.map((c) => c.exchanges[0]).map((e) => [Date.parse(e.startedAt), Date.parse(e.startedAt) + e.durationMs]);
+    expect(Math.max(...spans.map(([start]) => start))).toBeLessThan(Math.min(...spans.map(([, end]) => end)));
+    // The case --only left out was not sent at all.
+    expect(refusals.flatMap((c) => c.exchanges).map((e) => e.request.headers.authorization)).not.toContainEqual(expect.stringMatching(/^Token /));
+  });
+
   test('changes nothing and sends no update under --read-only', async () => {
     const { run, checks, before, after } = await runAgainst({}, { args: ['--read-only'] });
     expect(run.code, run.stderr).toBe(0);

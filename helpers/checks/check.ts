@@ -37,7 +37,8 @@ declare module 'vitest' {
 }
 
 export { NOT_SELECTED, selects };
-const selected = (def: { id: string; title: string }) => selects(inject('target').only, def);
+/** Whether this run's --only selects the check (a check left out sends nothing). */
+export const selected = (def: { id: string; title: string }) => selects(inject('target').only, def);
 
 /** Thrown to report a check as not applicable to this target, with the reason. */
 export class NotApplicable extends Error {
