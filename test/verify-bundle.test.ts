@@ -109,6 +109,11 @@ describe('verify <bundle-dir>', () => {
       expect(result.reasons.join('\n'), name).toMatch(reason);
       expect(result.statement, name).toMatch(/^This bundle does not prove/);
     }
+    // What the bundle itself says of an incomplete run: not certified, and why.
+    const blockedDir = bundle((f) => void Object.assign(mustCheck(f), { outcome: 'blocked', reason: 'blocked by BUS-GET-200: the retrieval answered 404' }));
+    expect(readFileSync(join(blockedDir, 'SUMMARY.md'), 'utf8')).toMatch(/Certified: no — the run is incomplete: .+/);
+    expect(readFileSync(join(bundle((f) => void Object.assign(mustCheck(f), { outcome: 'failed', reason: 'answered 500' })), 'SUMMARY.md'), 'utf8')).toContain('Certified: no — a MUST check failed');
+    expect(readFileSync(join(bundle(), 'SUMMARY.md'), 'utf8')).toMatch(/Certified: yes/);
     // Several reasons at once: all of them, not the first.
     const many = await verifyBundle(bundle((f) => Object.assign(f, { only: 'x', expectFile: 'e.json' })));
     expect(many.reasons.filter((r) => /--only|--expect/.test(r))).toHaveLength(2);
