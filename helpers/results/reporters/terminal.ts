@@ -79,7 +79,9 @@ export class TerminalReporter {
     const verdict = run.verdict === 'incomplete' ? `${VERDICT_TEXT.incomplete} (${incompleteText(run)})` : VERDICT_TEXT[run.verdict];
     const passes = run.verdict === 'not-conformant' && run.checks.filter((c) => c.outcome === 'failed').every(isKnownDeviation);
     const notTested = notTestedText(run);
-    lines.push(`verdict ${this.paint(style, verdict)}${passes ? ' (only known deviations: the run passes)' : ''}${notTested ? `; ${notTested}` : ''}`);
+    // A partial run's verdict holds for what it ran, and says so where it is read.
+    const scope = run.options.only !== null ? ` for the checks --only "${run.options.only}" selects` : run.options.readOnly ? ' for the checks that change nothing (--read-only)' : '';
+    lines.push(`verdict ${this.paint(style, verdict)}${scope}${passes ? ' (only known deviations: the run passes)' : ''}${notTested ? `; ${notTested}` : ''}`);
     lines.push('', this.paint('bold', 'Left on the target'));
     if (!run.leftOnTarget.length) lines.push('  nothing');
     for (const l of run.leftOnTarget) lines.push(this.paint('red', `  ${l.record}: ${l.problem}`));
