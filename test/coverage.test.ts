@@ -8,6 +8,7 @@ import { loadCatalog } from '../helpers/contract/catalog.ts';
 import { coveragePath, faultsKilling, listChecks, renderCoverage, type ListedCheck } from '../scripts/coverage-matrix.ts';
 import { checkSites, faultSites, sitesOf } from '../scripts/source-sites.ts';
 import { FAULTS } from '../reference/faults/index.ts';
+import { matches } from '../reference/faults/fault.ts';
 
 let checks: ListedCheck[];
 beforeAll(async () => {
@@ -28,6 +29,14 @@ describe('coverage matrix', () => {
   test('every check has a fault that kills it', () => {
     const unkilled = checks.filter((c) => faultsKilling(c.checkId).length === 0).map((c) => c.checkId);
     expect(unkilled).toEqual([]);
+  });
+
+  // The requirement part of an id is typed (a typo fails tsc); the variant part is data derived from
+  // the spec and the seed, so a typo there fails here, before any run of the fault matrix.
+  test('every check a fault kills is one the suites declare', () => {
+    const ids = checks.map((c) => c.checkId);
+    const stray = FAULTS.flatMap((f) => f.kills.filter((k) => !ids.some((id) => matches(k, id))).map((k) => `${f.name}: ${k}`));
+    expect(stray).toEqual([]);
   });
 
   test('every check and every fault traces back to one declaration (the file:line of spec/coverage.md)', () => {
