@@ -122,18 +122,22 @@ describe.concurrent('business lane against the reference implementation', () => 
     expect(after).toBe(before);
   });
 
-  test('the refused retrievals go out together, each reported by its own check, and only the selected ones', async () => {
+  test('the refused requests go out together, retrievals and updates, each reported by its own check, and only the selected ones', async () => {
     // 1 s per answer: were they sent one after another, no instant would lie inside all of them.
-    const only = '^BUS-AUTH-(MISSING|INVALID):retrieveBusiness(?!:token-scheme)';
-    const { run } = await runAgainst({ latencyMs: 1000 }, { args: ['--only', only] });
+    const only = '^BUS-AUTH-(MISSING|INVALID):(retrieve|update)Business(?!:token-scheme)';
+    const { run, before, after } = await runAgainst({ latencyMs: 1000 }, { args: ['--only', only] });
     expect(run.code, run.stderr).toBe(0);
-    const refusals = readResult(run).checks.filter((c) => c.outcome === 'passed');
-    expect(refusals.map((c) => c.checkId)).toHaveLength(8);
-    for (const c of refusals) expect(c.exchanges, c.checkId).toHaveLength(1);
-    const spans = refusals.map((c) => c.exchanges[0]).map((e) => [Date.parse(e.startedAt), Date.parse(e.startedAt) + e.durationMs]);
-    expect(Math.max(...spans.map(([start]) => start))).toBeLessThan(Math.min(...spans.map(([, end]) => end)));
+    expect(after).toBe(before);
+    const checks = readResult(run).checks.filter((c) => c.outcome === 'passed');
+    for (const op of ['retrieveBusiness', 'updateBusiness']) {
+      const refusals = checks.filter((c) => c.checkId.includes(`:${op}`)).map((c) => ({ id: c.checkId, sent: c.exchanges.filter((e) => e.response?.status === 401) }));
+      expect(refusals.map((r) => r.id), op).toHaveLength(8);
+      for (const r of refusals) expect(r.sent, r.id).toHaveLength(1);
+      const spans = refusals.map((r) => r.sent[0]).map((e) => [Date.parse(e.startedAt), Date.parse(e.startedAt) + e.durationMs]);
+      expect(Math.max(...spans.map(([start]) => start)), op).toBeLessThan(Math.min(...spans.map(([, end]) => end)));
+    }
     // The case --only left out was not sent at all.
-    expect(refusals.flatMap((c) => c.exchanges).map((e) => e.request.headers.authorization)).not.toContainEqual(expect.stringMatching(/^Token /));
+    expect(checks.flatMap((c) => c.exchanges).map((e) => e.request.headers.authorization)).not.toContainEqual(expect.stringMatching(/^Token /));
   });
 
   test('changes nothing and sends no update under --read-only', async () => {

@@ -20,10 +20,11 @@ export function sharedStep<T>(work: () => Promise<T>): () => Promise<T> {
 /**
  * Requests that change nothing and depend on nothing, each the subject of its own check: all go
  * out together when the first check needs its answer, so they cost one round trip instead of one
- * each. A check gets its own answer, and only its own exchanges in its report. A key not in
- * `keys` (its check was not expected to run) is sent alone.
+ * each. A check gets its own answer, and only its own exchanges in its report; `settled()` waits
+ * for every answer (sending them if none was needed yet) without taking their exchanges. A key
+ * not in `keys` (its check was not expected to run) is sent alone.
  */
-export function concurrentSteps<K, T>(keys: K[], work: (key: K) => Promise<T>): (key: K) => Promise<T> {
+export function concurrentSteps<K, T>(keys: K[], work: (key: K) => Promise<T>): ((key: K) => Promise<T>) & { settled(): Promise<unknown> } {
   const logs = new Map<K, Exchange[]>();
   let sent: Map<K, Promise<T>> | undefined;
   const send = (key: K) => {
@@ -33,13 +34,14 @@ export function concurrentSteps<K, T>(keys: K[], work: (key: K) => Promise<T>): 
     answer.catch(() => {}); // awaited by its own check, which reports the failure
     return answer;
   };
-  return async (key) => {
-    sent ??= new Map(keys.map((k) => [k, send(k)]));
-    const answer = sent.get(key) ?? send(key);
+  const sendAll = () => (sent ??= new Map(keys.map((k) => [k, send(k)])));
+  const step = async (key: K) => {
+    const answer = sendAll().get(key) ?? send(key);
     try {
       return await answer;
     } finally {
       for (const e of logs.get(key) ?? []) recordExchange(e);
     }
   };
+  return Object.assign(step, { settled: () => Promise.allSettled(sendAll().values()) });
 }
