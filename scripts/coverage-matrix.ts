@@ -5,16 +5,12 @@
  * it; a project test fails when the checked-in copy is out of date.
  */
 import { join } from 'node:path';
-import { loadCatalog } from '../helpers/contract/catalog.ts';
+import { loadCatalog, type CheckIdentity } from '../helpers/contract/catalog.ts';
 import { specDir } from '../helpers/command/paths.ts';
 import { FAULTS } from '../reference/faults/index.ts';
 import { sitesOf, type SourceSite } from './source-sites.ts';
 
-export interface ListedCheck {
-  checkId: string;
-  requirement: string;
-  title: string;
-}
+export type ListedCheck = Pick<CheckIdentity, 'id' | 'requirement' | 'title'>;
 
 export const coveragePath = join(specDir, 'coverage.md');
 
@@ -36,9 +32,9 @@ function located(id: string, sites: SourceSite[], what: string): string {
 
 export function renderCoverage(checks: ListedCheck[], checkSites: SourceSite[], faultSites: SourceSite[]): string {
   const catalog = loadCatalog();
-  const unique = [...new Map(checks.map((c) => [c.checkId, c])).values()].sort((a, b) => a.checkId.localeCompare(b.checkId));
+  const unique = [...new Map(checks.map((c) => [c.id, c])).values()].sort((a, b) => a.id.localeCompare(b.id));
   const ownChecks = (id: string) => unique.filter((c) => c.requirement === id);
-  const killers = (id: string) => FAULTS.filter((f) => ownChecks(id).some((c) => faultsKilling(c.checkId).includes(f.name)));
+  const killers = (id: string) => FAULTS.filter((f) => ownChecks(id).some((c) => faultsKilling(c.id).includes(f.name)));
   const lines = [
     '# Coverage matrix',
     '',
@@ -62,12 +58,12 @@ export function renderCoverage(checks: ListedCheck[], checkSites: SourceSite[], 
       continue;
     }
     // Checks declared by one call (a loop over fields, say) name its line once.
-    const where = own.map((c) => located(c.checkId, checkSites, 'check'));
+    const where = own.map((c) => located(c.id, checkSites, 'check'));
     const oneSite = where.every((w) => w === where[0]);
     lines.push(oneSite ? `Checks (${own.length}), declared at ${where[0]}:` : `Checks (${own.length}):`, '');
     own.forEach((c, i) => {
-      const faults = faultsKilling(c.checkId);
-      lines.push(`- ${oneSite ? '' : `${where[i]} `}\`${c.checkId}\` ${c.title} — killed by ${faults.length ? faults.map((f) => `\`${f}\``).join(', ') : '**no fault**'}`);
+      const faults = faultsKilling(c.id);
+      lines.push(`- ${oneSite ? '' : `${where[i]} `}\`${c.id}\` ${c.title} — killed by ${faults.length ? faults.map((f) => `\`${f}\``).join(', ') : '**no fault**'}`);
     });
     const faults = killers(r.id);
     lines.push('', `Killed by (${faults.length}):`, '');
@@ -85,5 +81,5 @@ export function renderCoverage(checks: ListedCheck[], checkSites: SourceSite[], 
 /** Lists every check as the suites declare it (vitest collection, no request sent), through the typed API. */
 export async function listChecks(): Promise<ListedCheck[]> {
   const { listChecks: declared } = await import('../helpers/api.ts');
-  return (await declared()).map((c) => ({ checkId: c.id, requirement: c.requirement, title: c.title }));
+  return (await declared()).map((c) => ({ id: c.id, requirement: c.requirement, title: c.title }));
 }

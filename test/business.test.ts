@@ -36,8 +36,8 @@ async function runAgainst(options: ReferenceOptions, extra: { args?: string[]; v
   }
 }
 
-const outcomes = (checks: { checkId: string; outcome: string }[], wanted: string[]) =>
-  checks.filter((c) => wanted.includes(c.outcome)).map((c) => c.checkId);
+const outcomes = (checks: { id: string; outcome: string }[], wanted: string[]) =>
+  checks.filter((c) => wanted.includes(c.outcome)).map((c) => c.id);
 
 describe.concurrent('business lane against the reference implementation', () => {
   test('passes every business check and leaves the record byte-for-byte as before; no report shows a near miss of the key', async () => {
@@ -57,17 +57,17 @@ describe.concurrent('business lane against the reference implementation', () => 
   test('a product that refuses every currency but its own: the change checks are not applicable, naming the values tried and businessValues', async () => {
     const { run, checks, before, after } = await runAgainst({ variations: ['currency-single'] });
     expect(run.code, run.stderr).toBe(0);
-    const reason = checks.find((c) => c.checkId === 'BUS-UPDATE-200:currencyIso')?.reason;
+    const reason = checks.find((c) => c.id === 'BUS-UPDATE-200:currencyIso')?.reason;
     expect(reason).toMatch(/refused every value tried for currencyIso \("EUR" \(plausible\) answered 422; "GBP" \(plausible\) answered 422;/);
     expect(reason).toMatch(/businessValues\.currencyIso/);
-    expect(checks.find((c) => c.checkId === 'BUS-UPDATE-CURRENCY-ONLY')?.outcome).toBe('passed');
+    expect(checks.find((c) => c.id === 'BUS-UPDATE-CURRENCY-ONLY')?.outcome).toBe('passed');
     expect(after).toBe(before);
   });
 
   test('a product that validates its formats: the values it refused first are noted, the one it took is used', async () => {
     const { run, checks } = await runAgainst({ variations: ['currency-whitelist'] });
     expect(run.code, run.stderr).toBe(0);
-    const step = checks.find((c) => c.checkId === 'BUS-UPDATE-200:currencyIso');
+    const step = checks.find((c) => c.id === 'BUS-UPDATE-200:currencyIso');
     expect(step?.notes.join('\n')).toMatch(/refused before: "EUR" \(plausible\) answered 422; "GBP" \(plausible\) answered 422/);
     expect(step?.exchanges.at(-1)?.request.body).toBe('{"currencyIso":"CAD"}');
   });
@@ -75,7 +75,7 @@ describe.concurrent('business lane against the reference implementation', () => 
   test('reads the record from a single-property envelope and says so', async () => {
     const { run, checks, before, after } = await runAgainst({ variations: ['business-envelope-data'] });
     expect(run.code, run.stderr).toBe(0);
-    expect(checks.find((c) => c.checkId === 'BUS-GET-200')?.notes).toEqual(['the record is read from `data`, the one property of the answer holding documented fields']);
+    expect(checks.find((c) => c.id === 'BUS-GET-200')?.notes).toEqual(['the record is read from `data`, the one property of the answer holding documented fields']);
     expect(after).toBe(before);
   });
 
@@ -105,20 +105,20 @@ describe.concurrent('business lane against the reference implementation', () => 
     const { run, checks } = await runAgainst({}, { expiredKey: false });
     expect(run.code, run.stderr).toBe(0);
     const na = checks.filter((c) => c.outcome === 'not-applicable');
-    expect(na.map((c) => c.checkId).sort()).toEqual([
+    expect(na.map((c) => c.id).sort()).toEqual([
       'BUS-AUTH-EXPIRED:retrieveBusiness', 'BUS-AUTH-EXPIRED:updateBusiness',
       'BUS-AUTH-NO-ECHO:retrieveBusiness:expired-key', 'BUS-AUTH-NO-ECHO:updateBusiness:expired-key',
       'BUS-AUTH-REJECTED-NO-CHANGE:expired-key',
     ]);
-    for (const c of na) expect(c.reason, c.checkId).toMatch(/no expired key was given/);
+    for (const c of na) expect(c.reason, c.id).toMatch(/no expired key was given/);
   });
 
   test('reports the email checks not applicable when the retrieval has no field of the configured name', async () => {
     const { run, checks, before, after } = await runAgainst({}, { vendorConfig: { businessEmailField: 'contactEmail' } });
     expect(run.code, run.stderr).toBe(0);
     const na = checks.filter((c) => c.outcome === 'not-applicable');
-    expect(na.map((c) => c.checkId).sort()).toEqual(['BUS-GET-TYPES:contactEmail', 'BUS-UPDATE-200:contactEmail', 'BUS-UPDATE-APPLIES:contactEmail', 'BUS-UPDATE-PARTIAL:contactEmail']);
-    expect(na.find((c) => c.checkId === 'BUS-UPDATE-200:contactEmail')?.reason).toMatch(/businessEmailField/);
+    expect(na.map((c) => c.id).sort()).toEqual(['BUS-GET-TYPES:contactEmail', 'BUS-UPDATE-200:contactEmail', 'BUS-UPDATE-APPLIES:contactEmail', 'BUS-UPDATE-PARTIAL:contactEmail']);
+    expect(na.find((c) => c.id === 'BUS-UPDATE-200:contactEmail')?.reason).toMatch(/businessEmailField/);
     expect(after).toBe(before);
   });
 
@@ -130,7 +130,7 @@ describe.concurrent('business lane against the reference implementation', () => 
     expect(after).toBe(before);
     const checks = readResult(run).checks.filter((c) => c.outcome === 'passed');
     for (const op of ['retrieveBusiness', 'updateBusiness']) {
-      const refusals = checks.filter((c) => c.checkId.includes(`:${op}`)).map((c) => ({ id: c.checkId, sent: c.exchanges.filter((e) => e.response?.status === 401) }));
+      const refusals = checks.filter((c) => c.id.includes(`:${op}`)).map((c) => ({ id: c.id, sent: c.exchanges.filter((e) => e.response?.status === 401) }));
       expect(refusals.map((r) => r.id), op).toHaveLength(8);
       for (const r of refusals) expect(r.sent, r.id).toHaveLength(1);
       const spans = refusals.map((r) => r.sent[0]).map((e) => [Date.parse(e.startedAt), Date.parse(e.startedAt) + e.durationMs]);

@@ -27,21 +27,21 @@ describe('coverage matrix', () => {
   });
 
   test('every check has a fault that kills it', () => {
-    const unkilled = checks.filter((c) => faultsKilling(c.checkId).length === 0).map((c) => c.checkId);
+    const unkilled = checks.filter((c) => faultsKilling(c.id).length === 0).map((c) => c.id);
     expect(unkilled).toEqual([]);
   });
 
   // The requirement part of an id is typed (a typo fails tsc); the variant part is data derived from
   // the spec and the seed, so a typo there fails here, before any run of the fault matrix.
   test('every check a fault kills is one the suites declare', () => {
-    const ids = checks.map((c) => c.checkId);
+    const ids = checks.map((c) => c.id);
     const stray = FAULTS.flatMap((f) => f.kills.filter((k) => !ids.some((id) => matches(k, id))).map((k) => `${f.name}: ${k}`));
     expect(stray).toEqual([]);
   });
 
   test('every check and every fault traces back to one declaration (the file:line of spec/coverage.md)', () => {
     const [suites, faults] = [checkSites(), faultSites()];
-    expect(checks.filter((c) => sitesOf(c.checkId, suites).length !== 1).map((c) => c.checkId)).toEqual([]);
+    expect(checks.filter((c) => sitesOf(c.id, suites).length !== 1).map((c) => c.id)).toEqual([]);
     expect(FAULTS.filter((f) => sitesOf(f.name, faults).length !== 1).map((f) => f.name)).toEqual([]);
   });
 });

@@ -55,7 +55,7 @@ describe.concurrent('customer and team member suites', () => {
   ] as const)('a target that lets %s: the check fails and says what it could not undo', async ([fault, checkId, reason]) => {
     const { cli, result } = await run([], fault);
     expect(cli.code).toBe(1);
-    expect(result.checks.find((c) => c.checkId === checkId)?.reason).toMatch(reason);
+    expect(result.checks.find((c) => c.id === checkId)?.reason).toMatch(reason);
     expect((result.suiteErrors as string[]).join('\n')).toMatch(/team members left changed on the target: member \S+ (was added|is gone)/);
   });
 
@@ -72,12 +72,12 @@ describe.concurrent('customer and team member suites', () => {
     expect(cli.code).toBe(1);
     expect(idsWith(ours, ['failed', 'warning'])).toEqual([...failed].sort());
     for (const [id, by] of Object.entries(blocked)) {
-      const c = ours.find((o) => o.checkId === id);
+      const c = ours.find((o) => o.id === id);
       expect({ id, outcome: c?.outcome }).toEqual({ id, outcome: 'blocked' });
       expect(c?.reason, id).toMatch(new RegExp(`^blocked by ${by}: \\S.*(answered (404|405)|the (update|delete) itself failed)`));
     }
     // A blocked MUST check still proves nothing: its requirement is named without proof.
-    const blockedMust = ours.filter((c) => c.outcome === 'blocked' && c.level === 'MUST').map((c) => c.checkId.split(':')[0]);
+    const blockedMust = ours.filter((c) => c.outcome === 'blocked' && c.level === 'MUST').map((c) => c.id.split(':')[0]);
     expect(blockedMust.length).toBeGreaterThan(0);
     expect((result.untested as { requirement: string }[]).map((u) => u.requirement)).toEqual(expect.arrayContaining(blockedMust));
   });
@@ -85,7 +85,7 @@ describe.concurrent('customer and team member suites', () => {
   test('a target that lets team members be created and deleted: both undone as far as the API allows, and said so', async () => {
     const { cli, result, before, after } = await run([], 'team-members-writable');
     expect(cli.code).toBe(1);
-    const reason = (id: string) => result.checks.find((c) => c.checkId === id)?.reason;
+    const reason = (id: string) => result.checks.find((c) => c.id === id)?.reason;
     expect(reason('TM-NO-CREATE')).toMatch(/Undo: member \S+ was deleted again/);
     expect(reason('TM-NO-DELETE')).toMatch(/Undo: member \S+ was re-created as a new member \S+ with the same fields .* its original id \S+ could not be restored/);
     // The fields are back; only the id of the deleted member is new.

@@ -105,7 +105,7 @@ test('an interrupted run: the checks it did not run are one line, with the count
   run.checks = [...notRun, ...run.checks.slice(4)];
   let out = '';
   const terminal = new TerminalReporter({ write: (t: string) => (out += t) }, false);
-  for (const c of run.checks) terminal.check({ ...c, checkId: c.id, reason: c.reason ?? undefined });
+  for (const c of run.checks) terminal.check({ ...c, reason: c.reason ?? undefined });
   terminal.summary(run);
   const lines = out.split('\n');
   expect(lines.filter((l) => /interrupted/.test(l))).toEqual(['· 4 checks skipped: not run: interrupted']);

@@ -83,7 +83,7 @@ describe('a second run', () => {
     expect(run.code, run.stderr).toBe(2);
     expect(run.stderr).toContain(`interference by ${OTHER_RUN}`);
     const result = readResult(run) as ReturnType<typeof readResult> & { leftOnTarget: { record: string; problem: string }[] };
-    expect(result.checks.filter((c) => c.outcome === 'failed').map((c) => c.checkId)).toEqual([]);
+    expect(result.checks.filter((c) => c.outcome === 'failed').map((c) => c.id)).toEqual([]);
     expect(result.checks.some((c) => c.outcome === 'skipped' && /interference by/.test(c.reason ?? ''))).toBe(true);
     // The other run's value stays for it to restore; none of this run's marked values is left.
     const business = ref.state.snapshot().business;
@@ -101,11 +101,11 @@ describe('a second run', () => {
     expect(run.stderr).toContain(`interference by ${OTHER_RUN}: another writer changed the team members during the run`);
     const result = readResult(run) as ReturnType<typeof readResult> & { stopped: string | null; verdict: string; exitCode: number };
     expect({ stopped: result.stopped, verdict: result.verdict, exitCode: result.exitCode }).toEqual({ stopped: 'interference', verdict: 'incomplete', exitCode: 2 });
-    expect(result.checks.filter((c) => c.outcome === 'failed').map((c) => c.checkId)).toEqual([]);
+    expect(result.checks.filter((c) => c.outcome === 'failed').map((c) => c.id)).toEqual([]);
     const stopped = result.checks.filter((c) => c.outcome === 'skipped' && /^interference by scr-20260101-0badcafe: team member \S+ holds a value written by run/.test(c.reason ?? ''));
-    expect(stopped.map((c) => c.checkId)).toContain('TM-ISOLATION');
+    expect(stopped.map((c) => c.id)).toContain('TM-ISOLATION');
     // The business record and customers were not touched by the other writer: their checks ran.
-    expect(result.checks.find((c) => c.checkId === 'CUS-CREATE')?.outcome).toBe('passed');
+    expect(result.checks.find((c) => c.id === 'CUS-CREATE')?.outcome).toBe('passed');
     // The other run's value stays for it to restore; none of this run's marked values is left.
     const after = ref.state.snapshot().teamMembers;
     expect(after.at(-1)!.firstName).toBe(`Conformance ${OTHER_RUN}`);

@@ -160,7 +160,7 @@ describe('every outcome renders in every format', () => {
 describe('no pass without proof', () => {
   const checkOf = (checkId: string, outcome: CollectedCheck['outcome'], reason?: string): CollectedCheck => {
     const requirement = loadCatalog().byId.get(checkId.split(':')[0])!;
-    return { checkId, requirement: requirement.id, level: requirement.level, clause: requirement.clause, title: checkId, resource: 'business', outcome, reason, durationMs: 1, exchanges: [], notes: [] };
+    return { id: checkId, requirement: requirement.id, level: requirement.level, clause: requirement.clause, title: checkId, resource: 'business', outcome, reason, durationMs: 1, exchanges: [], notes: [] };
   };
   const runOf = (checks: CollectedCheck[], extra: Partial<Parameters<typeof buildRunResult>[0]> = {}) => buildRunResult({
     suiteVersion: '0.1.0', specSha256: 'a'.repeat(64), baseUrl: 'http://127.0.0.1:4010', embeddedReference: false,

@@ -41,7 +41,7 @@ describe('--expect FILE', () => {
     expect(result.exitCode).toBe(0);
     // OP-DOCUMENTED:updateBusiness is blocked by the missing retrieval, not failed: one root cause, one failure.
     expect((result.counts as { knownDeviations: number }).knownDeviations).toBe(1);
-    expect(result.checks.find((c) => c.checkId === 'OP-DOCUMENTED:updateBusiness')?.outcome).toBe('blocked');
+    expect(result.checks.find((c) => c.id === 'OP-DOCUMENTED:updateBusiness')?.outcome).toBe('blocked');
   });
 
   test('an unpinned failure still fails the run', async () => {
@@ -76,7 +76,7 @@ describe('--only PATTERN', () => {
     const run = await runInProcess(['--base-url', ref.url, '--only', 'OP-DOCUMENTED:list'], env());
     expect(run.code, run.stderr).toBe(0);
     const result = readResult(run);
-    expect(result.checks.map((c) => c.checkId).sort()).toEqual(['OP-DOCUMENTED:listCustomers', 'OP-DOCUMENTED:listTeamMembers']);
+    expect(result.checks.map((c) => c.id).sort()).toEqual(['OP-DOCUMENTED:listCustomers', 'OP-DOCUMENTED:listTeamMembers']);
     expect((result.options as { only: string }).only).toBe('OP-DOCUMENTED:list');
   });
 
@@ -85,7 +85,7 @@ describe('--only PATTERN', () => {
     try {
       const run = await runInProcess(['--base-url', sound.url, '--only', 'BUS-UPDATE-APPLIES:name |BUS-AUTH-NO-ECHO:retrieveBusiness:unknown-key'], env());
       expect(run.code, run.stderr).toBe(0);
-      const reasons = Object.fromEntries(readResult(run).checks.map((c) => [c.checkId, `${c.outcome}: ${c.reason}`]));
+      const reasons = Object.fromEntries(readResult(run).checks.map((c) => [c.id, `${c.outcome}: ${c.reason}`]));
       expect(reasons).toEqual({
         'BUS-UPDATE-APPLIES:name': 'not-applicable: depends on BUS-UPDATE-200:name, which did not run',
         'BUS-AUTH-NO-ECHO:retrieveBusiness:unknown-key': 'not-applicable: depends on BUS-AUTH-INVALID:retrieveBusiness:unknown-key, which did not run',

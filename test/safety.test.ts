@@ -32,7 +32,7 @@ function expectSafe(run: CliRun, ref: RunningReference, before: ReturnType<Runni
 
 type Result = ReturnType<typeof readResult> & { leftOnTarget: { record: string; problem: string }[] };
 const result = (run: CliRun) => readResult(run) as Result;
-const check = (run: CliRun, id: string) => result(run).checks.find((c) => c.checkId === id);
+const check = (run: CliRun, id: string) => result(run).checks.find((c) => c.id === id);
 
 describe.concurrent('a misbehaving target', () => {
   test('503 with Retry-After on every 5th request: the run completes, retries show, nothing is left behind', async () => {
@@ -197,7 +197,7 @@ describe('clean-up of earlier runs and read-only runs', () => {
     const ref = await reference({ seedCustomers: 0 });
     const run = await runInProcess(['--base-url', ref.url, '--read-only'], env(ref));
     expect(run.code, run.stderr).toBe(0);
-    const find = result(run).checks.find((c) => c.checkId === 'OP-DOCUMENTED:findCustomer');
+    const find = result(run).checks.find((c) => c.id === 'OP-DOCUMENTED:findCustomer');
     expect(find?.outcome).toBe('not-applicable');
     expect(find?.reason).toMatch(/lists no record to address, and a --read-only run creates none/);
   });

@@ -29,7 +29,7 @@ function bundle(change: (f: RunFacts) => void = () => undefined): string {
     startedAt: new Date('2026-01-02T03:04:05Z'), endedAt: new Date('2026-01-02T03:05:05Z'),
     strict: false, readOnly: false, certify: true,
     checks: catalog.requirements.map((r) => ({
-      checkId: r.id, requirement: r.id, level: r.level, clause: r.clause, title: `title of ${r.id}`, resource: 'business',
+      id: r.id, requirement: r.id, level: r.level, clause: r.clause, title: `title of ${r.id}`, resource: 'business',
       outcome: 'passed' as Outcome, durationMs: 1, exchanges: [], notes: [],
     })),
     observations: [], suiteErrors: [], requirementText: (id) => `text of ${id}`, notChecked: catalog.notChecked,

@@ -1,6 +1,6 @@
 import { inject, test, type TestContext } from 'vitest';
 import { NOT_SELECTED, selects } from './selection.ts';
-import { loadCatalog, requirementOf, type CheckId, type Level } from '../contract/catalog.ts';
+import { loadCatalog, requirementOf, type CheckId, type CheckIdentity, type Level } from '../contract/catalog.ts';
 import { withExchangeLog, type Exchange } from '../http/exchanges.ts';
 import { redactor } from '../http/redact.ts';
 import { Interference } from '../safety/interference.ts';
@@ -8,12 +8,7 @@ import { Interference } from '../safety/interference.ts';
 export type Outcome = 'passed' | 'failed' | 'warning' | 'not-applicable' | 'blocked' | 'skipped';
 
 /** What a check tells the reporters, on top of vitest's own result. */
-export interface CheckMeta {
-  checkId: string;
-  requirement: string;
-  level: Level;
-  clause: string;
-  title: string;
+export interface CheckMeta extends CheckIdentity {
   changesData: boolean;
   outcome?: Outcome;
   reason?: string;
@@ -89,7 +84,7 @@ export function check(def: CheckDefinition, body: (run: CheckRun) => Promise<voi
   if (!requirement) throw new Error(`check ${def.id}: no requirement ${requirementOf(def.id)} in spec/requirements.yaml`);
 
   const declared: CheckMeta = {
-    checkId: def.id,
+    id: def.id,
     requirement: requirement.id,
     level: requirement.level,
     clause: requirement.clause,

@@ -6,7 +6,7 @@ import { basename, join } from 'node:path';
 import { codeRoot, projectRoot } from './paths.ts';
 import type { TargetConfig } from '../config/target.ts';
 import type { CheckMeta } from '../checks/check.ts';
-import type { Level } from '../contract/catalog.ts';
+import type { CheckIdentity, Level } from '../contract/catalog.ts';
 
 export interface SuiteRunOptions {
   target: TargetConfig;
@@ -121,12 +121,7 @@ async function suiteVitest(options: SuiteRunOptions) {
 }
 
 /** A check as the suites declare it, before anything runs. */
-export interface DeclaredCheck {
-  id: string;
-  requirement: string;
-  level: Level;
-  clause: string;
-  title: string;
+export interface DeclaredCheck extends CheckIdentity {
   /** The suite file, e.g. "business". */
   resource: string;
   /** Changes data on the target (left out of --read-only runs). */
@@ -149,7 +144,7 @@ export async function collectChecks(target: TargetConfig): Promise<DeclaredCheck
       .flatMap((m) => [...m.children.allTests()].flatMap((t) => {
         const meta = (t.meta() as { conformance?: CheckMeta }).conformance;
         if (!meta) return [];
-        return [{ id: meta.checkId, requirement: meta.requirement, level: meta.level, clause: meta.clause, title: meta.title, resource: resourceOf(m.moduleId), changesData: meta.changesData }];
+        return [{ id: meta.id, requirement: meta.requirement, level: meta.level, clause: meta.clause, title: meta.title, resource: resourceOf(m.moduleId), changesData: meta.changesData }];
       }));
   } finally {
     await vitest.close();

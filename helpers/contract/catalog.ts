@@ -74,6 +74,20 @@ export function readCatalog(file = requirementsPath): CatalogData {
 }
 
 /** A check id is a requirement id, optionally followed by ":" and the variant it checks. */
+/**
+ * What names a check and where it comes from, the same wherever a check is held: declared in a
+ * suite (CheckMeta), listed before a run (DeclaredCheck), collected (CollectedCheck), reported
+ * (ReportedCheck).
+ */
+export interface CheckIdentity {
+  /** The check id: the requirement id, optionally ":" and a variant. */
+  id: string;
+  requirement: string;
+  level: Level;
+  clause: string;
+  title: string;
+}
+
 export function requirementOf(checkId: string): string {
   return checkId.split(':')[0];
 }

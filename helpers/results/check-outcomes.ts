@@ -1,14 +1,9 @@
-import type { Level } from '../contract/catalog.ts';
+import type { CheckIdentity } from '../contract/catalog.ts';
 import type { Exchange } from '../http/exchanges.ts';
 import type { Outcome } from '../checks/check.ts';
 
 /** One check as every report shows it. */
-export interface CollectedCheck {
-  checkId: string;
-  requirement: string;
-  level: Level;
-  clause: string;
-  title: string;
+export interface CollectedCheck extends CheckIdentity {
   /** The suite file's resource, e.g. "business". */
   resource: string;
   outcome: Outcome;

@@ -1,4 +1,4 @@
-import { loadCatalog, type Level, type NotChecked, type Requirement } from '../contract/catalog.ts';
+import { loadCatalog, type CheckIdentity, type Level, type NotChecked, type Requirement } from '../contract/catalog.ts';
 import type { Exchange, WireEntry } from '../http/exchanges.ts';
 import type { Outcome } from '../checks/check.ts';
 import { pinStatus, type Expectation, type Expectations, type PinStatus } from '../config/expectations.ts';
@@ -9,13 +9,7 @@ import type { LeftOnTarget } from '../safety/restore-record.ts';
 
 export type { LeftOnTarget };
 
-export interface ReportedCheck {
-  /** The check id: the requirement id, optionally ":" and a variant. */
-  id: string;
-  requirement: string;
-  level: Level;
-  clause: string;
-  title: string;
+export interface ReportedCheck extends CheckIdentity {
   /** The catalog's statement of the requirement. */
   text: string;
   resource: string;
@@ -121,9 +115,9 @@ export function isKnownDeviation(c: ReportedCheck): boolean {
 export function buildRunResult(f: RunFacts): RunResult {
   const pins = f.expectations ?? {};
   const checks: ReportedCheck[] = f.checks.map((c) => {
-    const pin = pins[c.checkId];
+    const pin = pins[c.id];
     return {
-      id: c.checkId, requirement: c.requirement, level: c.level, clause: c.clause, title: c.title,
+      id: c.id, requirement: c.requirement, level: c.level, clause: c.clause, title: c.title,
       text: f.requirementText(c.requirement), resource: c.resource, outcome: c.outcome, reason: c.reason ?? null,
       durationMs: c.durationMs, exchanges: c.exchanges, notes: c.notes,
       ...(pin ? { expected: { ...pin, status: pinStatus(pin, c.outcome) } } : {}),

@@ -16,7 +16,7 @@ const exchange = (status: number, body: string): Exchange => ({
 });
 
 const check = (checkId: string, level: 'MUST' | 'SHOULD', outcome: CollectedCheck['outcome'], reason?: string): CollectedCheck => ({
-  checkId, requirement: checkId.split(':')[0], level, clause: '4', title: `title of ${checkId}`, resource: checkId.startsWith('BUS') ? 'business' : 'operations',
+  id: checkId, requirement: checkId.split(':')[0], level, clause: '4', title: `title of ${checkId}`, resource: checkId.startsWith('BUS') ? 'business' : 'operations',
   outcome, reason, durationMs: 7, exchanges: outcome === 'skipped' || outcome === 'blocked' ? [] : [exchange(outcome === 'passed' ? 200 : 404, '{"error":"nope"}')], notes: [],
 });
 

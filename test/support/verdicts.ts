@@ -5,18 +5,15 @@ import type { CliRun } from './cli.ts';
 
 export { matches } from '../../reference/faults/fault.ts';
 
-/**
- * The result a run wrote (result.json in its report directory), its checks as CheckResults:
- * result.json names a check's id `id`, the model `checkId`.
- */
+/** The result a run wrote (result.json in its report directory). */
 export function readResult(run: CliRun): { checks: CollectedCheck[]; [k: string]: unknown } {
   const direct = join(run.reportDir, 'result.json');
   const file = existsSync(direct) ? direct : join(run.reportDir, readdirSync(run.reportDir)[0], 'result.json');
   const result = JSON.parse(readFileSync(file, 'utf8'));
-  return { ...result, checks: result.checks.map((c: { id: string }) => ({ ...c, checkId: c.id })) };
+  return result;
 }
 
 /** Check ids with the given outcomes. */
 export function idsWith(checks: CollectedCheck[], outcomes: CollectedCheck['outcome'][]): string[] {
-  return checks.filter((c) => outcomes.includes(c.outcome)).map((c) => c.checkId).sort();
+  return checks.filter((c) => outcomes.includes(c.outcome)).map((c) => c.id).sort();
 }

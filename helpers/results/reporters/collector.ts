@@ -68,7 +68,7 @@ function toCheckResult(testCase: TestCase, redact: (t: string) => string): Colle
     reason = result.errors[0]?.message;
   }
   return {
-    checkId: meta.checkId, requirement: meta.requirement, level: meta.level, clause: meta.clause, title: meta.title, resource,
+    id: meta.id, requirement: meta.requirement, level: meta.level, clause: meta.clause, title: meta.title, resource,
     outcome, reason: reason && redact(reason), durationMs, exchanges: meta.exchanges, notes: meta.notes,
   };
 }

@@ -44,9 +44,9 @@ export class TerminalReporter {
       this.resource = c.resource;
       this.out.write(`\n${this.paint('bold', c.resource)}\n`);
     }
-    const pin = this.expectations[c.checkId];
+    const pin = this.expectations[c.id];
     const m = MARKS[pin && c.outcome === 'failed' && pin.outcome === 'failed' ? 'known' : c.outcome];
-    const head = `${m.mark} ${m.label} ${c.level.padEnd(6)} ${c.checkId}`;
+    const head = `${m.mark} ${m.label} ${c.level.padEnd(6)} ${c.id}`;
     let line = `  ${this.paint(m.style, head)} ${this.paint('dim', `${c.title} (${c.durationMs} ms)`)}`;
     if (c.reason && c.outcome !== 'passed') line += `\n      ${this.paint(m.style, c.reason.split('\n')[0])}`;
     if (pin && pin.outcome === c.outcome) line += `\n      ${this.paint('magenta', `known deviation (--expect): ${pin.reason}`)}`;
