@@ -111,13 +111,19 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
     state.business = { ...state.business, businessHours: [1, 2, 3].map((day) => ({ day, opensAtMinute: 540, closesAtMinute: 1020 })) };
   }
   let requests = 0;
+  const turnedAway = new Set<string>();
 
   async function handle(req: IncomingMessage): Promise<RefResponse> {
     const url = new URL(req.url ?? '/', 'http://reference');
     // The interface is served under another version prefix than the documented /api/v1.
     const path = options.robustness?.includes('wrong-prefix') ? url.pathname.replace(/^\/api\/v2\//, '/api/v1/').replace(/^\/api\/v1(?=\/)/, (m) => (url.pathname.startsWith('/api/v2/') ? m : '/api/v1-not-served')) : url.pathname;
-    // Variation rate-limited: every 7th request is turned away with 429 and Retry-After (limits are not shown).
-    if (varies('rate-limited') && ++requests % 7 === 0) return { status: 429, headers: { 'retry-after': '0' }, body: { error: 'rate_limited', message: 'Too many requests' } };
+    // Variation rate-limited: every 7th request is turned away with 429 and Retry-After (limits are
+    // not shown); asked again, as Retry-After: 0 says, it is served, however many requests of other
+    // clients came in between (else one of several concurrent clients could meet the 7th place each time).
+    if (varies('rate-limited') && !turnedAway.delete(`${req.method} ${req.url}`) && ++requests % 7 === 0) {
+      turnedAway.add(`${req.method} ${req.url}`);
+      return { status: 429, headers: { 'retry-after': '0' }, body: { error: 'rate_limited', message: 'Too many requests' } };
+    }
     // Variation extra-resources: the platform serves more than the three documented resources.
     if (varies('extra-resources') && /^\/api\/v1\/(services|appointments)$/.test(path)) return json(200, []);
     // Variation api-index: the version prefix itself answers an index of the resources it serves.

@@ -145,7 +145,7 @@ export const VARIATIONS: Variation[] = [
   { name: 'errors-plain-text', notShown: 'errors', description: 'Errors answer a line of plain text, not JSON.' },
   { name: 'validation-400', notShown: 'errors', description: 'Strict validation of the business update, answering 400 (not 422) to an invalid value.' },
   // Section 8: rate and size limits.
-  { name: 'rate-limited', notShown: 'limits', description: 'Every 7th request answers 429 with Retry-After: 0.' },
+  { name: 'rate-limited', notShown: 'limits', description: 'Every 7th request answers 429 with Retry-After: 0; asked again, it is served.' },
   { name: 'small-body-limit', notShown: 'limits', description: 'Request bodies over 16 KiB answer 413.' },
   // Section 9: versioning.
   { name: 'version-headers', notShown: 'versioning', description: 'Every answer carries API-Version and Deprecation headers.' },
