@@ -421,6 +421,7 @@ describe('authentication', () => {
             const { answer, before } = refusalOf(key, requestCheck, run);
             if (is2xx(answer)) run.notApplicable(`the update was not refused: it answered ${answer.status}`);
             const names = record.exposed().map((f) => f.name);
+            // Nothing changed after all of them: this one, refused, changed nothing.
             if (differingFields(before ?? {}, await afterRefusals(), names).length === 0) return;
             // Some update of the lot changed the record; which one, one read cannot tell: this one
             // is sent again alone, between two reads.
