@@ -170,7 +170,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
       shaped = { ...shaped, body: Array.isArray(shaped.body) ? shaped.body.map(withStatus) : withStatus(shaped.body) };
     }
     if (varies('event-ids') && request.method !== 'GET' && shaped.status < 300) shaped = { ...shaped, headers: { ...shaped.headers, 'x-event-id': `evt_${randomBytes(6).toString('hex')}` } };
-    if (varies('event-link') && request.method !== 'GET' && shaped.status < 300) shaped = { ...shaped, headers: { ...shaped.headers, link: `</api/v1/events/evt_${randomBytes(6).toString('hex')}>; rel="event"` } };
+    if (varies('event-link') && request.method !== 'GET' && shaped.status < 300) shaped = withLink(shaped, `</api/v1/events/evt_${randomBytes(6).toString('hex')}>; rel="event"`);
     if (varies('tm-unknown-id-400') && operationId === 'findTeamMember' && shaped.status === 404) shaped = error(400, 'invalid_id', 'No team member has this id');
     if (varies('tm-unknown-id-403') && operationId === 'findTeamMember' && shaped.status === 404) shaped = error(403, 'forbidden', 'No team member of yours has this id');
     return shaped;
@@ -191,7 +191,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
       shaped = { status: shaped.status, headers: { ...shaped.headers, 'content-type': 'text/plain; charset=utf-8' }, raw: `${shaped.status} ${message}` };
     }
     if (varies('version-headers')) shaped = { ...shaped, headers: { ...shaped.headers, 'api-version': '1.4.2', deprecation: 'false' } };
-    if (varies('version-successor-link')) shaped = { ...shaped, headers: { ...shaped.headers, link: '</api/v2>; rel="successor-version"', sunset: 'Wed, 31 Dec 2031 23:59:59 GMT' } };
+    if (varies('version-successor-link')) shaped = withLink({ ...shaped, headers: { ...shaped.headers, sunset: 'Wed, 31 Dec 2031 23:59:59 GMT' } }, '</api/v2>; rel="successor-version"');
     return shaped;
   }
 
@@ -217,6 +217,12 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
     if (varies('list-envelope')) return { ...answer, body: { data: rows } };
     if (varies('list-paged')) return { ...answer, body: { items: rows, page: 1, pageSize: 500, total: rows.length, next: null } };
     return { ...answer, body: rows };
+  }
+
+  /** One more Link header value, beside any the answer already carries. */
+  function withLink(answer: RefResponse, link: string): RefResponse {
+    const links = [answer.headers?.link, link].filter(Boolean).join(', ');
+    return { ...answer, headers: { ...answer.headers, link: links } };
   }
 
   function write(res: ServerResponse, answer: RefResponse): void {

@@ -123,7 +123,7 @@ export const VARIATIONS: Variation[] = [
   ...ENVELOPES,
 
   // --- What the contract leaves open: at least two realistic choices each besides the plain
-  // reference (test/variations-2.test.ts holds every not-checked statement to it). Section 1: other resources.
+  // reference (test/variations.test.ts holds every not-checked statement to it). Section 1: other resources.
   { name: 'extra-resources', notShown: 'other-resources', description: 'The platform serves more resources than the three documented (GET /api/v1/services, /api/v1/appointments).' },
   { name: 'api-index', notShown: 'other-resources', description: 'GET /api/v1 answers an index of the resources served, a fourth (locations) among them.' },
   // Section 2: the element structure of WorkHours.

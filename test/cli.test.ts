@@ -109,6 +109,8 @@ describe('scheduling-conformance: more ways to be wrong, each one line and exit 
     ['a timeout beyond what a timer holds', ['--timeout', '3000000000'], {}, /--timeout must be a whole number of milliseconds from 1 to 2147483647/],
     ['an --only that matches no check', ['--only', 'NO-SUCH-CHECK'], {}, /--only "NO-SUCH-CHECK" matches none of the \d+ checks/],
     ['a concurrency of none', ['--concurrency', '0'], {}, /--concurrency must be a whole number from 1 to 16, got "0"/],
+    ['a negative concurrency', ['--concurrency', '-1'], {}, /--concurrency must be a whole number from 1 to 16, got "-1"/],
+    ['an --only that, with --read-only, matches only checks that change data', ['--only', '^BUS-UPDATE', '--read-only'], {}, /--only "\^BUS-UPDATE" with --read-only: each of the \d+ checks it matches changes data, so none would run; nothing was sent/],
   ];
   test.for(cases)('%s', async ([, args, env, message]) => {
     const run = await runCli(args, env);
@@ -131,6 +133,10 @@ describe('scheduling-conformance: more ways to be wrong, each one line and exit 
       expect(text).not.toContain(KEY);
     }
     expect(readFileSync(step, 'utf8')).toMatch(/^## an earlier step\n/);
+    // Options that cannot be read at all: --summary is honoured still (a GitLab job's only summary).
+    const unread = await runInProcess(['--summary', join(dir, 'usage.md'), '--concurrency', 'x'], { SCHEDULING_BASE_URL: '' });
+    expect(unread.code).toBe(2);
+    expect(readFileSync(join(dir, 'usage.md'), 'utf8')).toMatch(/could not be tested\n\nExit code 2: SCHEDULING_BASE_URL is set but empty/);
   });
 
   test('--help answers even when the environment is wrong', async () => {

@@ -19,7 +19,8 @@ import { shellWord } from '../helpers/results/reporters/curl.ts';
 import { useColour } from '../helpers/results/reporters/terminal.ts';
 import { faultNamed } from '../reference/faults/index.ts';
 import { matches } from './support/verdicts.ts';
-import { buildRunResult, notTestedText, type RunResult } from '../helpers/results/run-result.ts';
+import { buildRunResult, incompleteText, notTestedText, type RunResult } from '../helpers/results/run-result.ts';
+import { toSummaryMarkdown } from '../helpers/results/reporters/summary.ts';
 import { dependsOnUnselected, type CollectedCheck } from '../helpers/results/check-outcomes.ts';
 import { loadCatalog } from '../helpers/contract/catalog.ts';
 
@@ -193,8 +194,16 @@ describe('no pass without proof', () => {
     expect(run.verdict).toBe('conformant');
     expect(run.untested).toEqual([]);
     // Nor is a check --only selected whose prerequisite --only left out.
-    const only = runOf([checkOf('BUS-UPDATE-APPLIES:name', 'not-applicable', dependsOnUnselected('BUS-UPDATE-200:name'))], { only: 'BUS-UPDATE-APPLIES:name' });
+    const only = runOf([checkOf('BUS-UPDATE-APPLIES:name', 'not-applicable', dependsOnUnselected('BUS-UPDATE-200:name')), checkOf('BUS-GET-200', 'passed')], { only: 'BUS-UPDATE-APPLIES:name|BUS-GET-200' });
     expect(only.verdict).toBe('conformant');
+    expect(only.untested).toEqual([]);
+  });
+
+  test('a run that judged no check proves nothing: incomplete, exit 2, and it says why', () => {
+    const run = runOf([checkOf('BUS-UPDATE-APPLIES:name', 'not-applicable', dependsOnUnselected('BUS-UPDATE-200:name'))], { only: 'BUS-UPDATE-APPLIES:name' });
+    expect(run).toMatchObject({ verdict: 'incomplete', exitCode: 2, untested: [] });
+    expect(incompleteText(run)).toMatch(/^no check was judged/);
+    expect(toSummaryMarkdown(run)).toMatch(/^## Scheduling API v1 conformance: INCOMPLETE for the checks selected by --only "BUS-UPDATE-APPLIES:name"\n\nIncomplete: no check was judged/);
   });
 });
 

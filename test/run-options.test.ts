@@ -36,7 +36,7 @@ describe('--expect FILE', () => {
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toMatch(/KNWN MUST\s+OP-DOCUMENTED:retrieveBusiness/);
     expect(run.stdout).toMatch(/now passing, remove from the --expect file: OP-DOCUMENTED:listCustomers/);
-    expect(run.stdout).toMatch(/verdict NOT CONFORMANT for the checks --only "OP-DOCUMENTED:" selects \(only known deviations: the run passes\)/);
+    expect(run.stdout).toMatch(/verdict NOT CONFORMANT for the checks selected by --only "OP-DOCUMENTED:" \(only known deviations: the run passes\)/);
     const result = readResult(run);
     expect(result.exitCode).toBe(0);
     // OP-DOCUMENTED:updateBusiness is blocked by the missing retrieval, not failed: one root cause, one failure.
@@ -84,7 +84,9 @@ describe('--only PATTERN', () => {
     const sound = await startReference({ apiKey: KEY });
     try {
       const run = await runInProcess(['--base-url', sound.url, '--only', 'BUS-UPDATE-APPLIES:name |BUS-AUTH-NO-ECHO:retrieveBusiness:unknown-key'], env());
-      expect(run.code, run.stderr).toBe(0);
+      // Judging nothing, the run proves nothing: INCOMPLETE, not CONFORMANT.
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stdout).toMatch(/^verdict INCOMPLETE \(no check was judged: each one the run selected was left out, not applicable or blocked\) for the checks selected by --only/m);
       const reasons = Object.fromEntries(readResult(run).checks.map((c) => [c.id, `${c.outcome}: ${c.reason}`]));
       expect(reasons).toEqual({
         'BUS-UPDATE-APPLIES:name': 'not-applicable: depends on BUS-UPDATE-200:name, which did not run',

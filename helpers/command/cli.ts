@@ -8,6 +8,7 @@ import type { RunningReference } from '../../reference/server.ts';
 import type { WireEntry } from '../http/exchanges.ts';
 import { appendFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { processIo, type Io } from './io.ts';
 
 /**
@@ -57,10 +58,19 @@ export async function main(argv: string[], env?: Record<string, string | undefin
     const line = known ? redact(e.message) : `internal error: ${redact(e instanceof Error ? e.message : String(e)).split('\n')[0]}`;
     io.stderr.write(`scheduling-conformance: ${line}\n`);
     // Where CI shows the summary, say why there is no verdict (exit 2 writes no report of checks).
-    notTestedSummary(line, options?.summaryFile, options?.stepSummaryFile ?? (env ?? process.env).GITHUB_STEP_SUMMARY);
+    notTestedSummary(line, options?.summaryFile ?? summaryFlag(argv), options?.stepSummaryFile ?? (env ?? process.env).GITHUB_STEP_SUMMARY);
     return EXIT.usage;
   } finally {
     await reference?.close();
+  }
+}
+
+/** --summary FILE of a command line whose options could not be read (the error may be elsewhere in it). */
+function summaryFlag(argv: string[]): string | undefined {
+  try {
+    return parseArgs({ args: argv, options: { summary: { type: 'string' } }, strict: false, allowPositionals: true }).values.summary as string | undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -115,8 +125,12 @@ export function targetLine(target: TargetConfig, embedded: boolean): string {
 async function refuseEmptySelection(target: TargetConfig, only: string): Promise<void> {
   const [{ collectChecks }, { selects }] = await Promise.all([import('./run-suites.ts'), import('../checks/selection.ts')]);
   const checks = await collectChecks(target);
-  if (!checks.some((c) => selects(only, c))) {
+  const selected = checks.filter((c) => selects(only, c));
+  if (!selected.length) {
     throw new UsageError(`--only "${only}" matches none of the ${checks.length} checks (it is matched against each check's "<id> <title>"); nothing was sent to the target`);
+  }
+  if (target.readOnly && selected.every((c) => c.changesData)) {
+    throw new UsageError(`--only "${only}" with --read-only: each of the ${selected.length} checks it matches changes data, so none would run; nothing was sent to the target`);
   }
 }
 

@@ -81,7 +81,8 @@ Options:
   --rate N            at most N requests per second (for rate-limited staging)
   --concurrency N     after the operations pass, run up to N suite files (business, customers,
                       team members) at once (default 1 on loopback, where the run is CPU-bound;
-                      2 for any other target); --rate holds for all together
+                      2 for any other target; give 2 for a distant target reached through a
+                      tunnel on localhost); --rate holds for all together
   --allow-http        no warning for a plain-HTTP base URL that is not loopback
   --header 'NAME: VALUE'
                       send this header with every request (repeatable; e.g. a tenant or gateway header);
@@ -317,7 +318,7 @@ function extraHeader(text: string, env: Record<string, string | undefined>): Ext
 }
 
 /** Flags that take a number. */
-const NUMERIC_FLAGS = ['--timeout', '--run-timeout', '--rate', '--wait-for-target'];
+const NUMERIC_FLAGS = ['--timeout', '--run-timeout', '--rate', '--wait-for-target', '--concurrency', '--cleanup-timeout'];
 
 /**
  * parseArgs takes "-5" after a flag for an option of its own ("argument is ambiguous"): a

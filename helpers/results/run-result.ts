@@ -125,7 +125,8 @@ export function buildRunResult(f: RunFacts): RunResult {
   });
   const failed = checks.filter((c) => c.outcome === 'failed');
   const untested = unproven(checks, f.requirements ?? loadCatalog().requirements);
-  const unprovable = untested.some((u) => !u.allowed);
+  // A run that judged no check (every one it selected left out, not applicable or blocked) proves nothing.
+  const unprovable = untested.some((u) => !u.allowed) || !judgedAny(checks);
   // A failed check proves non-conformance even when something else went wrong (say, what a broken
   // delete left on the target): only a run that proves nothing either way is incomplete.
   const verdict: Verdict = f.stopped ? 'incomplete' : failed.length ? 'not-conformant' : f.suiteErrors.length || unprovable ? 'incomplete' : 'conformant';
@@ -195,10 +196,18 @@ export function unproven(checks: ReportedCheck[], requirements: Requirement[]): 
   return untested;
 }
 
+const judgedAny = (checks: ReportedCheck[]) => checks.some((c) => c.outcome === 'passed' || c.outcome === 'failed' || c.outcome === 'warning');
+
 /** "not tested: …" for the verdict line, or undefined when every selected requirement was tested. */
 export function notTestedText(run: RunResult): string | undefined {
   const allowed = run.untested.filter((u) => u.allowed);
   return allowed.length ? `not tested: ${allowed.map((u) => `${u.requirement} (${u.reason.replace(/^no check of it ran and passed: \S+ not-applicable: /, '')})`).join('; ')}` : undefined;
+}
+
+/** What a partial run's verdict holds for, to follow the verdict wherever it is shown; "" for a whole run. */
+export function scopeText(run: Pick<RunResult, 'options'>): string {
+  const by = [run.options.only !== null ? `--only "${run.options.only}"` : '', run.options.readOnly ? '--read-only' : ''].filter(Boolean);
+  return by.length ? ` for the checks selected by ${by.join(' and ')}` : '';
 }
 
 /** Why a run is incomplete, as a person reads it. */
@@ -206,6 +215,7 @@ export function incompleteText(run: RunResult): string {
   if (run.stopped) return STOPPED_TEXT[run.stopped];
   const missing = run.untested.filter((u) => !u.allowed);
   if (missing.length) return `no proof for ${missing.map((u) => u.requirement).join(', ')} (${missing[0].requirement}: ${missing[0].reason}; every reason is in result.json "untested")`;
+  if (!judgedAny(run.checks)) return 'no check was judged: each one the run selected was left out, not applicable or blocked';
   return 'the suite could not run; see the errors above';
 }
 

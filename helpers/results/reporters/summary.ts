@@ -1,4 +1,4 @@
-import { STOPPED_TEXT, VERDICT_TEXT, type ReportedCheck, type RunResult } from '../run-result.ts';
+import { incompleteText, notTestedText, scopeText, STOPPED_TEXT, VERDICT_TEXT, type ReportedCheck, type RunResult } from '../run-result.ts';
 
 /** Table cells are one line, and a pipe would end the cell. */
 const cell = (text: string, max = 200) => {
@@ -17,6 +17,7 @@ export function toSummaryMarkdown(run: RunResult): string {
   const failed = run.checks.filter((c) => c.outcome !== 'passed' && c.outcome !== 'not-applicable' && c.outcome !== 'skipped');
   const rows = (checks: ReportedCheck[]) =>
     checks.map((c) => `| \`${c.id}\` | ${c.level} | ${c.clause} | ${c.outcome}${c.expected?.status === 'as-expected' ? ' (known deviation)' : ''} | ${cell(c.reason ?? '')} |`);
+  const notTested = notTestedText(run);
   const target = `${run.target.origin}${run.target.embeddedReference ? ' (embedded reference)' : ''}`;
   const filters = [
     run.options.only !== null ? `--only ${run.options.only}` : '',
@@ -25,8 +26,10 @@ export function toSummaryMarkdown(run: RunResult): string {
     run.options.strict ? '--strict' : '',
   ].filter(Boolean);
   return [
-    `## Scheduling API v1 conformance: ${VERDICT_TEXT[run.verdict] ?? run.verdict}`,
+    `## Scheduling API v1 conformance: ${VERDICT_TEXT[run.verdict] ?? run.verdict}${scopeText(run)}`,
     '',
+    ...(run.verdict === 'incomplete' && !run.stopped ? [`Incomplete: ${incompleteText(run)}.`, ''] : []),
+    ...(notTested ? [`${notTested[0].toUpperCase()}${notTested.slice(1)}.`, ''] : []),
     `Target ${target} · scheduling-conformance ${run.suite.version} · ${run.counts.checks} checks, ${run.counts.requests} requests, ${(run.durationMs / 1000).toFixed(1)} s · exit code ${run.exitCode}${filters.length ? ` · ${filters.join(' ')}` : ''}`,
     ...(run.stopped ? ['', `The run was ${STOPPED_TEXT[run.stopped] ?? run.stopped}: checks not run are skipped.`] : []),
     '',

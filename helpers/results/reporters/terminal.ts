@@ -2,7 +2,7 @@ import { styleText } from 'node:util';
 import type { CollectedCheck } from '../check-outcomes.ts';
 import type { Expectations } from '../../config/expectations.ts';
 import type { Output } from '../../command/io.ts';
-import { incompleteText, isKnownDeviation, notTestedText, VERDICT_TEXT, type RunResult } from '../run-result.ts';
+import { incompleteText, isKnownDeviation, notTestedText, scopeText, VERDICT_TEXT, type RunResult } from '../run-result.ts';
 
 type Style = Parameters<typeof styleText>[0];
 
@@ -79,9 +79,7 @@ export class TerminalReporter {
     const verdict = run.verdict === 'incomplete' ? `${VERDICT_TEXT.incomplete} (${incompleteText(run)})` : VERDICT_TEXT[run.verdict];
     const passes = run.verdict === 'not-conformant' && run.checks.filter((c) => c.outcome === 'failed').every(isKnownDeviation);
     const notTested = notTestedText(run);
-    // A partial run's verdict holds for what it ran, and says so where it is read.
-    const scope = run.options.only !== null ? ` for the checks --only "${run.options.only}" selects` : run.options.readOnly ? ' for the checks that change nothing (--read-only)' : '';
-    lines.push(`verdict ${this.paint(style, verdict)}${scope}${passes ? ' (only known deviations: the run passes)' : ''}${notTested ? `; ${notTested}` : ''}`);
+    lines.push(`verdict ${this.paint(style, verdict)}${scopeText(run)}${passes ? ' (only known deviations: the run passes)' : ''}${notTested ? `; ${notTested}` : ''}`);
     lines.push('', this.paint('bold', 'Left on the target'));
     if (!run.leftOnTarget.length) lines.push('  nothing');
     for (const l of run.leftOnTarget) lines.push(this.paint('red', `  ${l.record}: ${l.problem}`));
