@@ -76,8 +76,8 @@ let sent = 0;
 const nextExchangeId = () => `${process.pid}.${threadId}.${++sent}`;
 
 export class ApiClient {
-  /** What the requests sent outside a check are for, in the request log (see WireEntry). */
-  phase = 'suite set-up and clean-up';
+  /** What the run is doing, for the request log (see WireEntry): the suites' requests, checks and their set-up alike, are "suites". */
+  phase = 'suites';
   /** Requests that ended without an answer or with a server error (5xx, 429): an outage, not a verdict. */
   troubles = 0;
   private readonly redact: (text: string) => string;

@@ -226,7 +226,9 @@ function outsideChecks(requests: WireEntry[], shown: { exchanges: Exchange[] }[]
   for (const { phase, exchange } of requests) {
     if (seen.has(exchange.id)) continue;
     seen.add(exchange.id);
-    phases.set(phase, [...(phases.get(phase) ?? []), exchange]);
+    // Outside every check, the suites' requests are their set-up and clean-up.
+    const shownAs = phase === 'suites' ? 'suite set-up and clean-up' : phase;
+    phases.set(shownAs, [...(phases.get(shownAs) ?? []), exchange]);
   }
   return [...phases].map(([phase, exchanges]) => ({ phase, exchanges }));
 }
