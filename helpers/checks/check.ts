@@ -2,7 +2,6 @@ import { inject, test, type TestContext } from 'vitest';
 import { NOT_SELECTED, selects } from './selection.ts';
 import { loadCatalog, requirementOf, type CheckId, type CheckIdentity, type Level } from '../contract/catalog.ts';
 import { withExchangeLog, type Exchange } from '../http/exchanges.ts';
-import { turnedAway } from '../http/client.ts';
 import { redactor } from '../http/redact.ts';
 import { Interference } from '../safety/interference.ts';
 
@@ -39,14 +38,6 @@ export const selected = (def: { id: string; title: string }) => selects(inject('
 /** Thrown to report a check as not applicable to this target, with the reason. */
 export class NotApplicable extends Error {
   override name = 'NotApplicable';
-}
-
-/** Blocked, when the target turned a request of the check away to the end (see turnedAway). */
-function turnedAwayBlock(exchanges: Exchange[]): Blocked | undefined {
-  const refused = turnedAway(exchanges);
-  if (!refused) return undefined;
-  const path = new URL(refused.request.url).pathname;
-  return new Blocked('the target', `${refused.request.method} ${path} answered ${refused.response?.status} each of the ${refused.attempt} times it was asked (the target says "not now"): try again later, or with a lower --rate`);
 }
 
 /**
@@ -137,14 +128,8 @@ export function check(def: CheckDefinition, body: (run: CheckRun) => Promise<voi
     };
     try {
       await withExchangeLog(meta.exchanges, () => body(run));
-      // A pass that rests on an answer the target would not give (429/503 to the end) proves nothing.
-      const turned = turnedAwayBlock(meta.exchanges);
-      if (turned) throw turned;
       meta.outcome = 'passed';
-    } catch (failure) {
-      // Nor does a failure: what the check needed, the target would not answer now.
-      const ownOutcome = failure instanceof NotApplicable || failure instanceof Blocked || failure instanceof Interference;
-      const error = ownOutcome ? failure : (turnedAwayBlock(meta.exchanges) ?? failure);
+    } catch (error) {
       if (error instanceof NotApplicable) {
         meta.outcome = 'not-applicable';
         meta.reason = redact(error.message);

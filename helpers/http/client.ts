@@ -28,15 +28,6 @@ export const RETRIED_METHODS = ['GET', 'DELETE', 'PATCH'];
  */
 export const POST_RETRY_STATUSES = [429, 503];
 export const MAX_RETRIES = 3;
-
-/**
- * The answer of a request the target turned away every time it was asked (429 or 503 on the last
- * retry): the target says "not now", which is no verdict on the contract, and the check that
- * needed the answer could not be exercised.
- */
-export function turnedAway(exchanges: Exchange[]): Exchange | undefined {
-  return exchanges.find((e) => POST_RETRY_STATUSES.includes(e.response?.status ?? 0) && e.attempt > MAX_RETRIES);
-}
 /** A Retry-After longer than this is cut to it: the run must end in bounded time. */
 export const RETRY_AFTER_CAP_MS = 10_000;
 /** Wait before retry n when the target names no Retry-After: 250 ms, 500 ms, 1 s. */
