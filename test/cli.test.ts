@@ -110,6 +110,7 @@ describe('scheduling-conformance: more ways to be wrong, each one line and exit 
     ['an --only that matches no check', ['--only', 'NO-SUCH-CHECK'], {}, /--only "NO-SUCH-CHECK" matches none of the \d+ checks/],
     ['a concurrency of none', ['--concurrency', '0'], {}, /--concurrency must be a whole number from 1 to 16, got "0"/],
     ['a negative concurrency', ['--concurrency', '-1'], {}, /--concurrency must be a whole number from 1 to 16, got "-1"/],
+    ['a listing whose --only, with --read-only, matches one check that changes data', ['--list', '--only', '^CUS-DELETE ', '--read-only'], {}, /^scheduling-conformance: --only "\^CUS-DELETE " with --read-only: the one check it matches changes data, so none would run$/],
     ['an --only that, with --read-only, matches only checks that change data', ['--only', '^BUS-UPDATE', '--read-only'], {}, /--only "\^BUS-UPDATE" with --read-only: each of the \d+ checks it matches changes data, so none would run; nothing was sent/],
   ];
   test.for(cases)('%s', async ([, args, env, message]) => {

@@ -86,7 +86,7 @@ describe('--only PATTERN', () => {
       const run = await runInProcess(['--base-url', sound.url, '--only', 'BUS-UPDATE-APPLIES:name |BUS-AUTH-NO-ECHO:retrieveBusiness:unknown-key'], env());
       // Judging nothing, the run proves nothing: INCOMPLETE, not CONFORMANT.
       expect(run.code, run.stderr).toBe(2);
-      expect(run.stdout).toMatch(/^verdict INCOMPLETE \(no check was judged: each one the run selected was left out, not applicable or blocked\) for the checks selected by --only/m);
+      expect(run.stdout).toMatch(/^verdict INCOMPLETE \(no check was judged: each one the run selected was left out, not applicable or blocked \(BUS-UPDATE-APPLIES:name: depends on BUS-UPDATE-200:name, which did not run\)\) for the checks selected by --only/m);
       const reasons = Object.fromEntries(readResult(run).checks.map((c) => [c.id, `${c.outcome}: ${c.reason}`]));
       expect(reasons).toEqual({
         'BUS-UPDATE-APPLIES:name': 'not-applicable: depends on BUS-UPDATE-200:name, which did not run',

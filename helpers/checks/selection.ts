@@ -8,3 +8,14 @@ export const NOT_SELECTED = 'not selected by --only';
 export function selects(only: string | undefined, def: { id: string; title: string }): boolean {
   return only === undefined || new RegExp(only).test(`${def.id} ${def.title}`);
 }
+
+/** Why --only (with --read-only) leaves a run nothing to run, or undefined when it selects some check. */
+export function emptySelection(checks: { id: string; title: string; changesData: boolean }[], only: string | undefined, readOnly: boolean): string | undefined {
+  if (only === undefined) return undefined;
+  const matched = checks.filter((c) => selects(only, c));
+  if (!matched.length) return `--only "${only}" matches none of the ${checks.length} checks (it is matched against each check's "<id> <title>")`;
+  if (readOnly && matched.every((c) => c.changesData)) {
+    return `--only "${only}" with --read-only: ${matched.length === 1 ? 'the one check it matches changes' : `each of the ${matched.length} checks it matches changes`} data, so none would run`;
+  }
+  return undefined;
+}

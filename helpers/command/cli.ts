@@ -123,15 +123,9 @@ export function targetLine(target: TargetConfig, embedded: boolean): string {
  * checks are declared from the spec and the configuration; nothing runs) and matched first.
  */
 async function refuseEmptySelection(target: TargetConfig, only: string): Promise<void> {
-  const [{ collectChecks }, { selects }] = await Promise.all([import('./run-suites.ts'), import('../checks/selection.ts')]);
-  const checks = await collectChecks(target);
-  const selected = checks.filter((c) => selects(only, c));
-  if (!selected.length) {
-    throw new UsageError(`--only "${only}" matches none of the ${checks.length} checks (it is matched against each check's "<id> <title>"); nothing was sent to the target`);
-  }
-  if (target.readOnly && selected.every((c) => c.changesData)) {
-    throw new UsageError(`--only "${only}" with --read-only: each of the ${selected.length} checks it matches changes data, so none would run; nothing was sent to the target`);
-  }
+  const [{ collectChecks }, { emptySelection }] = await Promise.all([import('./run-suites.ts'), import('../checks/selection.ts')]);
+  const problem = emptySelection(await collectChecks(target), only, target.readOnly);
+  if (problem) throw new UsageError(`${problem}; nothing was sent to the target`);
 }
 
 /**

@@ -4,7 +4,7 @@ import { suiteVersion } from './version.ts';
 import { collectChecks, type DeclaredCheck } from './run-suites.ts';
 import { loadSpec } from '../contract/spec.ts';
 import type { Io } from './io.ts';
-import { selects } from '../checks/selection.ts';
+import { emptySelection, selects } from '../checks/selection.ts';
 
 /**
  * The checks a run with these options would hold the target to. The suites are only collected:
@@ -27,7 +27,9 @@ export async function declaredChecks(options: Pick<RunOptions, 'vendor' | 'only'
 export async function listCommand(options: RunOptions, io: Io): Promise<number> {
   const checks = await declaredChecks(options);
   if (options.only !== undefined && checks.length === 0) {
-    throw new UsageError(`--only "${options.only}" matches no check (it is matched against each check's id and title)`);
+    // Said as a run would say it, refusing the selection before sending anything.
+    const every = await declaredChecks({ ...options, only: undefined, readOnly: false });
+    throw new UsageError(emptySelection(every, options.only, options.readOnly) ?? `--only "${options.only}" selects no check`);
   }
   if (options.json) {
     const spec = await loadSpec();

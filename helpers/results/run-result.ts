@@ -215,8 +215,11 @@ export function incompleteText(run: RunResult): string {
   if (run.stopped) return STOPPED_TEXT[run.stopped];
   const missing = run.untested.filter((u) => !u.allowed);
   if (missing.length) return `no proof for ${missing.map((u) => u.requirement).join(', ')} (${missing[0].requirement}: ${missing[0].reason}; every reason is in result.json "untested")`;
-  if (!judgedAny(run.checks)) return 'no check was judged: each one the run selected was left out, not applicable or blocked';
-  return 'the suite could not run; see the errors above';
+  if (!judgedAny(run.checks)) {
+    const first = run.checks.find((c) => c.outcome !== 'skipped') ?? run.checks[0];
+    return `no check was judged: each one the run selected was left out, not applicable or blocked${first ? ` (${first.id}: ${first.reason ?? first.outcome})` : ''}`;
+  }
+  return 'the suite could not run; see its errors';
 }
 
 /** The requests of the log that no check or observation shows, by phase, in the order sent. */
