@@ -330,7 +330,7 @@ const AUTH_CASES: AuthCase[] = [
   { name: 'token-scheme', requirement: 'BUS-AUTH-INVALID', description: 'with the valid key under the Token scheme', auth: { authorization: `Token ${target.apiKey}` }, keys: [target.apiKey] },
   {
     name: 'expired-key', requirement: 'BUS-AUTH-EXPIRED', description: 'with an expired key', auth: 'expired',
-    unavailable: target.expiredKey ? undefined : 'no expired key was given (--expired-key or SCHEDULING_EXPIRED_KEY)',
+    unavailable: target.expiredKey ? undefined : 'no expired key was given: set SCHEDULING_EXPIRED_KEY or --expired-key',
     keys: [target.expiredKey ?? ''],
   },
 ];
