@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
 import { Blocked, check, selected, type CheckRun } from '../helpers/checks/check.ts';
 import { concurrentSteps, sharedStep } from '../helpers/checks/shared-step.ts';
 import { dependsOnUnselected } from '../helpers/results/check-outcomes.ts';
-import { ApiClient, is2xx, type Answer, type Auth } from '../helpers/http/client.ts';
+import { ApiClient, is2xx, TurnedAway, type Answer, type Auth } from '../helpers/http/client.ts';
 import { NEAR_MISS_MIN_LENGTH, nearMissKeys, type NearMiss } from '../helpers/http/redact.ts';
 import { loadSpec } from '../helpers/contract/spec.ts';
 import type { CheckId, MustRequirementId } from '../helpers/contract/catalog.ts';
@@ -138,6 +138,7 @@ const accepted = new Map<string, unknown>();
  */
 function blockedBy(stepCheck: string, error: unknown): Blocked {
   if (error instanceof Blocked) return error;
+  if (error instanceof TurnedAway) return new Blocked(error.by, error.reason);
   return new Blocked(stepCheck, error instanceof Error ? error.message.split('\n')[0] : String(error));
 }
 
@@ -189,7 +190,8 @@ describe('update', () => {
           steps.set(name, { notApplicable: none });
           run.notApplicable(none);
         } catch (e) {
-          if (!steps.has(name)) steps.set(name, { blocked: blockedBy(`BUS-UPDATE-200:${name}`, e) });
+          // An update the target turned away did not happen: what depends on it is blocked too.
+          if (!steps.has(name) || e instanceof TurnedAway) steps.set(name, { blocked: blockedBy(`BUS-UPDATE-200:${name}`, e) });
           throw e;
         }
       });

@@ -2,6 +2,7 @@ import { inject, test, type TestContext } from 'vitest';
 import { NOT_SELECTED, selects } from './selection.ts';
 import { loadCatalog, requirementOf, type CheckId, type CheckIdentity, type Level } from '../contract/catalog.ts';
 import { withExchangeLog, type Exchange } from '../http/exchanges.ts';
+import { TurnedAway } from '../http/client.ts';
 import { redactor } from '../http/redact.ts';
 import { Interference } from '../safety/interference.ts';
 
@@ -129,7 +130,8 @@ export function check(def: CheckDefinition, body: (run: CheckRun) => Promise<voi
     try {
       await withExchangeLog(meta.exchanges, () => body(run));
       meta.outcome = 'passed';
-    } catch (error) {
+    } catch (failure) {
+      const error = failure instanceof TurnedAway ? new Blocked(failure.by, failure.reason) : failure;
       if (error instanceof NotApplicable) {
         meta.outcome = 'not-applicable';
         meta.reason = redact(error.message);

@@ -1,5 +1,6 @@
 import { Blocked, NotApplicable } from './check.ts';
 import { Interference } from '../safety/interference.ts';
+import { TurnedAway } from '../http/client.ts';
 import type { CheckId } from '../contract/catalog.ts';
 
 /**
@@ -24,5 +25,6 @@ export function needsThat(by: CheckId, condition: unknown, message: string | (()
 /** The error as `by`'s failure; outcomes of their own (not applicable, blocked, interference) stay what they are. */
 function blockedBy(by: CheckId, error: unknown): unknown {
   if (error instanceof NotApplicable || error instanceof Blocked || error instanceof Interference) return error;
+  if (error instanceof TurnedAway) return new Blocked(error.by, error.reason);
   return new Blocked(by, error instanceof Error ? error.message.split('\n')[0] : String(error));
 }

@@ -3,7 +3,7 @@ import type { TargetConfig } from '../config/target.ts';
 import type { Operation } from '../contract/spec.ts';
 import { appendFileSync } from 'node:fs';
 import { threadId } from 'node:worker_threads';
-import { recordExchange, type Exchange, type WireEntry } from './exchanges.ts';
+import { inCheck, recordExchange, type Exchange, type WireEntry } from './exchanges.ts';
 import { redactor } from './redact.ts';
 import { Journal } from '../safety/journal.ts';
 import { rateLimiter } from './rate-limit.ts';
@@ -28,6 +28,20 @@ export const RETRIED_METHODS = ['GET', 'DELETE', 'PATCH'];
  */
 export const POST_RETRY_STATUSES = [429, 503];
 export const MAX_RETRIES = 3;
+
+/**
+ * Thrown inside a check when the target turned a request away to the end: 429 or 503 on the last
+ * retry. The target says "not now", which is no verdict on the contract, so the check, and every
+ * check that needed the answer, is blocked by the target, never failed or passed on it. Outside a
+ * check (the clean-up, which retries on its own terms; the preflight) the answer is returned.
+ */
+export class TurnedAway extends Error {
+  override name = 'TurnedAway';
+  readonly by = 'the target';
+  constructor(readonly reason: string) {
+    super(`blocked by the target: ${reason}`);
+  }
+}
 /** A Retry-After longer than this is cut to it: the run must end in bounded time. */
 export const RETRY_AFTER_CAP_MS = 10_000;
 /** Wait before retry n when the target names no Retry-After: 250 ms, 500 ms, 1 s. */
@@ -131,6 +145,9 @@ export class ApiClient {
         if ('failure' in outcome || outcome.status >= 500 || outcome.status === 429) this.troubles += 1;
         if ('failure' in outcome) throw new NoAnswerError(`${options.method} ${options.path}: ${outcome.failure}`);
         this.journalAnswer(options, outcome);
+        if (POST_RETRY_STATUSES.includes(outcome.status) && inCheck()) {
+          throw new TurnedAway(`${options.method} ${options.path} answered ${outcome.status} each of the ${attempt} times it was asked (the target says "not now"): try again later${outcome.status === 429 ? ', or with a lower --rate' : ''}`);
+        }
         return outcome;
       }
       await new Promise((resolve) => setTimeout(resolve, delay));

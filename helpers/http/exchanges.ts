@@ -31,6 +31,9 @@ export interface WireEntry {
 /** The exchanges of the check that is running: concurrent checks each get their own log. */
 const current = new AsyncLocalStorage<Exchange[]>();
 
+/** Whether a check (or a step it shares) is running here: its requests are logged for its report. */
+export const inCheck = (): boolean => current.getStore() !== undefined;
+
 export function withExchangeLog<T>(log: Exchange[], fn: () => Promise<T>): Promise<T> {
   return current.run(log, fn);
 }

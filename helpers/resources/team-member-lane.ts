@@ -1,7 +1,7 @@
 import { changedFieldNames, changedFields } from '../checks/compare.ts';
 import { restoreFields } from '../safety/restore-record.ts';
 import { ensure, foundRecord, listElements, said } from '../checks/assertions.ts';
-import { fillId, is2xx, type Answer, type ApiClient } from '../http/client.ts';
+import { fillId, is2xx, TurnedAway, type Answer, type ApiClient } from '../http/client.ts';
 import { NAME_FIELDS, pick, rowsOf, writableFields } from './record-shapes.ts';
 import { isRecord, type Row } from '../contract/record.ts';
 import { undocumented, type ResourceOps } from '../contract/resource-ops.ts';
@@ -133,6 +133,8 @@ export class TeamMemberLane {
       });
       return still.length ? `member ${String(id)} differs from its original: ${changedFields(original, now).join('; ')}` : undefined;
     } catch (e) {
+      // Turned away: the check is blocked by the target; the after-run clean-up puts the member back.
+      if (e instanceof TurnedAway) throw e;
       return `member ${String(id)} could not be read back: ${(e as Error).message}`;
     }
   }

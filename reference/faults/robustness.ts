@@ -16,6 +16,7 @@ export const ROBUSTNESS_FAULTS: RobustnessFault[] = [
   { name: 'wrong-prefix', description: 'The interface is served under /api/v2 instead of the documented /api/v1.' },
   { name: 'unavailable-every-5th', description: 'Every 5th request answers 503 with Retry-After: 0 (ask again at once), without being handled; the request asked again is handled (a client whose requests interleave with those of other clients would otherwise meet the 5th place again and again); that the wait Retry-After names is honoured is proven in test/http-safety.test.ts.' },
   { name: 'slow', description: 'Every answer is delayed by 300 ms.' },
+  { name: 'unavailable:<operationId>', description: 'The operation answers 503 with Retry-After: 0 every time it is asked, without being handled: the target says "not now" to the end.' },
   { name: 'hang:<operationId>', description: 'The operation is handled, but its answer never comes.' },
   { name: 'redirect:<operationId>', description: 'The operation answers 307 to the same path on another origin (redirectTo).' },
   { name: 'huge-body:<operationId>', description: 'The operation is handled and answers 200 with a 20 MiB JSON body.' },
@@ -67,6 +68,7 @@ export function robustness(names: string[], options: { redirectTo?: string } = {
         refused.add(`${method} ${path}`);
         return { status: 503, headers: { 'retry-after': '0' }, body: { error: 'unavailable', message: 'Try again later' } };
       }
+      if (forOp('unavailable', op)) return { status: 503, headers: { 'retry-after': '0' }, body: { error: 'unavailable', message: 'Try again later' } };
       if (forOp('redirect', op)) {
         if (!options.redirectTo) throw new Error('redirect fault without redirectTo');
         return { status: 307, headers: { location: new URL(path, options.redirectTo).href } };
