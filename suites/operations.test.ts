@@ -89,7 +89,8 @@ async function requestBody(op: Operation, id: unknown, run: CheckRun): Promise<u
 async function repair(op: Operation, id: unknown, run: CheckRun): Promise<void> {
   if (op.method !== 'PATCH' || opOf('POST', op.collectionPath)) return;
   const { restored, problem } = await snapshots.restoreNow(fillId(op.path, id));
-  if (restored.length || problem) run.note(`the write-back changed ${restored.join(', ') || 'the record'}; it was put back at once${problem ? ` (${problem})` : ''}`);
+  if (restored.length) run.note(`the write-back changed ${restored.join(', ')}; it was put back at once${problem ? ` (${problem})` : ''}`);
+  else if (problem) run.note(`whether the write-back changed the record could not be checked: ${problem}`);
 }
 
 afterAll(async () => {

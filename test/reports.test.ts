@@ -199,6 +199,14 @@ describe('no pass without proof', () => {
     expect(only.untested).toEqual([]);
   });
 
+  test('a blocked SHOULD check is no proof either: under --strict, where it could fail the run, the run is incomplete', () => {
+    const checks = () => [checkOf('BUS-GET-200', 'passed'), checkOf('CUS-UNKNOWN-404:update', 'blocked', 'blocked by the target: PATCH /api/v1/customers/c1 answered 503 each of the 4 times it was asked')];
+    expect(runOf(checks())).toMatchObject({ verdict: 'conformant', exitCode: 0 });
+    const strict = runOf(checks(), { strict: true });
+    expect(strict).toMatchObject({ verdict: 'incomplete', exitCode: 2 });
+    expect(strict.untested).toEqual([expect.objectContaining({ requirement: 'CUS-UNKNOWN-404', allowed: false })]);
+  });
+
   test('a run that judged no check proves nothing: incomplete, exit 2, and it says why', () => {
     const run = runOf([checkOf('BUS-UPDATE-APPLIES:name', 'not-applicable', dependsOnUnselected('BUS-UPDATE-200:name'))], { only: 'BUS-UPDATE-APPLIES:name' });
     expect(run).toMatchObject({ verdict: 'incomplete', exitCode: 2, untested: [] });

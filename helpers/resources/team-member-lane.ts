@@ -1,6 +1,7 @@
 import { changedFieldNames, changedFields } from '../checks/compare.ts';
 import { restoreFields } from '../safety/restore-record.ts';
 import { ensure, foundRecord, listElements, said } from '../checks/assertions.ts';
+import { Blocked, NotApplicable } from '../checks/check.ts';
 import { fillId, is2xx, TurnedAway, type Answer, type ApiClient } from '../http/client.ts';
 import { NAME_FIELDS, pick, rowsOf, writableFields } from './record-shapes.ts';
 import { isRecord, type Row } from '../contract/record.ts';
@@ -99,7 +100,17 @@ export class TeamMemberLane {
     }
     // After another writer, the after-run clean-up puts back only the fields holding this run's marker.
     if (this.watch.interfered()) throw failure ?? this.watch.interference;
-    const problem = await this.restore(original);
+    let problem: string | undefined;
+    try {
+      problem = await this.restore(original);
+    } catch (e) {
+      // Turned away while putting the member back (the after-run clean-up tries again): a failure
+      // the change already proved stands; else the check is blocked by the target.
+      if (failure !== undefined && !(failure instanceof TurnedAway || failure instanceof Blocked || failure instanceof NotApplicable)) {
+        throw new Error(`${failure.message}; then putting the member back was turned away: ${(e as Error).message}`);
+      }
+      throw failure ?? e;
+    }
     if (problem) throw new Error(`${failure ? `${failure.message}; then ` : ''}the member was NOT restored: ${problem}`);
     if (failure) throw failure;
   }

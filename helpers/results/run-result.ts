@@ -124,7 +124,7 @@ export function buildRunResult(f: RunFacts): RunResult {
     };
   });
   const failed = checks.filter((c) => c.outcome === 'failed');
-  const untested = unproven(checks, f.requirements ?? loadCatalog().requirements);
+  const untested = unproven(checks, f.requirements ?? loadCatalog().requirements, f.strict);
   // A run that judged no check (every one it selected left out, not applicable or blocked) proves nothing.
   const unprovable = untested.some((u) => !u.allowed) || !judgedAny(checks);
   // A failed check proves non-conformance even when something else went wrong (say, what a broken
@@ -178,14 +178,19 @@ export function buildRunResult(f: RunFacts): RunResult {
  * nor not applicable for want of a check --only left out: --only and --read-only leave out checks
  * on purpose, and a requirement none of whose checks was selected is outside the run) is proven by a check that passed or failed; it is
  * untested when none did, and also when some of its checks were blocked (the suite could not
- * establish what they need).
+ * establish what they need). Under --strict, where a SHOULD check can fail the run, a SHOULD
+ * requirement with a blocked check is untested too.
  */
-export function unproven(checks: ReportedCheck[], requirements: Requirement[]): Untested[] {
+export function unproven(checks: ReportedCheck[], requirements: Requirement[], strict = false): Untested[] {
   const untested: Untested[] = [];
-  for (const r of requirements.filter((q) => q.level === 'MUST')) {
+  for (const r of requirements.filter((q) => q.level === 'MUST' || strict)) {
     const ran = checks.filter((c) => c.requirement === r.id && !isOutsideSelection(c));
     if (!ran.length) continue;
     const blocked = ran.filter((c) => c.outcome === 'blocked');
+    if (r.level === 'SHOULD') {
+      if (blocked.length) untested.push({ requirement: r.id, reason: `${blocked.length} of its checks blocked (${blocked[0].id}: ${blocked[0].reason})`, allowed: false });
+      continue;
+    }
     if (ran.some((c) => c.outcome === 'passed' || c.outcome === 'failed')) {
       if (blocked.length) untested.push({ requirement: r.id, reason: `${blocked.length} of its checks blocked (${blocked[0].id}: ${blocked[0].reason})`, allowed: false });
       continue;
