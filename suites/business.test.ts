@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
-import { Blocked, check, selected, type CheckRun } from '../helpers/checks/check.ts';
+import { asBlocked, Blocked, check, selected, type CheckRun } from '../helpers/checks/check.ts';
 import { concurrentSteps, sharedStep } from '../helpers/checks/shared-step.ts';
 import { dependsOnUnselected } from '../helpers/results/check-outcomes.ts';
 import { ApiClient, is2xx, TurnedAway, type Answer, type Auth } from '../helpers/http/client.ts';
@@ -137,9 +137,7 @@ const accepted = new Map<string, unknown>();
  * or else that check itself (which failed, and judges it).
  */
 function blockedBy(stepCheck: string, error: unknown): Blocked {
-  if (error instanceof Blocked) return error;
-  if (error instanceof TurnedAway) return new Blocked(error.by, error.reason);
-  return new Blocked(stepCheck, error instanceof Error ? error.message.split('\n')[0] : String(error));
+  return asBlocked(error) ?? new Blocked(stepCheck, error instanceof Error ? error.message.split('\n')[0] : String(error));
 }
 
 /** A field's current value: from the last read, or the snapshot when the target dropped it. */

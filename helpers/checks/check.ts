@@ -53,6 +53,13 @@ export class Blocked extends Error {
   }
 }
 
+/** The check's own blocked outcome, if the error is one: Blocked itself, or a request the target turned away to the end. */
+export function asBlocked(error: unknown): Blocked | undefined {
+  if (error instanceof Blocked) return error;
+  if (error instanceof TurnedAway) return new Blocked(error.by, error.reason);
+  return undefined;
+}
+
 export interface CheckRun {
   /** Ends the check as not applicable, with the reason. */
   notApplicable(reason: string): never;
@@ -131,7 +138,7 @@ export function check(def: CheckDefinition, body: (run: CheckRun) => Promise<voi
       await withExchangeLog(meta.exchanges, () => body(run));
       meta.outcome = 'passed';
     } catch (failure) {
-      const error = failure instanceof TurnedAway ? new Blocked(failure.by, failure.reason) : failure;
+      const error = asBlocked(failure) ?? failure;
       if (error instanceof NotApplicable) {
         meta.outcome = 'not-applicable';
         meta.reason = redact(error.message);

@@ -1,6 +1,5 @@
-import { Blocked, NotApplicable } from './check.ts';
+import { asBlocked, Blocked, NotApplicable } from './check.ts';
 import { Interference } from '../safety/interference.ts';
-import { TurnedAway } from '../http/client.ts';
 import type { CheckId } from '../contract/catalog.ts';
 
 /**
@@ -24,7 +23,8 @@ export function needsThat(by: CheckId, condition: unknown, message: string | (()
 
 /** The error as `by`'s failure; outcomes of their own (not applicable, blocked, interference) stay what they are. */
 function blockedBy(by: CheckId, error: unknown): unknown {
-  if (error instanceof NotApplicable || error instanceof Blocked || error instanceof Interference) return error;
-  if (error instanceof TurnedAway) return new Blocked(error.by, error.reason);
+  if (error instanceof NotApplicable || error instanceof Interference) return error;
+  const own = asBlocked(error);
+  if (own) return own;
   return new Blocked(by, error instanceof Error ? error.message.split('\n')[0] : String(error));
 }

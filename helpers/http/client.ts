@@ -42,6 +42,7 @@ export class TurnedAway extends Error {
     super(`blocked by the target: ${reason}`);
   }
 }
+
 /** A Retry-After longer than this is cut to it: the run must end in bounded time. */
 export const RETRY_AFTER_CAP_MS = 10_000;
 /** Wait before retry n when the target names no Retry-After: 250 ms, 500 ms, 1 s. */
