@@ -9,7 +9,8 @@ import { teamMemberRoutes } from './routes/team-members.ts';
 import { faultNamed, type FaultName } from './faults/index.ts';
 import { variationNamed } from './variations.ts';
 import { robustness as robustnessFaults, robustnessNamed } from './faults/robustness.ts';
-import { error, json, type RefContext, type RefRequest, type RefResponse, type Route } from './types.ts';
+import { error, everyNth, json, type RefContext, type RefRequest, type RefResponse, type Route } from './types.ts';
+import { isRecord, type Row } from '../helpers/contract/record.ts';
 
 export interface ReferenceOptions {
   apiKey?: string;
@@ -110,20 +111,15 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   if (varies('work-hours-minutes')) {
     state.business = { ...state.business, businessHours: [1, 2, 3].map((day) => ({ day, opensAtMinute: 540, closesAtMinute: 1020 })) };
   }
-  let requests = 0;
-  const turnedAway = new Set<string>();
+  const seventh = everyNth(7);
 
   async function handle(req: IncomingMessage): Promise<RefResponse> {
     const url = new URL(req.url ?? '/', 'http://reference');
     // The interface is served under another version prefix than the documented /api/v1.
     const path = options.robustness?.includes('wrong-prefix') ? url.pathname.replace(/^\/api\/v2\//, '/api/v1/').replace(/^\/api\/v1(?=\/)/, (m) => (url.pathname.startsWith('/api/v2/') ? m : '/api/v1-not-served')) : url.pathname;
-    // Variation rate-limited: every 7th request is turned away with 429 and Retry-After (limits are
-    // not shown); asked again, as Retry-After: 0 says, it is served, however many requests of other
-    // clients came in between (else one of several concurrent clients could meet the 7th place each time).
-    if (varies('rate-limited') && !turnedAway.delete(`${req.method} ${req.url}`) && ++requests % 7 === 0) {
-      turnedAway.add(`${req.method} ${req.url}`);
-      return { status: 429, headers: { 'retry-after': '0' }, body: { error: 'rate_limited', message: 'Too many requests' } };
-    }
+    // Variation rate-limited: every 7th request is turned away with 429 and Retry-After: 0 (limits
+    // are not shown); asked again, as Retry-After says, it is served.
+    if (varies('rate-limited') && seventh(req.method ?? 'GET', req.url ?? '/')) return { status: 429, headers: { 'retry-after': '0' }, body: { error: 'rate_limited', message: 'Too many requests' } };
     // Variation extra-resources: the platform serves more than the three documented resources.
     if (varies('extra-resources') && /^\/api\/v1\/(services|appointments)$/.test(path)) return json(200, []);
     // Variation api-index: the version prefix itself answers an index of the resources it serves.
@@ -161,14 +157,13 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
    */
   function shapeRecordAnswer(request: RefRequest, operationId: string | undefined, answer: RefResponse): RefResponse {
     let shaped = answer;
-    if (varies('record-state') && /Customers?$/.test(operationId ?? '') && shaped.status < 300) {
-      const withState = (row: unknown) => (row && typeof row === 'object' && !Array.isArray(row) ? { ...row, state: 'active' } : row);
-      shaped = { ...shaped, body: Array.isArray(shaped.body) ? shaped.body.map(withState) : withState(shaped.body) };
-    }
-    if (varies('team-member-state') && /TeamMembers?$/.test(operationId ?? '') && shaped.status < 300) {
-      const withStatus = (row: unknown) => (row && typeof row === 'object' && !Array.isArray(row) ? { ...row, status: 'active', statusChangedAt: '2026-01-01T00:00:00Z' } : row);
-      shaped = { ...shaped, body: Array.isArray(shaped.body) ? shaped.body.map(withStatus) : withStatus(shaped.body) };
-    }
+    // Fields the server keeps on every record it answers with, one or a list of them.
+    const keeping = (fields: Row): RefResponse => {
+      const kept = (row: unknown) => (isRecord(row) ? { ...row, ...fields } : row);
+      return { ...shaped, body: Array.isArray(shaped.body) ? shaped.body.map(kept) : kept(shaped.body) };
+    };
+    if (varies('record-state') && /Customers?$/.test(operationId ?? '') && shaped.status < 300) shaped = keeping({ state: 'active' });
+    if (varies('team-member-state') && /TeamMembers?$/.test(operationId ?? '') && shaped.status < 300) shaped = keeping({ status: 'active', statusChangedAt: '2026-01-01T00:00:00Z' });
     if (varies('event-ids') && request.method !== 'GET' && shaped.status < 300) shaped = { ...shaped, headers: { ...shaped.headers, 'x-event-id': `evt_${randomBytes(6).toString('hex')}` } };
     if (varies('event-link') && request.method !== 'GET' && shaped.status < 300) shaped = withLink(shaped, `</api/v1/events/evt_${randomBytes(6).toString('hex')}>; rel="event"`);
     if (varies('tm-unknown-id-400') && operationId === 'findTeamMember' && shaped.status === 404) shaped = error(400, 'invalid_id', 'No team member has this id');

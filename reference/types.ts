@@ -41,3 +41,20 @@ export interface Route {
 
 export const json = (status: number, body?: unknown, headers?: Record<string, string>): RefResponse => ({ status, body, headers });
 export const error = (status: number, code: string, message: string): RefResponse => json(status, { error: code, message });
+
+/**
+ * Turns away every nth request, and serves the same request (method and path) asked again at
+ * once, however many requests of other clients came in between: a target busy now, not busy for
+ * one client (which, among concurrent clients, could meet the nth place at every attempt).
+ * Returns whether this request is turned away.
+ */
+export function everyNth(n: number): (method: string, path: string) => boolean {
+  let requests = 0;
+  const turnedAway = new Set<string>();
+  return (method, path) => {
+    const key = `${method} ${path}`;
+    if (turnedAway.delete(key) || ++requests % n !== 0) return false;
+    turnedAway.add(key);
+    return true;
+  };
+}

@@ -1,4 +1,4 @@
-import type { RefResponse } from '../types.ts';
+import { everyNth, type RefResponse } from '../types.ts';
 
 /**
  * Misbehaviour that is not a breach of the contract (which says nothing of rate limits, sizes or
@@ -54,9 +54,8 @@ export function robustness(names: string[], options: { redirectTo?: string } = {
   let outageFrom: number | undefined;
   const outageFromName = names.find((n) => n.startsWith('outage-4s-from:'));
   const outageAt = outageFromName === undefined ? undefined : Number(outageFromName.split(':')[1]);
-  // Requests answered 503 whose next attempt is handled whatever its place: "unavailable now",
-  // not "unavailable to this client", however many other requests come in between.
-  const refused = new Set<string>();
+  const fifth = everyNth(5);
+  const notNow: RefResponse = { status: 503, headers: { 'retry-after': '0' }, body: { error: 'unavailable', message: 'Try again later' } };
   return {
     before(op, path, method = 'GET'): RefResponse | 'hang' | undefined {
       requests += 1;
@@ -64,11 +63,8 @@ export function robustness(names: string[], options: { redirectTo?: string } = {
       if (outage && Date.now() - (outageFrom ??= Date.now()) < 4000) {
         return { status: 500, body: { error: 'internal', message: 'The service is down' } };
       }
-      if (on.has('unavailable-every-5th') && !refused.delete(`${method} ${path}`) && requests % 5 === 0) {
-        refused.add(`${method} ${path}`);
-        return { status: 503, headers: { 'retry-after': '0' }, body: { error: 'unavailable', message: 'Try again later' } };
-      }
-      if (forOp('unavailable', op)) return { status: 503, headers: { 'retry-after': '0' }, body: { error: 'unavailable', message: 'Try again later' } };
+      if (on.has('unavailable-every-5th') && fifth(method, path)) return notNow;
+      if (forOp('unavailable', op)) return notNow;
       if (forOp('redirect', op)) {
         if (!options.redirectTo) throw new Error('redirect fault without redirectTo');
         return { status: 307, headers: { location: new URL(path, options.redirectTo).href } };
