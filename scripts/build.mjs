@@ -91,8 +91,8 @@ async function precompile() {
 }
 
 /**
- * types/: the typed API's declarations (tsconfig.types.json), for `npm install` from git, where
- * npm runs `prepare` but not `prepack`. Written where TypeScript is installed (a development
+ * types/: the typed API's declarations (tsconfig.types.json), for a packed tarball and for
+ * `npm install` from git, both of which run `prepare`. Written where TypeScript is installed (a development
  * install); an install without it (`npm ci --omit=dev`, the Action) runs the command, which needs
  * no declarations.
  */

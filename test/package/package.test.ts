@@ -94,7 +94,7 @@ console.log(JSON.stringify({ checks: checks.length, holds: bundle.holds, verdict
 });
 
 describe('an install from git (as examples/gitlab-ci.yml installs it)', () => {
-  // npm runs `prepare`, not `prepack`, for a git dependency: the declarations must come from prepare.
+  // npm runs `prepare` (not `prepack`) for a git dependency: the declarations come from prepare.
   test('carries the typed API\'s declarations and runs', async () => {
     const project = join(scratch, 'from-git');
     mkdirSync(project);
