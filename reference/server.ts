@@ -106,7 +106,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
     varies('timestamps'),
   );
   Object.assign(state.business, seedChanges(varies));
-  const ctx: RefContext = { state, apiKey, expiredKey, fault: (name) => options.fault === name, varies };
+  const ctx: RefContext = { state, apiKey, expiredKey, fault: (name) => options.fault === name, varies, keyRevoked: () => misbehave.keyRevoked() };
   // Variation work-hours-minutes: another element structure of WorkHours (not shown by the contract).
   if (varies('work-hours-minutes')) {
     state.business = { ...state.business, businessHours: [1, 2, 3].map((day) => ({ day, opensAtMinute: 540, closesAtMinute: 1020 })) };

@@ -26,6 +26,8 @@ export interface RefContext {
   fault(name: string): boolean;
   /** Whether the named legitimate variation is switched on (any number may be). */
   varies(name: string): boolean;
+  /** Whether the valid key has been revoked by now (robustness key-revoked-from). */
+  keyRevoked?(): boolean;
 }
 
 export type Handler = (req: RefRequest, ctx: RefContext) => RefResponse | Promise<RefResponse>;

@@ -6,7 +6,7 @@ import { isRecord } from '../contract/record.ts';
 import { diagnoseTls, proxyShown } from '../http/network.ts';
 import type { TargetConfig } from '../config/target.ts';
 import type { WireEntry } from '../http/exchanges.ts';
-import { loadSpec } from '../contract/spec.ts';
+import { loadSpec, type Spec } from '../contract/spec.ts';
 
 /** The retrieval the preflight asks first. */
 const BUSINESS_PATH = '/api/v1/business';
@@ -73,6 +73,18 @@ export async function preflight(target: TargetConfig, wait: { waitMs?: number; s
   } finally {
     await client.close();
   }
+}
+
+/**
+ * The sentinel's paths (TargetConfig.sentinels): the documented GETs that need no id, as the
+ * preflight asks them, the singleton first (the business retrieval, on which the key was proven),
+ * then collections the run cannot grow, then the rest: the smallest known-good answers first.
+ */
+export function sentinelPaths(spec: Spec): string[] {
+  const has = (method: string, path: string) => spec.operations.some((o) => o.method === method && o.path === path);
+  const rank = (path: string) => (has('PATCH', path) ? 0 : has('POST', path) ? 2 : 1);
+  const paths = [...new Set(spec.operations.filter((o) => o.method === 'GET' && !o.itemPath).map((o) => o.path))];
+  return paths.toSorted((a, b) => rank(a) - rank(b));
 }
 
 const isHtml = (a: Answer) => /^text\/html/i.test(a.headers['content-type'] ?? '') || /^\s*<(!doctype|html)/i.test(a.text);
