@@ -178,7 +178,8 @@ export class ApiClient {
           throw new TurnedAway(`${down}: ${asked} ${trouble}, for ${(this.target.retryBudgetMs ?? RETRY_BUDGET_MS) / 1000} s (--retry-budget) and ${attempt} attempts`, 'the environment');
         }
       }
-      if (trouble !== undefined) this.troubles += 1;
+      // An outage the clean-up may wait out; a refused key does not come back by waiting.
+      if (trouble !== undefined && trouble !== KEY_REFUSED) this.troubles += 1;
       if ('failure' in outcome) throw new NoAnswerError(`${asked}: ${outcome.failure}`);
       this.journalAnswer(options, outcome);
       if (POST_RETRY_STATUSES.includes(outcome.status) && inCheck()) {
