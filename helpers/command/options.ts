@@ -127,7 +127,8 @@ HTTPS_PROXY, HTTP_PROXY and NO_PROXY are honoured (never for this machine); the 
 Exit codes:
   0    conformant: every MUST check passed (and every SHOULD check with --strict)
   1    not conformant: a MUST check failed (or a SHOULD check with --strict)
-  2    usage or configuration error, or the target cannot be tested (unreachable, key refused)
+  2    usage or configuration error, or the target cannot be tested (unreachable, key refused,
+       or the environment failing for --retry-budget in 3 checks in a row: outage, key revoked)
   130  interrupted (Ctrl-C / SIGTERM); the run restored what it changed before exiting
 `;
 
