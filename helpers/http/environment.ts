@@ -2,8 +2,8 @@ import { BroadcastChannel } from 'node:worker_threads';
 
 /** Checks blocked by the environment one after another before the run stops. */
 export const BLOCKS_BEFORE_STOP = 3;
-/** A sentinel's answer is reused for this long by requests that meet trouble at the same time. */
-const SENTINEL_FRESH_MS = 250;
+/** A sentinel's answer is reused for this long by requests that meet trouble at the same time (less than the first backoff: a retry asks anew). */
+const SENTINEL_FRESH_MS = 200;
 
 /** What a lane that gives up on the environment tells the others and the main thread. */
 export interface EnvironmentGone {
