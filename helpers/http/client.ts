@@ -137,13 +137,13 @@ export class ApiClient {
     const url = this.target.baseUrl + options.path;
     const headers = this.headersFor(options);
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+    const env = inCheck() && this.target.sentinels?.length ? environmentOf(this.target.runId) : undefined;
+    const asked = `${options.method} ${options.path}`;
+    if (env?.gone) throw new TurnedAway(`${asked} was not sent: ${env.gone}`, 'the environment');
     if (options.method === 'PATCH') {
       const fields = options.body && typeof options.body === 'object' && !Array.isArray(options.body) ? Object.keys(options.body) : [];
       this.journal?.append({ kind: 'wrote', path: options.path, fields });
     }
-    const env = inCheck() && this.target.sentinels?.length ? environmentOf(this.target.runId) : undefined;
-    const asked = `${options.method} ${options.path}`;
-    if (env?.gone) throw new TurnedAway(`${asked} was not sent: ${env.gone}`, 'the environment');
     if (options.method === 'POST') this.journal?.append({ kind: 'creating', listPath: options.path });
     // Whether the last answer came while the sentinel failed too: it proves nothing, once it answers again.
     let whileDown = false;
