@@ -4,7 +4,7 @@
  */
 import { main } from './command/cli.ts';
 import type { Io, Output } from './command/io.ts';
-import { EXIT, UsageError } from './command/errors.ts';
+import { EXIT, UsageError } from './core/errors.ts';
 import { parseOptions } from './command/options.ts';
 import { declaredChecks } from './command/list.ts';
 import type { DeclaredCheck } from './command/run-suites.ts';

@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { loadCatalog } from '../helpers/contract/catalog.ts';
-import { projectRoot } from '../helpers/command/paths.ts';
+import { projectRoot } from '../helpers/core/paths.ts';
 import { FAULTS } from '../reference/faults/index.ts';
 import { checkSites, faultSites } from './source-sites.ts';
 import { faultNamesPath, renderFaultNames, renderRequirementIds, requirementIdsPath } from './typed-ids.ts';

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import type { Catalog } from '../helpers/contract/catalog.ts';
-import { projectRoot } from '../helpers/command/paths.ts';
+import { projectRoot } from '../helpers/core/paths.ts';
 
 export const requirementIdsPath = join(projectRoot, 'helpers', 'contract', 'requirement-ids.generated.ts');
 export const faultNamesPath = join(projectRoot, 'reference', 'faults', 'fault-names.generated.ts');

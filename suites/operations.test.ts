@@ -7,9 +7,9 @@ import { check, type CheckRun } from '../helpers/checks/check.ts';
 import { ApiClient, fillId, is2xx } from '../helpers/http/client.ts';
 import { CreatedRecords } from '../helpers/safety/created-records.ts';
 import { Snapshots } from '../helpers/safety/snapshots.ts';
-import { customerFixture } from '../helpers/resources/fixtures.ts';
+import { customerFixture } from '../helpers/records/fixtures.ts';
 import { loadSpec, statusMatches, type Operation } from '../helpers/contract/spec.ts';
-import { recordReader, writeBackBody, listItems, rowsOf } from '../helpers/resources/record-shapes.ts';
+import { recordReader, writeBackBody, listItems, rowsOf } from '../helpers/records/record-shapes.ts';
 import { isRecord } from '../helpers/contract/record.ts';
 import { schemaProblems } from '../helpers/contract/schema.ts';
 

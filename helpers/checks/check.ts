@@ -1,5 +1,5 @@
 import { inject, test, type TestContext } from 'vitest';
-import { NOT_SELECTED, selects } from './selection.ts';
+import { NOT_SELECTED, selects } from '../core/selection.ts';
 import { loadCatalog, requirementOf, type CheckId, type CheckIdentity, type Level } from '../contract/catalog.ts';
 import { withExchangeLog, type Exchange } from '../http/exchanges.ts';
 import { TurnedAway } from '../http/client.ts';

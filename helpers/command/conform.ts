@@ -1,7 +1,7 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { WireEntry } from '../http/exchanges.ts';
 import { join, resolve } from 'node:path';
-import { EXIT, TargetError, UsageError } from './errors.ts';
+import { EXIT, TargetError, UsageError } from '../core/errors.ts';
 import { defaultConcurrency, type RunOptions } from './options.ts';
 import type { TargetConfig } from '../config/target.ts';
 import { ResultCollector } from '../results/reporters/collector.ts';
@@ -9,7 +9,7 @@ import { TerminalReporter, useColour } from '../results/reporters/terminal.ts';
 import { startSuites, suiteRank, type SuiteRun } from './run-suites.ts';
 import { loadSpec, type Spec } from '../contract/spec.ts';
 import { loadCatalog } from '../contract/catalog.ts';
-import { suiteVersion } from './version.ts';
+import { suiteVersion } from '../core/version.ts';
 import { ApiClient } from '../http/client.ts';
 import { Journal, outstanding } from '../safety/journal.ts';
 import { foreignRunId, overlappingRunMessage } from '../safety/interference.ts';
@@ -19,7 +19,7 @@ import { scanForSecrets } from '../safety/secret-scan.ts';
 import { buildRunResult, incompleteText, type RunResult, type Stopped } from '../results/run-result.ts';
 import { toSummaryMarkdown } from '../results/reporters/summary.ts';
 import type { CollectedCheck } from '../results/check-outcomes.ts';
-import { NOT_SELECTED } from '../checks/selection.ts';
+import { NOT_SELECTED } from '../core/selection.ts';
 import type { Io } from './io.ts';
 
 /** The run journal, in the report directory: what the run changed, for clean-up and for the record. */

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
-import { UsageError } from './errors.ts';
+import { UsageError } from '../core/errors.ts';
 import { loadVendorConfig, type VendorConfig } from '../config/vendor-config.ts';
 import { loadExpectations, type Expectations } from '../config/expectations.ts';
 import type { Product } from '../config/product.ts';

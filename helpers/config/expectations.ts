@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { specDir } from '../command/paths.ts';
+import { specDir } from '../core/paths.ts';
 import { readValidatedJson } from './json-file.ts';
 import type { Outcome } from '../checks/check.ts';
 

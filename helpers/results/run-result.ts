@@ -3,7 +3,7 @@ import type { Exchange, WireEntry } from '../http/exchanges.ts';
 import type { Outcome } from '../checks/check.ts';
 import { pinStatus, type Expectation, type Expectations, type PinStatus } from '../config/expectations.ts';
 import { countOutcomes, isOutsideSelection, type CollectedCheck, type Counts, type Observation } from './check-outcomes.ts';
-import { EXIT } from '../command/errors.ts';
+import { EXIT } from '../core/errors.ts';
 
 import type { LeftOnTarget } from '../safety/restore-record.ts';
 

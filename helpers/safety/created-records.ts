@@ -1,6 +1,6 @@
 import { fillId, is2xx, type ApiClient } from '../http/client.ts';
 import type { Operation } from '../contract/spec.ts';
-import { currentJournal } from './current-journal.ts';
+import { currentJournal } from '../checks/current-journal.ts';
 import type { Journal } from './journal.ts';
 
 /**

@@ -1,5 +1,5 @@
-import { changedFieldNames } from '../checks/compare.ts';
-import { currentJournal } from './current-journal.ts';
+import { changedFieldNames } from '../records/compare.ts';
+import { currentJournal } from '../checks/current-journal.ts';
 import { foreignRunId, Interference } from './interference.ts';
 import type { Journal } from './journal.ts';
 import type { Row } from '../contract/record.ts';

@@ -1,10 +1,10 @@
 import type { ApiClient } from '../http/client.ts';
 import type { Journal } from './journal.ts';
 import { outstanding } from './journal.ts';
-import { writableFields, type RecordReader } from '../resources/record-shapes.ts';
+import { writableFields, type RecordReader } from '../records/record-shapes.ts';
 import { isRecord, type Row } from '../contract/record.ts';
 import { restoreRecord, type LeftOnTarget } from './restore-record.ts';
-import { currentJournal } from './current-journal.ts';
+import { currentJournal } from '../checks/current-journal.ts';
 import { takeSnapshot } from './take-snapshot.ts';
 
 /**
