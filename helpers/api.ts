@@ -3,7 +3,8 @@
  * It runs the same command as the terminal does, in the caller's process, and never exits it.
  */
 import { main } from './command/cli.ts';
-import type { Io, Output } from './command/io.ts';
+import type { Io } from './command/io.ts';
+import type { Output } from './core/output.ts';
 import { EXIT, UsageError } from './core/errors.ts';
 import { parseOptions } from './command/options.ts';
 import { declaredChecks } from './command/list.ts';

@@ -11,7 +11,9 @@ import { CustomerLane, customerCheck, type Scope } from '../helpers/resources/cu
 import { ensure, said } from '../helpers/checks/assertions.ts';
 import { needsThat } from '../helpers/checks/precondition.ts';
 import { customerFixture, markerField } from '../helpers/records/fixtures.ts';
-import { ApiClient, is2xx, type Answer } from '../helpers/http/client.ts';
+import { is2xx, type Answer } from '../helpers/http/client.ts';
+import { journalledClient } from '../helpers/safety/journal.ts';
+import { currentJournal } from '../helpers/checks/current-journal.ts';
 import { CreatedRecords } from '../helpers/safety/created-records.ts';
 import { check } from '../helpers/checks/check.ts';
 import { writeBackBody, rowsOf } from '../helpers/records/record-shapes.ts';
@@ -22,9 +24,9 @@ import { loadSpec, type Operation } from '../helpers/contract/spec.ts';
 
 const spec = await loadSpec();
 const target = inject('target');
-const client = new ApiClient(target);
+const client = journalledClient(target);
 const ops = requireOps(resourceOps(spec, 'customers'), 'customers', ['list', 'create', 'find', 'update', 'remove']);
-const lab = new CustomerLane(client, ops, target, new CreatedRecords());
+const lab = new CustomerLane(client, ops, target, new CreatedRecords(currentJournal()));
 const { idField } = lab;
 const patch = target.vendor.customerPatch;
 const suiteScope = lab.scope();

@@ -159,10 +159,9 @@ export const RECOVER_FILES = { requests: 'recover-requests.jsonl', har: 'recover
  * to RECOVER_FILES in DIR, scanned for the keys like a run's reports.
  */
 async function recoverCommand(target: TargetConfig, dir: string, cleanupTimeoutMs: number, redact: (t: string) => string, io: Io, preflightRequests: WireEntry[]): Promise<number> {
-  const [{ JOURNAL_FILE, readRequestLog }, { Journal }, { ApiClient }, { recover, formatLeftOnTarget }, { requestLogHar }, { scanForSecrets }] = await Promise.all([
+  const [{ JOURNAL_FILE, readRequestLog }, { Journal, journalledClient }, { recover, formatLeftOnTarget }, { requestLogHar }, { scanForSecrets }] = await Promise.all([
     import('./conform.ts'),
     import('../safety/journal.ts'),
-    import('../http/client.ts'),
     import('../safety/after-run-cleanup.ts'),
     import('../results/reporters/har.ts'),
     import('../safety/secret-scan.ts'),
@@ -178,7 +177,7 @@ async function recoverCommand(target: TargetConfig, dir: string, cleanupTimeoutM
   const har = join(dir, RECOVER_FILES.har);
   writeFileSync(requestLog, preflightRequests.map((e) => `${JSON.stringify(e)}\n`).join(''));
   const startedAt = new Date().toISOString();
-  const client = new ApiClient({ ...target, runId: run.runId, journalFile: file, requestLogFile: requestLog });
+  const client = journalledClient({ ...target, runId: run.runId, journalFile: file, requestLogFile: requestLog });
   client.phase = 'recovery';
   let code: number;
   try {

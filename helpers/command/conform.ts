@@ -10,8 +10,7 @@ import { startSuites, suiteRank, type SuiteRun } from './run-suites.ts';
 import { loadSpec, type Spec } from '../contract/spec.ts';
 import { loadCatalog } from '../contract/catalog.ts';
 import { suiteVersion } from '../core/version.ts';
-import { ApiClient } from '../http/client.ts';
-import { Journal, outstanding } from '../safety/journal.ts';
+import { Journal, journalledClient, outstanding } from '../safety/journal.ts';
 import { foreignRunId, overlappingRunMessage } from '../safety/interference.ts';
 import { formatLeftOnTarget, leftAccordingToJournal, recover, takeBaseline } from '../safety/after-run-cleanup.ts';
 import { onInterrupt } from './signals.ts';
@@ -56,7 +55,7 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
   const requestLog = join(dir, REQUEST_LOG_FILE);
   writeFileSync(requestLog, preflightRequests.map((e) => `${JSON.stringify(e)}\n`).join(''));
   const target: TargetConfig = { ...baseTarget, journalFile: journal.file, requestLogFile: requestLog, only: options.only };
-  const client = new ApiClient(target);
+  const client = journalledClient(target);
   client.phase = 'baseline';
   const collector = new ResultCollector(redact);
   const terminal = new TerminalReporter(io.stdout, useColour(io.stdout), options.expectations);

@@ -5,7 +5,7 @@ type CancelReason = Parameters<Awaited<ReturnType<typeof createVitest>>['cancelC
 import { basename, join } from 'node:path';
 import { codeRoot, projectRoot } from '../core/paths.ts';
 import type { TargetConfig } from '../config/target.ts';
-import type { CheckMeta } from '../checks/check.ts';
+import type { CheckMeta } from '../model/check-meta.ts';
 import type { CheckIdentity, Level } from '../contract/catalog.ts';
 
 export interface SuiteRunOptions {

@@ -38,7 +38,7 @@ export class TeamMemberLane {
     this.runId = target.runId;
     this.createProbe = undocumented(ops.list, 'POST', 'createTeamMember');
     this.deleteProbe = undocumented(ops.find, 'DELETE', 'deleteTeamMember');
-    this.watch = new MemberWatch(this.runId, this.idField, (id) => fillId(ops.find.path, id));
+    this.watch = new MemberWatch(this.runId, this.idField, (id) => fillId(ops.find.path, id), currentJournal());
   }
 
   list(): Promise<Answer> {
