@@ -55,7 +55,7 @@ function match(template: string, path: string): Record<string, string> | undefin
   return Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(m[i + 1])]));
 }
 
-function route(method: string, path: string, fault: (name: string) => boolean): { route: Route; params: Record<string, string> } | 'method' | undefined {
+function route(method: string, path: string, fault: RefContext['fault']): { route: Route; params: Record<string, string> } | 'method' | undefined {
   let pathKnown = false;
   for (const r of ROUTES) {
     if (r.operationId && fault(`route-missing:${r.operationId}`)) continue;
@@ -81,7 +81,7 @@ async function readBody(req: IncomingMessage, limit: number): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function idStyle(has: (v: string) => boolean): IdStyle {
+function idStyle(has: RefContext['varies']): IdStyle {
   if (has('ids-integer')) return 'integer';
   if (has('ids-prefixed')) return 'prefixed';
   return 'uuid';
@@ -96,7 +96,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   const encodingFault = options.fault && robustnessNamed(options.fault) ? [options.fault] : [];
   const misbehave = robustnessFaults([...(options.robustness ?? []), ...encodingFault], { redirectTo: options.redirectTo });
   const variations = new Set(options.variations ?? []);
-  const varies = (name: string) => variations.has(name);
+  const varies: RefContext['varies'] = (name) => variations.has(name);
   const apiKey = options.apiKey ?? `ref_live_${randomBytes(12).toString('hex')}`;
   const expiredKey = options.expiredKey ?? `ref_expired_${randomBytes(12).toString('hex')}`;
   const state = new State(
