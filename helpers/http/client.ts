@@ -5,7 +5,6 @@ import { appendFileSync } from 'node:fs';
 import { threadId } from 'node:worker_threads';
 import { inCheck, recordExchange, type Exchange, type WireEntry } from './exchanges.ts';
 import { redactor } from './redact.ts';
-import { Journal } from '../safety/journal.ts';
 import { rateLimiter } from './rate-limit.ts';
 import { dispatcherFor, tlsFailure } from './network.ts';
 import { environmentOf, type Environment } from './environment.ts';
@@ -86,6 +85,16 @@ export const is2xx = (answer: { status: number }): boolean => answer.status >= 2
 /** The path of one record: `path` with its {id} filled in by the URL-encoded id (e.g. `${collection}/{id}`). */
 export const fillId = (path: string, id: unknown): string => path.replace(/\{[^}]+\}/, () => encodeURIComponent(String(id)));
 
+/**
+ * A creation, deletion or write, told as the target is asked or answers, so that the run can undo
+ * it whatever happens next (helpers/safety/journal.ts hears these: see journalledClient).
+ */
+export type WriteEvent =
+  | { kind: 'creating'; listPath: string }
+  | { kind: 'created'; path: string; listPath: string; id: unknown }
+  | { kind: 'deleted'; path: string }
+  | { kind: 'wrote'; path: string; fields: string[] };
+
 /** The target did not give a complete answer; the message says what happened, in one line. */
 export class NoAnswerError extends Error {
   override name = 'NoAnswerError';
@@ -103,16 +112,20 @@ export class ApiClient {
   private readonly redact: (text: string) => string;
   private readonly dispatcher: Dispatcher;
 
-  private readonly journal?: Journal;
   private readonly limiter?: ReturnType<typeof rateLimiter>;
 
   /**
    * Every attempt goes to `onWire` as it ends, or else to the run's request log
-   * (target.requestLogFile): the record of every request on the wire, whoever sent it.
+   * (target.requestLogFile): the record of every request on the wire, whoever sent it. Every
+   * creation, deletion and write goes to `onWrite`.
    */
-  constructor(private readonly target: TargetConfig, dispatcher?: Dispatcher, private readonly onWire?: (entry: WireEntry) => void) {
+  constructor(
+    private readonly target: TargetConfig,
+    dispatcher?: Dispatcher,
+    private readonly onWire?: (entry: WireEntry) => void,
+    private readonly onWrite?: (event: WriteEvent) => void,
+  ) {
     this.redact = redactor(target);
-    this.journal = target.journalFile ? new Journal(target.journalFile) : undefined;
     this.limiter = rateLimiter(target.rate);
     this.dispatcher = dispatcher ?? dispatcherFor(target.network ?? {}, target.timeoutMs);
   }
@@ -124,8 +137,8 @@ export class ApiClient {
 
   /**
    * Sends a request; transient answers to requests that are safe to repeat are retried (see
-   * retryDelay), each attempt recorded as its own exchange. Creations, deletions and writes are
-   * journalled (helpers/safety/journal.ts) so that the run can undo them whatever happens next.
+   * retryDelay), each attempt recorded as its own exchange. Creations, deletions and writes go to
+   * onWrite (the run journal) so that the run can undo them whatever happens next.
    *
    * Inside a check, an answer that may be the environment's rather than the implementation's (an
    * anomaly: see anomalyOf) is not judged before the sentinel (target.sentinels) is asked: while
@@ -142,9 +155,9 @@ export class ApiClient {
     if (env?.gone) throw new TurnedAway(`${asked} was not sent: ${env.gone}`, 'the environment');
     if (options.method === 'PATCH') {
       const fields = options.body && typeof options.body === 'object' && !Array.isArray(options.body) ? Object.keys(options.body) : [];
-      this.journal?.append({ kind: 'wrote', path: options.path, fields });
+      this.onWrite?.({ kind: 'wrote', path: options.path, fields });
     }
-    if (options.method === 'POST') this.journal?.append({ kind: 'creating', listPath: options.path });
+    if (options.method === 'POST') this.onWrite?.({ kind: 'creating', listPath: options.path });
     // Whether the last answer came while the sentinel failed too: it proves nothing, once it answers again.
     let whileDown = false;
     for (let attempt = 1; ; attempt++) {
@@ -271,15 +284,15 @@ export class ApiClient {
   }
 
   private journalAnswer(options: SendOptions, answer: Answer): void {
-    if (!this.journal) return;
+    if (!this.onWrite) return;
     const ok = is2xx(answer);
     if (options.method === 'POST' && ok && answer.json && typeof answer.json === 'object' && !Array.isArray(answer.json)) {
       const id = (answer.json as Record<string, unknown>)[this.target.vendor.idField];
       if (id !== undefined && id !== null) {
-        this.journal.append({ kind: 'created', path: fillId(`${options.path}/{id}`, id), listPath: options.path, id });
+        this.onWrite({ kind: 'created', path: fillId(`${options.path}/{id}`, id), listPath: options.path, id });
       }
     }
-    if (options.method === 'DELETE' && (ok || answer.status === 404)) this.journal.append({ kind: 'deleted', path: options.path });
+    if (options.method === 'DELETE' && (ok || answer.status === 404)) this.onWrite({ kind: 'deleted', path: options.path });
   }
 
   private authorization(auth: Auth): string | undefined {
