@@ -69,7 +69,8 @@ describe.concurrent('a misbehaving target', () => {
     const before = ref.state.snapshot();
     const started = Date.now();
     const run = await runCli(['--base-url', ref.url, '--timeout', '1000'], env(ref));
-    expect(Date.now() - started).toBeLessThan(30_000);
+    // Each hanging request costs its timeout and one sentinel; a busy 2-core machine is 5-7x slower.
+    expect(Date.now() - started).toBeLessThan(60_000);
     expect(run.code, run.stderr).toBe(1);
     expect(check(run, 'OP-DOCUMENTED:findCustomer')).toMatchObject({ outcome: 'failed', reason: expect.stringMatching(/no answer in 1 s/) });
     expectSafe(run, ref, before);

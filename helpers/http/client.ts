@@ -217,8 +217,9 @@ export class ApiClient {
       const outcome = await this.attempt(ask, this.target.baseUrl + path, this.headersFor(ask), undefined, 1);
       const failed = anomalyOf(outcome, 'valid');
       if (failed === undefined) return undefined;
-      if (failed === KEY_REFUSED) return `the key is no longer accepted (GET ${path}, the request that worked at the start, ${failed})`;
-      return `the target stopped answering (GET ${path}, the request that worked at the start, ${failed})`;
+      // The preflight asked the first; the others are asked only when the first is the request in trouble.
+      const said = `GET ${path}, ${path === sentinels[0] ? 'the request that worked at the start' : 'a known-good request'}, ${failed}`;
+      return failed === KEY_REFUSED ? `the key is no longer accepted (${said})` : `the target stopped answering (${said})`;
     });
   }
 
