@@ -19,8 +19,9 @@ import { NEAR_MISS_MIN_LENGTH, nearMissKeys, type NearMiss } from '../helpers/ht
 import { loadSpec } from '../helpers/contract/spec.ts';
 import type { CheckId, MustRequirementId } from '../helpers/contract/catalog.ts';
 import { type Row } from '../helpers/contract/record.ts';
+import { changedFieldNames } from '../helpers/records/compare.ts';
 import { BusinessLane } from '../helpers/resources/business-lane.ts';
-import { candidateValues, differingFields, hasDocumentedType, jsonType, namedBusinessFields, type NamedField } from '../helpers/resources/business-values.ts';
+import { candidateValues, hasDocumentedType, jsonType, namedBusinessFields, type NamedField } from '../helpers/resources/business-values.ts';
 
 const spec = await loadSpec();
 const target = inject('target');
@@ -205,7 +206,7 @@ describe('update', () => {
         const step = stepOf(name, run);
         const after = step.after ?? (await record.read());
         const others = record.exposed().map((f) => f.name).filter((n) => n !== name);
-        const changed = differingFields(step.before, after, others);
+        const changed = changedFieldNames(step.before, after, others);
         expect(changed, `updating only ${name} also changed ${changed.join(', ')}`).toEqual([]);
       });
 
@@ -258,7 +259,7 @@ describe('update', () => {
     const after = await record.read();
     const unapplied = Object.keys(body).filter((n) => !isDeepStrictEqual(after[n], body[n]) && !(body[n] === null && !(n in after)));
     expect(unapplied, `after ${patchText(body)}: ${unapplied.map((n) => `${n} reads ${show(after[n])}`).join(', ')}`).toEqual([]);
-    const changed = differingFields(before, after, record.exposed().map((f) => f.name).filter((n) => !(n in body)));
+    const changed = changedFieldNames(before, after, record.exposed().map((f) => f.name).filter((n) => !(n in body)));
     expect(changed, `updating ${Object.keys(body).join(', ')} also changed ${changed.join(', ')}`).toEqual([]);
   });
 
@@ -274,7 +275,7 @@ describe('update', () => {
     if (left.length) run.note(`not written back (not of their documented type, or null before null was shown to round-trip): ${left.map((f) => f.name).join(', ')}`);
     const answer = await record.update(body);
     expect(answer.status, `writing back the record as read answered ${answer.status}`).toBe(200);
-    const changed = differingFields(before, await record.read(), record.exposed().map((f) => f.name));
+    const changed = changedFieldNames(before, await record.read(), record.exposed().map((f) => f.name));
     expect(changed, `writing back the record as read changed ${changed.join(', ')}`).toEqual([]);
   });
 
@@ -423,13 +424,13 @@ describe('authentication', () => {
             if (is2xx(answer)) run.notApplicable(`the update was not refused: it answered ${answer.status}`);
             const names = record.exposed().map((f) => f.name);
             // Nothing changed after all of them: this one, refused, changed nothing.
-            if (differingFields(before ?? {}, await afterRefusals(), names).length === 0) return;
+            if (changedFieldNames(before ?? {}, await afterRefusals(), names).length === 0) return;
             // Some update of the lot changed the record; which one, one read cannot tell: this one
             // is sent again alone, between two reads.
             const standingNow = await record.current();
             const again = await record.update(probeBody(standingNow), c.auth);
             if (is2xx(again)) run.notApplicable(`sent again alone, the update was not refused: it answered ${again.status}`);
-            const changed = differingFields(standingNow, await record.read(), names);
+            const changed = changedFieldNames(standingNow, await record.read(), names);
             expect(changed, `the update refused with ${again.status} changed ${changed.join(', ')}`).toEqual([]);
           });
         }
