@@ -17,6 +17,7 @@ import { is2xx, TurnedAway, type Answer, type Auth } from '../helpers/http/clien
 import { journalledClient } from '../helpers/safety/journal.ts';
 import { NEAR_MISS_MIN_LENGTH, nearMissKeys, type NearMiss } from '../helpers/http/redact.ts';
 import { loadSpec } from '../helpers/contract/spec.ts';
+import { businessOps } from '../helpers/contract/resource-ops.ts';
 import type { CheckId, MustRequirementId } from '../helpers/contract/catalog.ts';
 import { type Row } from '../helpers/contract/record.ts';
 import { changedFieldNames } from '../helpers/records/compare.ts';
@@ -26,10 +27,7 @@ import { candidateValues, hasDocumentedType, jsonType, namedBusinessFields, type
 const spec = await loadSpec();
 const target = inject('target');
 const client = journalledClient(target);
-const businessOps = spec.operations.filter((o) => o.resource === 'business');
-const retrieveOp = businessOps.find((o) => o.method === 'GET');
-const updateOp = businessOps.find((o) => o.method === 'PATCH');
-if (!retrieveOp || !updateOp) throw new Error('spec: the business needs a GET and a PATCH operation');
+const { retrieve: retrieveOp, update: updateOp } = businessOps(spec);
 const fields = namedBusinessFields(spec, target);
 const record = new BusinessLane(client, retrieveOp, updateOp, fields, target.runId, target.vendor.businessEnvelope);
 const vendorValues = target.vendor.businessValues;
@@ -368,7 +366,7 @@ function probeBody(before: Row): Row {
   throw new Blocked('BUS-UPDATE-200', 'no field of the record can be changed and restored (the retrieval exposes none of the documented fields with its documented type)');
 }
 
-const secured = businessOps.filter((o) => o.secured);
+const secured = [retrieveOp, updateOp].filter((o) => o.secured);
 describe('authentication', () => {
   for (const op of secured) {
     const writes = op !== retrieveOp;
