@@ -5,6 +5,7 @@ import { withExchangeLog, type Exchange } from '../http/exchanges.ts';
 import { TurnedAway } from '../http/client.ts';
 import { redactor } from '../http/redact.ts';
 import { Interference } from '../safety/interference.ts';
+import { withRedirects } from './redirects.ts';
 
 export type Outcome = 'passed' | 'failed' | 'warning' | 'not-applicable' | 'blocked' | 'skipped';
 
@@ -155,7 +156,7 @@ export function check(def: CheckDefinition, body: (run: CheckRun) => Promise<voi
         meta.reason = redact(error.message);
         context.skip(meta.reason);
       }
-      meta.reason = redact(reasonOf(error));
+      meta.reason = redact(withRedirects(reasonOf(error), meta.exchanges));
       if (requirement.level === 'SHOULD' && !target.strict) {
         meta.outcome = 'warning';
         return;

@@ -21,6 +21,7 @@ import { toSummaryMarkdown } from '../results/reporters/summary.ts';
 import type { CollectedCheck } from '../results/check-outcomes.ts';
 import { NOT_SELECTED } from '../checks/selection.ts';
 import type { Io } from './io.ts';
+import { commandLine } from './relaunch.ts';
 
 /** The run journal, in the report directory: what the run changed, for clean-up and for the record. */
 export const JOURNAL_FILE = 'run-journal.jsonl';
@@ -63,6 +64,7 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
   const skip = filteredOut;
   collector.onCheck((c) => skip(c) || terminal.check(c));
   const say = (text: string) => io.stderr.write(redact(text));
+  const recoverLine = commandLine([...options.relaunch, '--base-url', target.baseUrl, '--recover', dir]);
 
   let stopped: Stopped | undefined;
   let suites: SuiteRun | undefined;
@@ -74,7 +76,7 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
     },
     (signal) => {
       const left = leftAccordingToJournal(journal, target.runId);
-      say(`\n${signal} again: exiting at once.\n${formatLeftOnTarget(left)}${left.length ? `scheduling-conformance --base-url ${new URL(target.baseUrl).origin} --recover ${dir} undoes it later\n` : ''}`);
+      say(`\n${signal} again: exiting at once.\n${formatLeftOnTarget(left)}${left.length ? `${recoverLine} undoes it later\n` : ''}`);
       process.exit(EXIT.interrupted);
     },
   );
@@ -149,7 +151,7 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
     const written = (await loadReportWriters()).writeReports(dir, run, { redact, certify: options.certify });
     io.onResult?.(run);
     terminal.summary(run, written);
-    if (run.leftOnTarget.length) io.stderr.write(redact(`scheduling-conformance: to finish later what is left: scheduling-conformance --base-url ${new URL(target.baseUrl).origin} --recover ${dir}\n`));
+    if (run.leftOnTarget.length) io.stderr.write(redact(`scheduling-conformance: to finish later what is left: ${recoverLine}\n`));
     const summaryFiles = writeSummary(run, options, redact);
 
     const leaks = scanForSecrets([...written.files, journal.file, requestLog, ...summaryFiles], target);
