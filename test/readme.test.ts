@@ -40,7 +40,7 @@ describe('the typed API example', () => {
   const cwd = process.cwd();
   afterAll(() => process.chdir(cwd));
 
-  test('runs as printed (the package name pointing at this checkout): lists, certifies the reference and verifies the bundle, never exiting', async () => {
+  test('runs as printed (the package name pointing at this checkout): lists, runs the reference with --certify, and verify refuses the self-test, never exiting', async () => {
     const code = block('## Typed API', 'ts');
     expect(code.trim().split('\n').length).toBeLessThanOrEqual(11);
     const file = join(scratch, 'example.ts');
@@ -64,7 +64,9 @@ describe('the typed API example', () => {
     expect(exit).not.toHaveBeenCalled();
     expect(logs[0]).toMatch(/^\d+ business checks, \d+ change data$/);
     expect(logs[1]).toMatch(/^conformant \[object Object\]$/);
-    expect(logs.at(-1)).toMatch(/^This bundle proves that Example Scheduler 1\.0\.0 of Example Ltd/);
+    // The embedded reference is no vendor's implementation: the bundle says so, and verify does not hold it.
+    expect(logs.at(-1)).toMatch(/^the run tested the suite's own embedded reference implementation \(a self-test\), not a vendor's implementation$/);
+    expect(readFileSync(join(scratch, 'conformance/certification/SUMMARY.md'), 'utf8')).toMatch(/\*\*Certified: no — a self-test/);
     exampleResult = JSON.parse(readFileSync(join(scratch, 'conformance/result.json'), 'utf8')) as RunResult;
     expect(exampleResult.verdict).toBe('conformant');
     expect(exampleResult.options.certify).toBe(true);
@@ -183,6 +185,8 @@ describe('CI examples and the Action', () => {
     expect(steps.some((s) => s.uses?.startsWith('mikepenz/action-junit-report') && s.with?.report_paths?.endsWith('junit.xml'))).toBe(true);
     expect(steps.some((s) => s.uses?.startsWith('actions/upload-artifact'))).toBe(true);
     expect(Object.values(gh.jobs).some((j) => j.strategy?.matrix && j.steps.some((s) => s.with?.certify === 'true'))).toBe(true);
+    // Issue 21 §7: no certification without the expired key (BUS-AUTH-EXPIRED would stay untested).
+    for (const s of steps.filter((s) => s.with?.certify === 'true')) expect(s.with?.['expired-key'], 'a certify step').toMatch(/^\$\{\{ secrets/);
     const gl = parseYaml(documents[1][1]) as Record<string, { artifacts: { reports: { junit: string }; paths: string[] } }>;
     expect(gl.conformance.artifacts.reports.junit).toBe('conformance-report/junit.xml');
     expect(gl.conformance.artifacts.paths).toContain('conformance-report/');

@@ -18,6 +18,7 @@ import { onInterrupt } from './signals.ts';
 import { scanForSecrets } from '../safety/secret-scan.ts';
 import { buildRunResult, incompleteText, type RunResult, type Stopped } from '../results/run-result.ts';
 import { toSummaryMarkdown } from '../results/reporters/summary.ts';
+import { certificationRefusal } from '../results/reporters/certification.ts';
 import type { CollectedCheck } from '../results/check-outcomes.ts';
 import { NOT_SELECTED } from '../checks/selection.ts';
 import type { Io } from './io.ts';
@@ -151,6 +152,8 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
     const written = (await loadReportWriters()).writeReports(dir, run, { redact, certify: options.certify });
     io.onResult?.(run);
     terminal.summary(run, written);
+    const refusal = written.bundle ? certificationRefusal(run) : undefined;
+    if (refusal) say(`scheduling-conformance: not certified: ${refusal}\n`);
     if (run.leftOnTarget.length) io.stderr.write(redact(`scheduling-conformance: to finish later what is left: ${recoverLine}\n`));
     const summaryFiles = writeSummary(run, options, redact);
 

@@ -2,6 +2,7 @@ import { styleText } from 'node:util';
 import type { CollectedCheck } from '../check-outcomes.ts';
 import type { Expectations } from '../../config/expectations.ts';
 import type { Output } from '../../command/io.ts';
+import { certifiedLine } from './certification.ts';
 import { incompleteText, isKnownDeviation, notTestedText, scopeText, VERDICT_TEXT, type RunResult } from '../run-result.ts';
 
 type Style = Parameters<typeof styleText>[0];
@@ -101,7 +102,7 @@ export class TerminalReporter {
     for (const l of run.leftOnTarget) lines.push(this.paint('red', `  ${l.record}: ${l.problem}`));
     if (reports) {
       lines.push('', `Reports: ${reports.dir}`);
-      if (reports.bundle) lines.push(`Certification bundle: ${reports.bundle}`);
+      if (reports.bundle) lines.push(`Certification bundle: ${reports.bundle}`, certifiedLine(run));
     }
     this.out.write(`${lines.join('\n')}\n`);
   }
