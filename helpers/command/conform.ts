@@ -22,12 +22,10 @@ import { certificationRefusal } from '../results/reporters/certification.ts';
 import type { CollectedCheck } from '../results/check-outcomes.ts';
 import { NOT_SELECTED } from '../checks/selection.ts';
 import type { Io } from './io.ts';
+import { JOURNAL_FILE, REQUEST_LOG_FILE } from '../results/report-files.ts';
 import { commandLine } from './relaunch.ts';
 
-/** The run journal, in the report directory: what the run changed, for clean-up and for the record. */
-export const JOURNAL_FILE = 'run-journal.jsonl';
-/** Every request the run sent, whoever sent it (see WireEntry): what the HAR and the count are made from. */
-export const REQUEST_LOG_FILE = 'requests.jsonl';
+export { JOURNAL_FILE, REQUEST_LOG_FILE };
 
 /**
  * The report writers (xmlbuilder2 and its YAML parser above all, ~60 ms): loaded while the suites
