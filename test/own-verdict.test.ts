@@ -4,13 +4,11 @@
  * HTML and the Action's outputs all say INCOMPLETE and why; nothing of the earlier run is passed
  * off as this one's (its journal is kept aside, as the record of what it changed).
  */
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { parse as parseYaml } from 'yaml';
+import { readAction, runAction } from './support/action-runner.ts';
 import { startReference, type RunningReference } from '../reference/server.ts';
 import { runInProcess } from './support/cli.ts';
 import { harProblems, hasXmllint, junitProblems, resultProblems } from './support/validators.ts';
@@ -60,23 +58,16 @@ describe('a run that exits 2 in a reused report folder', () => {
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8') + readFileSync(join(dir, 'result.json'), 'utf8')).not.toContain(KEY);
   });
 
-  test('the Action\'s run step: outputs verdict=incomplete with exit-code=2, not the earlier conformant verdict', async () => {
+  test('the Action\'s steps (this checkout as its path): outputs verdict=incomplete with exit-code=2, not the earlier conformant verdict', async () => {
     const dir = await conformantFolder();
     const workspace = join(dir, '..');
-    const action = parseYaml(readFileSync(join(projectRoot, 'action.yml'), 'utf8')) as { runs: { steps: { id?: string; run?: string; env?: Record<string, string> }[] } };
-    const step = action.runs.steps.find((s) => s.id === 'run')!;
-    const inputs: Record<string, string> = { 'base-url': 'http://127.0.0.1:1', 'api-key': KEY, 'report-dir': 'conformance-report' };
-    const env = Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, v.replace(/\$\{\{\s*inputs\.([\w-]+)\s*\}\}/g, (_m, name: string) => inputs[name] ?? '')]));
-    const output = join(workspace, 'github-output');
-    writeFileSync(output, '');
-    const script = join(workspace, 'run-step.sh');
-    writeFileSync(script, step.run!);
-    const ran = await promisify(execFile)('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], {
-      cwd: workspace,
-      env: { PATH: process.env.PATH, CI: 'true', ...env, GITHUB_ACTION_PATH: projectRoot, GITHUB_OUTPUT: output, GITHUB_STEP_SUMMARY: join(workspace, 'summary.md'), GITHUB_WORKSPACE: workspace },
-    }).then(() => 0, (e: { code: number }) => e.code);
-    expect(ran).toBe(2);
-    const outputs = Object.fromEntries(readFileSync(output, 'utf8').trim().split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
-    expect(outputs).toMatchObject({ verdict: 'incomplete', 'exit-code': '2', 'report-dir': dir });
+    const action = readAction(join(projectRoot, 'action.yml'));
+    // Prepare and run only: the suite is installed here already.
+    const steps = { ...action, runs: { ...action.runs, steps: action.runs.steps.filter((s) => s.id === 'prepare' || s.id === 'run') } };
+    const runner = { root: workspace, workspace, temp: mkdtempSync(join(tmpdir(), 'scr-runner-temp-')), actionPath: projectRoot };
+    const ran = await runAction(steps, runner, { 'base-url': 'http://127.0.0.1:1', 'api-key': KEY, 'report-dir': 'conformance-report', 'upload-artifact': 'false' });
+    expect(ran.steps.map((s) => `${s.name} ${s.outcome}`)).toEqual(['Prepare success', 'Run the conformance suite failure']);
+    expect(ran.steps[1].code).toBe(2);
+    expect(ran.outputs).toMatchObject({ verdict: 'incomplete', 'exit-code': '2', 'report-dir': dir });
   });
 });
