@@ -12,7 +12,7 @@ import { readAction, runAction } from './support/action-runner.ts';
 import { startReference, type RunningReference } from '../reference/server.ts';
 import { runInProcess } from './support/cli.ts';
 import { harProblems, hasXmllint, junitProblems, resultProblems } from './support/validators.ts';
-import { projectRoot } from '../helpers/command/paths.ts';
+import { projectRoot } from '../helpers/core/paths.ts';
 import type { RunResult } from '../helpers/results/run-result.ts';
 
 const KEY = 'sk_own_verdict_2468';

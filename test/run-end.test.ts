@@ -11,7 +11,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { startReference, type RunningReference } from '../reference/server.ts';
 import { runInProcess } from './support/cli.ts';
 import { readResult } from './support/verdicts.ts';
-import { projectRoot } from '../helpers/command/paths.ts';
+import { projectRoot } from '../helpers/core/paths.ts';
 import { commandLine, relaunchWords } from '../helpers/command/relaunch.ts';
 import type { RunResult } from '../helpers/results/run-result.ts';
 

@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import type { WireEntry } from '../http/exchanges.ts';
 import type { RunOptions } from './options.ts';
 import { prepareReportDir } from './outputs.ts';
-import { suiteVersion } from './version.ts';
+import { suiteVersion } from '../core/version.ts';
 
 export interface NotTested {
   dir: string;

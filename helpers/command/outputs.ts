@@ -1,6 +1,6 @@
 import { accessSync, constants, existsSync, mkdirSync, readdirSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { UsageError } from './errors.ts';
+import { UsageError } from '../core/errors.ts';
 import { BUNDLE_FILES, CERTIFICATION_DIR, REPORT_FILES, REQUEST_LOG_FILE } from '../results/report-files.ts';
 import type { RunOptions } from './options.ts';
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { projectRoot } from './paths.ts';
+import { projectRoot } from '../core/paths.ts';
 
 /** The flags a later command against the same target needs to reach it and read its records as this run did. */
 const CARRIED = { config: { type: 'string' }, header: { type: 'string', multiple: true }, ca: { type: 'string' }, cert: { type: 'string' }, key: { type: 'string' }, timeout: { type: 'string' }, rate: { type: 'string' } } as const;

@@ -15,8 +15,8 @@ import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { layOutRunner, readAction, runAction, type ActionRun, type Runner } from '../support/action-runner.ts';
 import type { RunResult } from '../../helpers/results/run-result.ts';
-import { projectRoot } from '../../helpers/command/paths.ts';
-import { suiteVersion } from '../../helpers/command/version.ts';
+import { projectRoot } from '../../helpers/core/paths.ts';
+import { suiteVersion } from '../../helpers/core/version.ts';
 import { startReference } from '../../reference/server.ts';
 
 interface Ran {
