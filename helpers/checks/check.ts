@@ -6,6 +6,7 @@ import { TurnedAway } from '../http/client.ts';
 import { redactor } from '../http/redact.ts';
 import { Interference } from '../safety/interference.ts';
 import type { CheckMeta, ObservationMeta } from '../model/check-meta.ts';
+import { withRedirects } from './redirects.ts';
 
 export { NOT_SELECTED, selects };
 /** Whether this run's --only selects the check (a check left out sends nothing). */
@@ -130,7 +131,7 @@ export function check(def: CheckDefinition, body: (run: CheckRun) => Promise<voi
         meta.reason = redact(error.message);
         context.skip(meta.reason);
       }
-      meta.reason = redact(reasonOf(error));
+      meta.reason = redact(withRedirects(reasonOf(error), meta.exchanges));
       if (requirement.level === 'SHOULD' && !target.strict) {
         meta.outcome = 'warning';
         return;

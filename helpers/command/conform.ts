@@ -17,14 +17,14 @@ import { onInterrupt } from './signals.ts';
 import { scanForSecrets } from '../safety/secret-scan.ts';
 import { buildRunResult, incompleteText, type RunResult, type Stopped } from '../results/run-result.ts';
 import { toSummaryMarkdown } from '../results/reporters/summary.ts';
+import { certificationRefusal } from '../results/reporters/certification.ts';
 import type { CollectedCheck } from '../results/check-outcomes.ts';
 import { NOT_SELECTED } from '../core/selection.ts';
 import type { Io } from './io.ts';
+import { JOURNAL_FILE, REQUEST_LOG_FILE } from '../results/report-files.ts';
+import { commandLine } from './relaunch.ts';
 
-/** The run journal, in the report directory: what the run changed, for clean-up and for the record. */
-export const JOURNAL_FILE = 'run-journal.jsonl';
-/** Every request the run sent, whoever sent it (see WireEntry): what the HAR and the count are made from. */
-export const REQUEST_LOG_FILE = 'requests.jsonl';
+export { JOURNAL_FILE, REQUEST_LOG_FILE };
 
 /**
  * The report writers (xmlbuilder2 and its YAML parser above all, ~60 ms): loaded while the suites
@@ -62,6 +62,7 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
   const skip = filteredOut;
   collector.onCheck((c) => skip(c) || terminal.check(c));
   const say = (text: string) => io.stderr.write(redact(text));
+  const recoverLine = commandLine([...options.relaunch, '--base-url', target.baseUrl, '--recover', dir]);
 
   let stopped: Stopped | undefined;
   let suites: SuiteRun | undefined;
@@ -73,7 +74,7 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
     },
     (signal) => {
       const left = leftAccordingToJournal(journal, target.runId);
-      say(`\n${signal} again: exiting at once.\n${formatLeftOnTarget(left)}${left.length ? `scheduling-conformance --base-url ${new URL(target.baseUrl).origin} --recover ${dir} undoes it later\n` : ''}`);
+      say(`\n${signal} again: exiting at once.\n${formatLeftOnTarget(left)}${left.length ? `${recoverLine} undoes it later\n` : ''}`);
       process.exit(EXIT.interrupted);
     },
   );
@@ -148,7 +149,9 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
     const written = (await loadReportWriters()).writeReports(dir, run, { redact, certify: options.certify });
     io.onResult?.(run);
     terminal.summary(run, written);
-    if (run.leftOnTarget.length) io.stderr.write(redact(`scheduling-conformance: to finish later what is left: scheduling-conformance --base-url ${new URL(target.baseUrl).origin} --recover ${dir}\n`));
+    const refusal = written.bundle ? certificationRefusal(run) : undefined;
+    if (refusal) say(`scheduling-conformance: not certified: ${refusal}\n`);
+    if (run.leftOnTarget.length) io.stderr.write(redact(`scheduling-conformance: to finish later what is left: ${recoverLine}\n`));
     const summaryFiles = writeSummary(run, options, redact);
 
     const leaks = scanForSecrets([...written.files, journal.file, requestLog, ...summaryFiles], target);

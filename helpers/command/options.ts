@@ -8,6 +8,7 @@ import { loadExpectations, type Expectations } from '../config/expectations.ts';
 import type { Product } from '../config/product.ts';
 import { isLoopback, proxyEnvironment, proxyFor } from '../http/network.ts';
 import type { ExtraHeader, Network } from '../config/target.ts';
+import { relaunchWords } from './relaunch.ts';
 
 /** Everything a run needs to know, resolved from flags, then environment, then `.env`. */
 export interface RunOptions {
@@ -60,6 +61,8 @@ export interface RunOptions {
   headers: ExtraHeader[];
   /** --wait-for-target: seconds to keep asking a target that does not answer yet. */
   waitForTargetMs: number;
+  /** How to start the command again against this target (relaunch.ts): for the printed --recover line. */
+  relaunch: string[];
 }
 
 export const HELP = `Usage: scheduling-conformance [options]
@@ -271,6 +274,7 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
     proxies: proxyEnvironment(env),
     headers,
     waitForTargetMs: waitS * 1000,
+    relaunch: relaunchWords(argv, env),
   };
 }
 
