@@ -232,12 +232,17 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   }
 
   // Robustness overlapping-run: another run starts writing to the business record mid-run;
+  // overlapping-run-unmarked: to a field no marker can carry, while its lease says it is going;
   // overlapping-run-team-members: to a team member (not the one this run is changing).
   let businessUpdates = 0;
   let memberUpdates = 0;
   const overlap = (operationId: string | undefined) => {
     if (options.robustness?.includes('overlapping-run') && operationId === 'updateBusiness' && ++businessUpdates === 5) {
       state.business = { ...state.business, name: `Conformance Check Business ${OTHER_RUN}` };
+    }
+    if (options.robustness?.includes('overlapping-run-unmarked') && operationId === 'updateBusiness' && ++businessUpdates === 2) {
+      state.business = { ...state.business, currencyIso: state.business.currencyIso === 'CHF' ? 'JPY' : 'CHF' };
+      state.insert(state.customers, { firstName: 'Conformance', lastName: `Customer ${OTHER_RUN} lease-${Math.floor(Date.now() / 1000)}`, email: `lease+${OTHER_RUN}@example.com` }, 'cus');
     }
     if (options.robustness?.includes('overlapping-run-team-members') && operationId === 'updateTeamMember' && ++memberUpdates === 2) {
       const [id, member] = [...state.teamMembers].at(-1)!;

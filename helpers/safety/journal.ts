@@ -14,6 +14,8 @@ import type { Row } from '../contract/record.ts';
  *             let the run delete (a team member re-created), so clean-up must not delete it.
  * - interference: another writer (`by`: a run marker, or "another writer") changed `path` while
  *             this run worked on it: only fields holding this run's own marker are put back.
+ * - lease:    the record created at `path` is the run's lease (helpers/safety/lease.ts): deleted
+ *             last, after everything else is undone, so that no other run starts before.
  */
 export type JournalEntry =
   | { kind: 'run'; origin: string; runId: string }
@@ -24,7 +26,8 @@ export type JournalEntry =
   | { kind: 'wrote'; path: string; fields: string[] }
   | { kind: 'restored'; path: string }
   | { kind: 'kept'; path: string }
-  | { kind: 'interference'; path: string; by: string };
+  | { kind: 'interference'; path: string; by: string }
+  | { kind: 'lease'; path: string };
 
 /**
  * The durable record of what a run changed on the target: JSON lines appended synchronously as
@@ -78,6 +81,8 @@ export interface Outstanding {
   snapshots: Map<string, Row>;
   /** Records another writer changed during the run, and who. */
   interference: Map<string, string>;
+  /** The run's lease, while it is not known to be deleted (not among `created`: it goes last). */
+  lease?: string;
 }
 
 export function outstanding(entries: JournalEntry[]): Outstanding {
@@ -87,7 +92,9 @@ export function outstanding(entries: JournalEntry[]): Outstanding {
   const snapshots = new Map<string, Row>();
   const listPaths = new Set<string>();
   const interference = new Map<string, string>();
+  let lease: string | undefined;
   for (const e of entries) {
+    if (e.kind === 'lease') lease = e.path;
     if (e.kind === 'interference') interference.set(e.path, interference.get(e.path) ?? e.by);
     if (e.kind === 'creating') listPaths.add(e.listPath);
     else if (e.kind === 'created') {
@@ -95,7 +102,10 @@ export function outstanding(entries: JournalEntry[]): Outstanding {
       created.delete(e.path); // re-recorded: newest position wins
       created.set(e.path, e);
       everCreated.add(e.path);
-    } else if (e.kind === 'deleted') created.delete(e.path);
+    } else if (e.kind === 'deleted') {
+      created.delete(e.path);
+      if (e.path === lease) lease = undefined;
+    }
     else if (e.kind === 'kept') {
       created.delete(e.path);
       everCreated.delete(e.path);
@@ -110,5 +120,6 @@ export function outstanding(entries: JournalEntry[]): Outstanding {
     }
   }
   for (const path of everCreated) written.delete(path);
-  return { created: [...created.values()].reverse(), listPaths, everCreated, written, snapshots, interference };
+  if (lease) created.delete(lease);
+  return { created: [...created.values()].reverse(), listPaths, everCreated, written, snapshots, interference, lease };
 }
