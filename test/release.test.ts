@@ -78,7 +78,7 @@ describe('a run killed hard, its report directory lost', () => {
     running.push(ref);
     const env = { SCHEDULING_API_KEY: ref.apiKey };
     // A URL with a path: one without comes back as its normal form, with a '/' (as URL writes it).
-    const own = { ...ref.state.business, websiteUrl: 'https://www.example.com/shop' };
+    const own: Record<string, unknown> = { ...ref.state.business, websiteUrl: 'https://www.example.com/shop' };
     ref.state.business = { ...own, name: markValue(String(own.name), RUN, 'text'), email: markValue(String(own.email), RUN, 'email'), websiteUrl: markValue(String(own.websiteUrl), RUN, 'url') };
     // No lease: the run was stopped before leases, or its lease is gone.
     expect((await command(['--base-url', ref.url, '--only', '^BUS-GET-200'], env)).err).toContain(`run ${RUN} left its values on this target and is not going (it holds no lease on the target)`);
