@@ -12,8 +12,9 @@ import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
 import { asBlocked, Blocked, check, selected, type CheckRun, settleDifferencesWith } from '../helpers/checks/check.ts';
 import { concurrentSteps, sharedStep } from '../helpers/checks/shared-step.ts';
-import { dependsOnUnselected } from '../helpers/results/check-outcomes.ts';
-import { ApiClient, is2xx, TurnedAway, type Answer, type Auth } from '../helpers/http/client.ts';
+import { dependsOnUnselected } from '../helpers/core/selection.ts';
+import { is2xx, TurnedAway, type Answer, type Auth } from '../helpers/http/client.ts';
+import { journalledClient } from '../helpers/safety/journal.ts';
 import { NEAR_MISS_MIN_LENGTH, nearMissKeys, type NearMiss } from '../helpers/http/redact.ts';
 import { leasePlace } from '../helpers/safety/lease.ts';
 import { loadSpec } from '../helpers/contract/spec.ts';
@@ -24,7 +25,7 @@ import { candidateValues, differingFields, hasDocumentedType, jsonType, namedBus
 
 const spec = await loadSpec();
 const target = inject('target');
-const client = new ApiClient(target);
+const client = journalledClient(target);
 const businessOps = spec.operations.filter((o) => o.resource === 'business');
 const retrieveOp = businessOps.find((o) => o.method === 'GET');
 const updateOp = businessOps.find((o) => o.method === 'PATCH');

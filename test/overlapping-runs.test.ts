@@ -14,14 +14,14 @@ import { main } from '../helpers/command/cli.ts';
 import { loadSpec } from '../helpers/contract/spec.ts';
 import { DEFAULT_VENDOR_CONFIG } from '../helpers/config/vendor-config.ts';
 import { candidateValues, namedBusinessFields, type Candidate } from '../helpers/resources/business-values.ts';
-import { runIdsIn } from '../helpers/safety/run-marker.ts';
+import { runIdsIn } from '../helpers/records/run-marker.ts';
 import { MemberWatch } from '../helpers/safety/member-watch.ts';
 import { Interference } from '../helpers/safety/interference.ts';
 import type { Journal } from '../helpers/safety/journal.ts';
 import type { TargetConfig } from '../helpers/config/target.ts';
 import { runCli, type CliRun } from './support/cli.ts';
 import { isLive, leaseOf, LEASE_TTL_MS, othersLive } from '../helpers/safety/lease.ts';
-import { markedRows } from '../helpers/safety/run-marker.ts';
+import { markedRows } from '../helpers/records/run-marker.ts';
 import { readResult } from './support/verdicts.ts';
 
 const running: RunningReference[] = [];

@@ -10,9 +10,9 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { startReference, type RunningReference } from '../reference/server.ts';
 import { main } from '../helpers/command/cli.ts';
 import { parseOptions } from '../helpers/command/options.ts';
-import { UsageError } from '../helpers/command/errors.ts';
+import { UsageError } from '../helpers/core/errors.ts';
 import { unmarkValue } from '../helpers/safety/release.ts';
-import { markValue, runIdsIn } from '../helpers/safety/run-marker.ts';
+import { markValue, runIdsIn } from '../helpers/records/run-marker.ts';
 import { runCli } from './support/cli.ts';
 
 const running: RunningReference[] = [];

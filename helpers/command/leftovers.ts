@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { EXIT, UsageError } from './errors.ts';
+import { EXIT, UsageError } from '../core/errors.ts';
 import { JOURNAL_FILE } from './conform.ts';
 import { loadSpec } from '../contract/spec.ts';
 import { ApiClient } from '../http/client.ts';

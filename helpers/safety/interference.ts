@@ -1,4 +1,4 @@
-import { runIdsIn } from './run-marker.ts';
+import { runIdsIn } from '../records/run-marker.ts';
 import { liveLeasesOfOthers, seenAgo, type LeasePlace, type SeenLease } from './lease.ts';
 import type { ApiClient } from '../http/client.ts';
 import type { Row } from '../contract/record.ts';

@@ -1,7 +1,7 @@
 import { is2xx, type ApiClient } from '../http/client.ts';
-import { rowsOf } from '../resources/record-shapes.ts';
-import { customerFixture, markerBase, markerField } from '../resources/fixtures.ts';
-import { markedRows, markedValue, type MarkedRecord } from './run-marker.ts';
+import { rowsOf } from '../records/record-shapes.ts';
+import { customerFixture, markerBase, markerField } from '../records/fixtures.ts';
+import { markedRows, markedValue, type MarkedRecord } from '../records/run-marker.ts';
 import type { Journal } from './journal.ts';
 import type { Row } from '../contract/record.ts';
 import type { TargetConfig } from '../config/target.ts';

@@ -1,8 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { is2xx, type ApiClient } from '../http/client.ts';
-import { markerBase, markerField } from '../resources/fixtures.ts';
-import { recordReader, writableFields } from '../resources/record-shapes.ts';
-import { markedRecords, runIdsIn, type MarkedRecord } from './run-marker.ts';
+import { markerBase, markerField } from '../records/fixtures.ts';
+import { recordReader, writableFields } from '../records/record-shapes.ts';
+import { markedRecords, runIdsIn, type MarkedRecord } from '../records/run-marker.ts';
 import { leasesByRun, type SeenLease } from './lease.ts';
 import { readSharedRecords } from './shared-records.ts';
 import { restoreRecord, type LeftOnTarget } from './restore-record.ts';

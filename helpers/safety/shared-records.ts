@@ -1,5 +1,5 @@
 import { fillId, is2xx, type ApiClient } from '../http/client.ts';
-import { recordReader, rowsOf } from '../resources/record-shapes.ts';
+import { recordReader, rowsOf } from '../records/record-shapes.ts';
 import type { Row } from '../contract/record.ts';
 import type { Spec } from '../contract/spec.ts';
 import type { TargetConfig } from '../config/target.ts';

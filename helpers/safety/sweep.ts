@@ -1,7 +1,7 @@
 import { ApiClient, is2xx } from '../http/client.ts';
-import { markerBase, markerField } from '../resources/fixtures.ts';
+import { markerBase, markerField } from '../records/fixtures.ts';
 import { type LeftOnTarget } from './restore-record.ts';
-import { markedRecords, runIdsIn, type MarkedRecord } from './run-marker.ts';
+import { markedRecords, runIdsIn, type MarkedRecord } from '../records/run-marker.ts';
 import { isLive, leasesByRun, type SeenLease } from './lease.ts';
 import { readSharedRecords } from './shared-records.ts';
 import type { Spec } from '../contract/spec.ts';
