@@ -16,6 +16,7 @@ export type MustRequirementId =
   | 'BUS-AUTH-INVALID'
   | 'BUS-AUTH-EXPIRED'
   | 'BUS-AUTH-REJECTED-NO-CHANGE'
+  | 'BUS-AUTH-NO-RECORD'
   | 'CUS-CREATE'
   | 'CUS-FIND'
   | 'CUS-LIST'
@@ -72,5 +73,6 @@ export type NotShownKey =
   | 'limits'
   | 'versioning'
   | 'unknown-team-member'
+  | 'authorization-leniency'
   | 'id-format'
   | 'business-bodies';

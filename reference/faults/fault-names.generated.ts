@@ -2,6 +2,7 @@
 
 /** The name of a fault of the catalog. */
 export type FaultName =
+  | 'auth-401-carries-record'
   | 'auth-401-echoes-key'
   | 'auth-403-instead-of-401'
   | 'auth-any-scheme-accepted'
@@ -9,9 +10,17 @@ export type FaultName =
   | 'auth-empty-token-accepted'
   | 'auth-expired-key-accepted'
   | 'auth-key-case-insensitive'
+  | 'auth-key-ends-compared'
   | 'auth-key-last-character-ignored'
   | 'auth-key-prefix-compare'
   | 'auth-key-prefix-match'
+  | 'auth-key-suffix-compare'
+  | 'auth-key-suffix-match'
+  | 'auth-no-scheme-accepted'
+  | 'auth-scheme-prefix-match'
+  | 'auth-scheme-unanchored'
+  | 'auth-separator-optional'
+  | 'auth-trailing-junk-accepted'
   | 'business-false-ignored'
   | 'business-field-ignored'
   | 'business-fields-crossed'
