@@ -53,6 +53,7 @@ export type FaultName =
   | 'business-null-rejected'
   | 'business-patch-405'
   | 'business-patch-first-field-only'
+  | 'business-patch-many-fields-ignored'
   | 'business-patch-replaces'
   | 'business-patch-without-key'
   | 'business-rejected-patch-applied'
