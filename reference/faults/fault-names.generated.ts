@@ -87,6 +87,7 @@ export type FaultName =
   | 'team-member-create-allowed'
   | 'team-member-delete-allowed'
   | 'team-member-find-ignores-id'
+  | 'team-member-find-other-fields'
   | 'team-member-patch-replaces'
   | 'team-member-update-all'
   | 'team-member-update-not-persisted'

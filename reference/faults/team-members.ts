@@ -44,6 +44,12 @@ export const teamMemberFaults: Fault[] = [
     kills: ['TM-ISOLATION'],
   },
   {
+    name: 'team-member-find-other-fields',
+    description: 'Find Team Member answers the right id with the fields of another member.',
+    // TM-UPDATE:change reads its change back through the find, which shows the other member.
+    kills: ['TM-FIND', 'TM-UPDATE:change'],
+  },
+  {
     name: 'team-member-find-ignores-id',
     description: 'Find Team Member answers the first member whatever the id.',
     // TM-NO-DELETE reads the last member before deleting it: blocked by TM-FIND.

@@ -7,7 +7,14 @@ function list(_req: RefRequest, ctx: RefContext) {
 
 function find(req: RefRequest, ctx: RefContext) {
   const member = ctx.fault('team-member-find-ignores-id') ? ctx.state.teamMembers.values().next().value : ctx.state.teamMembers.get(req.params.id);
+  if (member && ctx.fault('team-member-find-other-fields')) return json(200, { ...nextMember(ctx, req.params.id), id: member.id });
   return member ? json(200, member) : error(404, 'not_found', 'No team member with that id');
+}
+
+/** Fault team-member-find-other-fields: a join on the wrong key, giving the next member's fields. */
+function nextMember(ctx: RefContext, id: string) {
+  const members = [...ctx.state.teamMembers.values()];
+  return members[(members.findIndex((m) => String(m.id) === id) + 1) % members.length];
 }
 
 function update(req: RefRequest, ctx: RefContext) {
