@@ -65,6 +65,8 @@ const ENVELOPES: Variation[] = [
 export const VARIATIONS: Variation[] = [
   { name: 'ids-integer', notShown: 'id-format', description: 'Ids are JSON integers.' },
   { name: 'ids-prefixed', notShown: 'id-format', description: 'Ids are prefixed strings such as cus_000123.' },
+  { name: 'ids-canonical-case', notShown: 'id-format', description: 'Ids are prefixed strings such as cus_000123, found in any case: /customers/CUS_000123 is the same customer.' },
+  { name: 'ids-canonical-zeros', notShown: 'id-format', description: 'Ids are integers, found with leading zeros too: /customers/007 is customer 7.' },
   { name: 'create-200', notShown: 'customer-team-member-shapes', description: 'Create Customer answers 200 instead of 201.' },
   { name: 'delete-200-body', notShown: 'customer-team-member-shapes', description: 'Delete Customer answers 200 with the deleted customer instead of 204.' },
   { name: 'auth-everywhere', notShown: 'undocumented-auth', description: 'Every endpoint, not only the business, requires the bearer key.' },

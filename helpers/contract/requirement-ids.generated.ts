@@ -24,10 +24,12 @@ export type MustRequirementId =
   | 'CUS-ISOLATION'
   | 'CUS-DELETE'
   | 'CUS-UNKNOWN-NOT-2XX'
+  | 'CUS-ID-NEAR-MISS'
   | 'TM-LIST'
   | 'TM-FIND'
   | 'TM-UPDATE'
   | 'TM-ISOLATION'
+  | 'TM-ID-NEAR-MISS'
   | 'TM-NO-CREATE'
   | 'TM-NO-DELETE';
 
@@ -54,10 +56,14 @@ export type RequirementIdPrefix =
   | 'CUS-'
   | 'CUS-CREATE-'
   | 'CUS-DELETE-'
+  | 'CUS-ID-'
+  | 'CUS-ID-NEAR-'
   | 'CUS-UNKNOWN-'
   | 'CUS-UNKNOWN-NOT-'
   | 'OP-'
   | 'TM-'
+  | 'TM-ID-'
+  | 'TM-ID-NEAR-'
   | 'TM-NO-';
 
 /** Statements of the contract not made into checks (not-checked), by key. */
