@@ -206,7 +206,7 @@ describe.concurrent('customers: near misses of an id', () => {
         const made = await scope.make(`near miss ${variant}`);
         const near = miss.of(made.id);
         if ('unavailable' in near) return run.notApplicable(near.unavailable);
-        const before = await lab.readList('listing customers before');
+        const before = await needs('CUS-LIST:array', lab.readList('listing customers before'));
         if (before.some((r) => sameId(r[idField], near.id))) run.notApplicable(`${near.id} is the id of a listed customer, not a near miss`);
         const asked = `${op.method} ${op.path} with ${near.id} (${miss.description} ${String(made.id)})`;
         if (variant === 'find') {
@@ -223,7 +223,7 @@ describe.concurrent('customers: near misses of an id', () => {
           const changed = changedFields(standing, found.json);
           ensure(changed.length === 0, () => `${asked} ${said(answer)}, and changed the customer ${String(made.id)}: ${changed.join('; ')}`);
           // Customers the other checks create meanwhile are this run's own, not made by the write.
-          const added = madeBy(patch, near.id, before, await lab.readList('listing customers after'), idField).filter((id) => !lab.isOurs(id));
+          const added = madeBy(patch, near.id, before, await needs('CUS-LIST:array', lab.readList('listing customers after')), idField).filter((id) => !lab.isOurs(id));
           for (const id of added) lab.adopt(id);
           ensure(added.length === 0, () => `${asked} ${said(answer)}, and created customers ${added.map(String).join(', ')} (deleted again at the end of the run)`);
         }
