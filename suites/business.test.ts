@@ -11,9 +11,10 @@ import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
 import { asBlocked, Blocked, check, selected, type CheckRun } from '../helpers/checks/check.ts';
 import { concurrentSteps, sharedStep } from '../helpers/checks/shared-step.ts';
-import { dependsOnUnselected } from '../helpers/results/check-outcomes.ts';
-import { ApiClient, is2xx, TurnedAway, type Answer, type Auth } from '../helpers/http/client.ts';
-import { headerNearMisses } from '../helpers/contract/authorization.ts';
+import { dependsOnUnselected } from '../helpers/core/selection.ts';
+import { is2xx, TurnedAway, type Answer, type Auth } from '../helpers/http/client.ts';
+import { journalledClient } from '../helpers/safety/journal.ts';
+import { headerNearMisses } from '../helpers/http/authorization.ts';
 import { recordValuesShown } from '../helpers/checks/disclosure.ts';
 import { loadSpec } from '../helpers/contract/spec.ts';
 import type { CheckId, MustRequirementId } from '../helpers/contract/catalog.ts';
@@ -23,7 +24,7 @@ import { candidateValues, differingFields, hasDocumentedType, jsonType, namedBus
 
 const spec = await loadSpec();
 const target = inject('target');
-const client = new ApiClient(target);
+const client = journalledClient(target);
 const businessOps = spec.operations.filter((o) => o.resource === 'business');
 const retrieveOp = businessOps.find((o) => o.method === 'GET');
 const updateOp = businessOps.find((o) => o.method === 'PATCH');
@@ -307,7 +308,7 @@ interface AuthCase {
 
 const AUTH_CASES: AuthCase[] = [
   { name: 'missing', requirement: 'BUS-AUTH-MISSING', description: 'without an Authorization header', auth: 'none', keys: [] },
-  // Every near miss of "Bearer <key>" the grammar gives (helpers/contract/authorization.ts).
+  // Every near miss of "Bearer <key>" the grammar gives (helpers/http/authorization.ts).
   ...headerNearMisses(target.apiKey).map((m): AuthCase => ({
     name: m.name, requirement: 'BUS-AUTH-INVALID', description: m.description, unavailable: m.unavailable,
     auth: m.authorization === undefined ? undefined : { authorization: m.authorization }, keys: m.key ? [m.key] : [],

@@ -5,7 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
-import { BEARER, header, headerNearMisses, HEADER_NEAR_MISS_NAMES } from '../helpers/contract/authorization.ts';
+import { BEARER, header, headerNearMisses, HEADER_NEAR_MISS_NAMES } from '../helpers/http/authorization.ts';
 import { nearMissKeys, redactor } from '../helpers/http/redact.ts';
 import { curlCommand } from '../helpers/results/reporters/curl.ts';
 

@@ -12,7 +12,7 @@ import { startReference, type ReferenceOptions } from '../reference/server.ts';
 import { runInProcess } from './support/cli.ts';
 import { readResult } from './support/verdicts.ts';
 import { nearMissKeys } from '../helpers/http/redact.ts';
-import { HEADER_NEAR_MISS_NAMES } from '../helpers/contract/authorization.ts';
+import { HEADER_NEAR_MISS_NAMES } from '../helpers/http/authorization.ts';
 
 const configDir = mkdtempSync(join(tmpdir(), 'scr-business-'));
 

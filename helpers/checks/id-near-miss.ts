@@ -1,7 +1,7 @@
 import { is2xx, type Answer } from '../http/client.ts';
 import { isRecord, type Row } from '../contract/record.ts';
 import type { IdMiss } from '../contract/id-near-misses.ts';
-import { mismatches, sameId } from './compare.ts';
+import { mismatches, sameId } from '../records/compare.ts';
 
 /**
  * What is wrong with the answer to a find of a near miss of `base`'s id, or undefined: a refusal

@@ -2,7 +2,7 @@ import type { CheckId, MustRequirementId } from '../../helpers/contract/catalog.
 import type { Fault } from './fault.ts';
 import { seedBusiness } from '../seed.ts';
 import { NULLABLE_STRINGS } from '../routes/business.ts';
-import { HEADER_NEAR_MISS_NAMES } from '../../helpers/contract/authorization.ts';
+import { HEADER_NEAR_MISS_NAMES } from '../../helpers/http/authorization.ts';
 
 // Which field-level checks a fault reaches follows from the seed record: a field that is null
 // there is only changed once some field has shown that null round-trips (else not applicable).
@@ -13,7 +13,7 @@ const UNSET = FIELDS.filter((f) => SEED[f] === null);
 const CLEARABLE = SET.filter((f) => NULLABLE_STRINGS.includes(f));
 const ids = (prefix: CheckId, variants: string[]) => variants.map((v): CheckId => `${prefix}:${v}`);
 const without = <T extends string>(items: T[], item: T) => items.filter((i) => i !== item);
-/** The near misses of "Bearer <key>" (helpers/contract/authorization.ts): each a case of the 401 matrix. */
+/** The near misses of "Bearer <key>" (helpers/http/authorization.ts): each a case of the 401 matrix. */
 const INVALID = HEADER_NEAR_MISS_NAMES;
 const bothOps = (...names: string[]) => (['retrieveBusiness', 'updateBusiness'] as const).flatMap((op) => names.map((name): CheckId => `BUS-AUTH-INVALID:${op}:${name}`));
 /** The 401 checks of the update, one per case of the matrix. */
@@ -149,8 +149,9 @@ export const businessFaults: Fault[] = [
   {
     name: 'business-hours-reset',
     description: 'An update that does not send businessHours empties them.',
-    // Seen by the first update, and by the first one after the lane has set businessHours again.
-    kills: ids('BUS-UPDATE-PARTIAL', [FIELDS[0], FIELDS[FIELDS.indexOf('businessHours') + 1]]),
+    // The lane changes the fields in the order of the update schema (spec/openapi.yaml): seen by
+    // the first update (name), and by the first one after the lane has set businessHours again.
+    kills: ['BUS-UPDATE-PARTIAL:name', 'BUS-UPDATE-PARTIAL:termsAndConditionsUrl'],
   },
 
   // --- Authentication ---------------------------------------------------------------------

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { NEAR_MISS_MIN_LENGTH, nearMissKeys, type NearMiss } from '../http/redact.ts';
+import { NEAR_MISS_MIN_LENGTH, nearMissKeys, type NearMiss } from './redact.ts';
 
 /**
  * The Authorization header of section 4, "Bearer followed by the API key: Bearer <API_KEY>", as
