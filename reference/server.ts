@@ -82,8 +82,8 @@ async function readBody(req: IncomingMessage, limit: number): Promise<string> {
 }
 
 function idStyle(has: RefContext['varies']): IdStyle {
-  if (has('ids-integer')) return 'integer';
-  if (has('ids-prefixed')) return 'prefixed';
+  if (has('ids-integer') || has('ids-canonical-zeros')) return 'integer';
+  if (has('ids-prefixed') || has('ids-canonical-case')) return 'prefixed';
   return 'uuid';
 }
 
