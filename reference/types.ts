@@ -66,3 +66,18 @@ export function everyNth(n: number): (method: string, path: string) => boolean {
     return true;
   };
 }
+
+/**
+ * The record a path id names. Variations ids-canonical-case and ids-canonical-zeros canonicalise
+ * the id (the same id written another way); `lenientFault` matches it leniently, as a parseInt
+ * would: a known id with characters after or before it names that record.
+ */
+export function lookUp(table: Map<string, Record<string, unknown>>, id: string, ctx: RefContext, lenientFault: FaultName): Record<string, unknown> | undefined {
+  const exact = table.get(id);
+  if (exact) return exact;
+  const rows = [...table.values()];
+  if (ctx.varies('ids-canonical-case')) return rows.find((r) => String(r.id).toLowerCase() === id.toLowerCase());
+  if (ctx.varies('ids-canonical-zeros') && /^\d+$/.test(id)) return table.get(String(Number(id)));
+  if (ctx.fault(lenientFault)) return rows.find((r) => id.startsWith(String(r.id)) || id.endsWith(String(r.id)));
+  return undefined;
+}
