@@ -8,6 +8,8 @@ import { loadExpectations, type Expectations } from '../config/expectations.ts';
 import type { Product } from '../config/product.ts';
 import { isLoopback, proxyEnvironment, proxyFor } from '../http/network.ts';
 import type { ExtraHeader, Network } from '../config/target.ts';
+import { relaunchWords } from './relaunch.ts';
+import { isIssuedRunId } from '../records/run-marker.ts';
 
 /** Everything a run needs to know, resolved from flags, then environment, then `.env`. */
 export interface RunOptions {
@@ -32,10 +34,14 @@ export interface RunOptions {
   allowHttp: boolean;
   /** Only list what earlier, crashed runs left behind (by the run marker), then exit. */
   sweep: boolean;
-  /** --yes: the sweep deletes what it lists. */
+  /** --yes: the sweep deletes what it lists, --release does what it lists. */
   sweepYes: boolean;
   /** --recover DIR: undo, from that report directory's journal, what its run left; then exit. */
   recover?: string;
+  /** --release RUN: free the target of a run that was stopped and whose journal is lost; then exit. */
+  release?: string;
+  /** --from PATH: the originals --release puts back (an earlier report directory, its journal, or a JSON file). */
+  releaseFrom?: string;
   /** How long the after-run clean-up retries what it could not undo (--cleanup-timeout). */
   cleanupTimeoutMs: number;
   /** Only checks whose name matches this pattern (a regular expression). */
@@ -60,6 +66,8 @@ export interface RunOptions {
   headers: ExtraHeader[];
   /** --wait-for-target: seconds to keep asking a target that does not answer yet. */
   waitForTargetMs: number;
+  /** How to start the command again against this target (relaunch.ts): for the printed --recover line. */
+  relaunch: string[];
 }
 
 export const HELP = `Usage: scheduling-conformance [options]
@@ -91,10 +99,16 @@ Options:
   --cert FILE, --key FILE
                       client certificate and key (PEM) for a target that asks for mutual TLS
   --wait-for-target S keep asking a target that does not answer yet, for up to S seconds (CI starting it)
-  --sweep             only list customers left by earlier, crashed runs (by their run marker);
-                      with --yes, delete them
+  --sweep             only list customers left by earlier, crashed runs (by their run marker), and the
+                      business and team member fields holding their values; with --yes, delete the
+                      customers (never those of a run still going: its lease is live)
   --cleanup-timeout S retry what the clean-up could not undo for at most S seconds (default 60)
   --recover DIR       only undo, from DIR's run journal, what that run left on the target, then exit
+  --release RUN       only free the target of run RUN (as --sweep names it), stopped with its journal lost:
+                      list what it would write (RUN's customers deleted, the fields holding its marker
+                      put back: the marker taken out, or the originals of --from); with --yes, do it
+  --from PATH         with --release: the originals to put back (an earlier run's report directory or
+                      run-journal.jsonl, or a JSON file {"<path>": {record}, ...})
   --only PATTERN      run only checks whose "<id> <title>" matches PATTERN (a regular expression);
                       one that matches none exits 2 before any request
   --expect FILE       known deviations: check id -> expected outcome (see spec/expectations.schema.json);
@@ -138,6 +152,8 @@ const FLAGS = {
   sweep: { type: 'boolean' },
   yes: { type: 'boolean' },
   recover: { type: 'string' },
+  release: { type: 'string' },
+  from: { type: 'string' },
   'cleanup-timeout': { type: 'string' },
   header: { type: 'string', multiple: true },
   ca: { type: 'string' },
@@ -221,7 +237,14 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
   }
   if (values.sweep && values['read-only']) throw new UsageError('--sweep deletes records: it cannot be combined with --read-only');
   if (values.sweep && values.only !== undefined) throw new UsageError('--sweep deletes by the run marker, not by check: it cannot be combined with --only');
-  if (values.yes && !values.sweep) throw new UsageError('--yes only confirms --sweep');
+  const release = values.release as string | undefined;
+  if (release !== undefined && (values.sweep || values.recover !== undefined || values['read-only'] || values.only !== undefined)) {
+    throw new UsageError('--release only frees the target of one earlier run: it cannot be combined with --sweep, --recover, --read-only or --only');
+  }
+  if (release !== undefined && !isIssuedRunId(release)) throw new UsageError(`--release needs the id of the run to release, as --sweep names it (scr-YYYYMMDD-xxxxxxxx), got "${release}"`);
+  if (values.from !== undefined && release === undefined) throw new UsageError('--from only gives --release the originals to put back');
+  if (values.from !== undefined && !existsSync(values.from as string)) throw new UsageError(`--from ${values.from as string}: no such file or directory`);
+  if (values.yes && !values.sweep && release === undefined) throw new UsageError('--yes only confirms --sweep or --release');
   const concurrencyText = values.concurrency as string | undefined;
   const concurrency = concurrencyText === undefined ? undefined : Number(concurrencyText);
   if (concurrency !== undefined && (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16)) {
@@ -258,6 +281,8 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
     sweep: Boolean(values.sweep),
     sweepYes: Boolean(values.yes),
     recover: values.recover as string | undefined,
+    release,
+    releaseFrom: values.from as string | undefined,
     cleanupTimeoutMs: cleanupS * 1000,
     only,
     expectFile,
@@ -271,6 +296,7 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
     proxies: proxyEnvironment(env),
     headers,
     waitForTargetMs: waitS * 1000,
+    relaunch: relaunchWords(argv, env),
   };
 }
 

@@ -25,6 +25,7 @@ export const ROBUSTNESS_FAULTS: RobustnessFault[] = [
   { name: 'outage-4s', description: 'From the first request on, every request answers 500 for 4 s, without being handled.' },
   { name: 'outage-4s-from:<request>', description: 'From the request with that number on (mid-run), every request answers 500 for 4 s, without being handled.' },
   { name: 'overlapping-run', description: 'After the 5th business update, another conformance run (scr-20260101-0badcafe) writes its value into the business name.' },
+  { name: 'overlapping-run-unmarked', description: 'After the 2nd business update, another conformance run (scr-20260101-0badcafe), going (its live lease among the customers), changes the business currencyIso: a value no marker can carry.' },
   { name: 'overlapping-run-team-members', description: 'After the 2nd team member update, another conformance run (scr-20260101-0badcafe) writes its value into the first name of the last team member.' },
   { name: 'not-json:<operationId>', description: 'The operation is handled and answers 200 "OK" labelled application/json.' },
 ];
