@@ -29,7 +29,7 @@ export class Blocked extends Error {
   }
 }
 
-/** The check's own blocked outcome, if the error is one: Blocked itself, or a request the target turned away to the end. */
+/** The check's own blocked outcome, if the error is one: Blocked itself, or a request whose answer proves nothing (TurnedAway: by the target, the environment or the suite). */
 export function asBlocked(error: unknown): Blocked | undefined {
   if (error instanceof Blocked) return error;
   if (error instanceof TurnedAway) return new Blocked(error.by, error.reason);

@@ -10,6 +10,8 @@ import { startSuites, suiteRank, type SuiteRun } from './run-suites.ts';
 import { loadSpec, type Spec } from '../contract/spec.ts';
 import { loadCatalog } from '../contract/catalog.ts';
 import { suiteVersion } from '../core/version.ts';
+import { BLOCKS_BEFORE_STOP, environmentChannel, type EnvironmentGone } from '../http/environment.ts';
+import { sentinelPaths } from './preflight.ts';
 import { Journal, journalledClient, outstanding } from '../safety/journal.ts';
 import { foreignRunId, overlappingRunMessage, settledByInterference } from '../safety/interference.ts';
 import { Lease, LEASE_BEAT_MS, leasePlace, liveLeasesOfOthers } from '../safety/lease.ts';
@@ -88,9 +90,20 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
   };
   const timer = setTimeout(timeUp, Math.max(0, stopAt - Date.now()));
   let beats: NodeJS.Timeout | undefined;
+  // A lane that gave up on the environment (helpers/http/environment.ts): the run stops as on a signal.
+  let environmentGone: string | undefined;
+  const environment = environmentChannel(target.runId);
+  environment.onmessage = (message) => {
+    if (stopped) return;
+    stopped = 'environment';
+    environmentGone = (message as { data: EnvironmentGone }).data.reason;
+    say(`\n${environmentGone}: ${BLOCKS_BEFORE_STOP} checks in a row were blocked by it; no new checks start; cleaning up what the target allows\n`);
+    void suites?.cancel('keyboard-input');
+  };
 
   try {
     const spec = await loadSpec();
+    target.sentinels = sentinelPaths(spec);
     // Start-up counts: a timeout already past changes nothing on the target.
     if (Date.now() >= stopAt) timeUp();
     let lease: Lease | undefined;
@@ -186,6 +199,9 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
     if (run.verdict === 'incomplete' && !stopped && !collector.suiteErrors.length) {
       say(`scheduling-conformance: INCOMPLETE: ${incompleteText(run)}\n`);
     }
+    if (stopped === 'environment') {
+      say(`scheduling-conformance: could not test: ${environmentGone}; ${BLOCKS_BEFORE_STOP} checks in a row were blocked by the environment, so the run stopped and cleaned up what the target allowed\n`);
+    }
     if (stopped === 'run-timeout') {
       say(`scheduling-conformance: run timeout: the run was stopped after ${options.runTimeoutMs / 1000} s; checks not run are reported as skipped\n`);
     }
@@ -194,6 +210,7 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
     clearTimeout(timer);
     clearInterval(beats);
     removeHandlers();
+    environment.close();
     await client.close();
   }
 }

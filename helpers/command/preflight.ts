@@ -90,6 +90,18 @@ export async function preflight(target: TargetConfig, wait: { waitMs?: number; s
   }
 }
 
+/**
+ * The sentinel's paths (TargetConfig.sentinels): the documented GETs that need no id, as the
+ * preflight asks them, the singleton first (the business retrieval, on which the key was proven),
+ * then collections the run cannot grow, then the rest: the smallest known-good answers first.
+ */
+export function sentinelPaths(spec: Spec): string[] {
+  const has = (method: string, path: string) => spec.operations.some((o) => o.method === method && o.path === path);
+  const rank = (path: string) => (has('PATCH', path) ? 0 : has('POST', path) ? 2 : 1);
+  const paths = [...new Set(spec.operations.filter((o) => o.method === 'GET' && !o.itemPath).map((o) => o.path))];
+  return paths.toSorted((a, b) => rank(a) - rank(b));
+}
+
 const isHtml = (a: Answer) => /^text\/html/i.test(a.headers['content-type'] ?? '') || /^\s*<(!doctype|html)/i.test(a.text);
 
 /** Whether an answer is a business record: a 2xx JSON object with a documented field, at its top or one level down (an envelope). */
