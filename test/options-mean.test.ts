@@ -84,7 +84,8 @@ describe('the run timeout', () => {
     const { run, requests } = await sent(['--run-timeout', '0.001']);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/run timeout/);
-    expect(requests).toEqual(['GET /api/v1/business']);
+    // Start-up counts: whether the preflight's one request goes out before the run timeout is up depends on the machine's speed.
+    expect(requests.filter((r) => r !== 'GET /api/v1/business')).toEqual([]);
   });
 });
 
