@@ -8,8 +8,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startReference, type RunningReference } from '../reference/server.ts';
-import { runMain, type InProcessRun } from './support/in-process.ts';
-import { runCli } from './support/cli.ts';
+import { runCli, runInProcess, type CliRun } from './support/cli.ts';
 import { forwardProxy, pem, STAGING_HOST, tlsFront } from './support/network.ts';
 import { proxyFor } from '../helpers/http/network.ts';
 import { parseOptions } from '../helpers/command/options.ts';
@@ -25,9 +24,9 @@ beforeAll(async () => {
 });
 afterAll(() => ref?.close());
 
-const reportFiles = (run: InProcessRun) => readdirSync(run.reportDir).map((f) => readFileSync(join(run.reportDir, f), 'utf8')).join('\n');
-const result = (run: InProcessRun) => JSON.parse(readFileSync(join(run.reportDir, 'result.json'), 'utf8'));
-const oneLine = (run: InProcessRun) => {
+const reportFiles = (run: CliRun) => readdirSync(run.reportDir).map((f) => readFileSync(join(run.reportDir, f), 'utf8')).join('\n');
+const result = (run: CliRun) => JSON.parse(readFileSync(join(run.reportDir, 'result.json'), 'utf8'));
+const oneLine = (run: CliRun) => {
   expect(run.stderr.trim().split('\n')).toHaveLength(1);
   expect(run.stderr).not.toMatch(/\n\s+at /);
 };
@@ -39,7 +38,7 @@ describe('HTTPS_PROXY / HTTP_PROXY / NO_PROXY', () => {
     try {
       const port = new URL(front.url).port;
       const proxyUrl = proxy.url.replace('://', '://ops:proxy-pass-31@');
-      const run = await runMain(['--base-url', `https://${STAGING_HOST}:${port}`, '--ca', pem('ca'), ...ONE], { ...env, HTTPS_PROXY: proxyUrl });
+      const run = await runInProcess(['--base-url', `https://${STAGING_HOST}:${port}`, '--ca', pem('ca'), ...ONE], { ...env, HTTPS_PROXY: proxyUrl });
       expect(run.code, run.stderr).toBe(0);
       expect(proxy.tunnels.length).toBeGreaterThan(0);
       expect(new Set(proxy.tunnels)).toEqual(new Set([`${STAGING_HOST}:${port}`]));
@@ -59,7 +58,7 @@ describe('HTTPS_PROXY / HTTP_PROXY / NO_PROXY', () => {
     const proxy = await forwardProxy();
     try {
       const port = new URL(ref.url).port;
-      const run = await runMain(['--base-url', `http://${STAGING_HOST}:${port}`, '--allow-http', ...ONE], { ...env, HTTP_PROXY: proxy.url, HTTPS_PROXY: 'http://127.0.0.1:1' });
+      const run = await runInProcess(['--base-url', `http://${STAGING_HOST}:${port}`, '--allow-http', ...ONE], { ...env, HTTP_PROXY: proxy.url, HTTPS_PROXY: 'http://127.0.0.1:1' });
       expect(run.code, run.stderr).toBe(0);
       expect([...proxy.tunnels, ...proxy.requests].length).toBeGreaterThan(0);
       expect(result(run).target.proxy).toBe(proxy.url);
@@ -72,10 +71,10 @@ describe('HTTPS_PROXY / HTTP_PROXY / NO_PROXY', () => {
     const proxy = await forwardProxy();
     try {
       const proxies = { HTTPS_PROXY: proxy.url, HTTP_PROXY: proxy.url };
-      const loopback = await runMain(['--base-url', ref.url, ...ONE], { ...env, ...proxies });
+      const loopback = await runInProcess(['--base-url', ref.url, ...ONE], { ...env, ...proxies });
       expect(loopback.code, loopback.stderr).toBe(0);
       expect(result(loopback).target.proxy).toBeNull();
-      const embedded = await runMain(ONE, proxies);
+      const embedded = await runInProcess(ONE, proxies);
       expect(embedded.code, embedded.stderr).toBe(0);
       expect([...proxy.tunnels, ...proxy.requests]).toEqual([]);
     } finally {
@@ -113,7 +112,7 @@ describe('TLS: --ca, --cert/--key, and a failure named in one line', () => {
   });
 
   test('a certificate from an unknown CA: exit 2, one line naming the cause and --ca', async () => {
-    const run = await runMain(['--base-url', front.url], env);
+    const run = await runInProcess(['--base-url', front.url], env);
     expect(run.code).toBe(2);
     oneLine(run);
     expect(run.stderr).toMatch(/TLS: the target's certificate is not signed by a trusted CA \(\w+\); give its CA with --ca FILE/);
@@ -121,7 +120,7 @@ describe('TLS: --ca, --cert/--key, and a failure named in one line', () => {
   });
 
   test('--ca FILE: the same target is trusted', async () => {
-    const run = await runMain(['--base-url', front.url, '--ca', pem('ca'), ...ONE], env);
+    const run = await runInProcess(['--base-url', front.url, '--ca', pem('ca'), ...ONE], env);
     expect(run.code, run.stderr).toBe(0);
   });
 
@@ -131,16 +130,16 @@ describe('TLS: --ca, --cert/--key, and a failure named in one line', () => {
   });
 
   test('mutual TLS: without a client certificate, with a stranger\'s, and with --cert/--key', async () => {
-    const without = await runMain(['--base-url', mutual.url, '--ca', pem('ca')], env);
+    const without = await runInProcess(['--base-url', mutual.url, '--ca', pem('ca')], env);
     expect(without.code).toBe(2);
     oneLine(without);
     expect(without.stderr).toMatch(/TLS: the target (asks for a client certificate|refused the handshake)/);
-    const stranger = await runMain(['--base-url', mutual.url, '--ca', pem('ca'), '--cert', pem('stranger'), '--key', pem('stranger-key')], env);
+    const stranger = await runInProcess(['--base-url', mutual.url, '--ca', pem('ca'), '--cert', pem('stranger'), '--key', pem('stranger-key')], env);
     expect(stranger.code).toBe(2);
     oneLine(stranger);
     expect(stranger.stderr).toMatch(/TLS: the target (refused the handshake|closed the connection after the handshake: it does not accept the client certificate)/);
     expect(mutual.seen).toEqual([]);
-    const run = await runMain(['--base-url', mutual.url, '--ca', pem('ca'), '--cert', pem('client'), '--key', pem('client-key'), ...ONE], env);
+    const run = await runInProcess(['--base-url', mutual.url, '--ca', pem('ca'), '--cert', pem('client'), '--key', pem('client-key'), ...ONE], env);
     expect(run.code, run.stderr).toBe(0);
     expect(new Set(mutual.seen.map((s) => s.clientCert))).toEqual(new Set(['conformance client']));
   });
@@ -158,7 +157,7 @@ describe('--header', () => {
   test('every request carries it; a value from the environment is $VAR in every report', async () => {
     const front = await tlsFront(ref.url);
     try {
-      const run = await runMain(['--base-url', front.url, '--ca', pem('ca'), '--header', 'X-Tenant: ${TENANT}', '--header', 'X-Gateway: blue', ...ONE], { ...env, TENANT: 'tenant-secret-77' });
+      const run = await runInProcess(['--base-url', front.url, '--ca', pem('ca'), '--header', 'X-Tenant: ${TENANT}', '--header', 'X-Gateway: blue', ...ONE], { ...env, TENANT: 'tenant-secret-77' });
       expect(run.code, run.stderr).toBe(0);
       expect(front.seen.length).toBeGreaterThan(1);
       for (const s of front.seen) expect([s.headers['x-tenant'], s.headers['x-gateway']]).toEqual(['tenant-secret-77', 'blue']);
@@ -201,7 +200,7 @@ describe('--wait-for-target S', () => {
   test('a target that comes up while the command waits is tested', async () => {
     const port = await freePort();
     let late: Promise<RunningReference> | undefined;
-    const run = await runMain(['--base-url', `http://127.0.0.1:${port}`, '--wait-for-target', '120', ...ONE], env, (text) => {
+    const run = await runInProcess(['--base-url', `http://127.0.0.1:${port}`, '--wait-for-target', '120', ...ONE], env, (text) => {
       if (/waiting up to 120 s/.test(text)) late ??= startReference({ apiKey: KEY, port });
     });
     await (await late)?.close();
@@ -211,7 +210,7 @@ describe('--wait-for-target S', () => {
 
   test('one that never does: exit 2 after S seconds, one line', async () => {
     const port = await freePort();
-    const run = await runMain(['--base-url', `http://127.0.0.1:${port}`, '--wait-for-target', '1'], env);
+    const run = await runInProcess(['--base-url', `http://127.0.0.1:${port}`, '--wait-for-target', '1'], env);
     expect(run.code).toBe(2);
     oneLine(run);
     expect(run.stderr).toMatch(/target unreachable: .*connection refused \(after 1 s of --wait-for-target\)/);

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startReference, type RunningReference } from '../reference/server.ts';
-import { logRequests, type RequestLog } from './support/in-process.ts';
+import { logRequests, type RequestLog } from './support/network.ts';
 import { runInProcess } from './support/cli.ts';
 
 let ref: RunningReference;

@@ -40,17 +40,20 @@ export function runCli(args: string[], env: Record<string, string> = {}, options
  * runCli, and the code it returns (never process.exitCode, which vitest sets). For the runs whose
  * point is the verdict; signals, exit codes of the process and memory need runCli.
  */
-export async function runInProcess(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+export async function runInProcess(args: string[], env: Record<string, string> = {}, onOutput?: (text: string) => void): Promise<CliRun> {
   // The compiled command, as bin/ runs it (test/build-dist.ts builds it before the tests; a
   // script using this may come first).
   if (isStale()) await build();
   const { main } = (await import(join(projectRoot, 'dist/helpers/command/cli.js'))) as typeof import('../../helpers/command/cli.ts');
   const reportDir = join(mkdtempSync(join(tmpdir(), 'scr-')), 'reports');
   const out = { stdout: '', stderr: '' };
-  const io = {
-    stdout: { write: (text: string) => (out.stdout += text) },
-    stderr: { write: (text: string) => (out.stderr += text) },
-  };
+  const writer = (stream: 'stdout' | 'stderr') => ({
+    write: (text: string) => {
+      out[stream] += text;
+      onOutput?.(text);
+    },
+  });
+  const io = { stdout: writer('stdout'), stderr: writer('stderr') };
   const code = await main([...args, ...(args.includes('--report-dir') ? [] : ['--report-dir', reportDir])], { PATH: process.env.PATH ?? '', CI: 'true', ...env }, io);
   return { code, ...out, reportDir };
 }

@@ -15,15 +15,31 @@ export interface Running {
   close(): Promise<void>;
 }
 
-async function listen(server: Server, scheme: 'http' | 'https', host = '127.0.0.1'): Promise<Running> {
+/** `shown`: the host the URL names (the test certificates are for localhost). */
+async function listen(server: Server, scheme: 'http' | 'https', host = '127.0.0.1', shown = host === '127.0.0.1' ? 'localhost' : host): Promise<Running> {
   await new Promise<void>((resolve) => server.listen(0, host, resolve));
   return {
-    url: `${scheme}://${host === '127.0.0.1' ? 'localhost' : host}:${(server.address() as AddressInfo).port}`,
+    url: `${scheme}://${shown}:${(server.address() as AddressInfo).port}`,
     close: () => new Promise<void>((resolve) => {
       server.closeAllConnections();
       server.close(() => resolve());
     }),
   };
+}
+
+/** A pass-through HTTP server in front of a target that writes down every request it forwards. */
+export interface RequestLog extends Running {
+  /** "METHOD /path" of every request, in order. */
+  requests: string[];
+}
+
+export async function logRequests(targetUrl: string): Promise<RequestLog> {
+  const requests: string[] = [];
+  const server = createHttpServer((req, res) => {
+    requests.push(`${req.method} ${req.url}`);
+    forward(targetUrl, req, res);
+  });
+  return { ...(await listen(server, 'http', '127.0.0.1', '127.0.0.1')), requests };
 }
 
 function forward(targetUrl: string, req: IncomingMessage, res: ServerResponse): void {
