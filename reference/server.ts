@@ -82,8 +82,8 @@ async function readBody(req: IncomingMessage, limit: number): Promise<string> {
 }
 
 function idStyle(has: RefContext['varies']): IdStyle {
-  if (has('ids-integer')) return 'integer';
-  if (has('ids-prefixed')) return 'prefixed';
+  if (has('ids-integer') || has('ids-canonical-zeros')) return 'integer';
+  if (has('ids-prefixed') || has('ids-canonical-case')) return 'prefixed';
   return 'uuid';
 }
 
@@ -164,6 +164,7 @@ function responder(ctx: RefContext, options: ReferenceOptions): (req: IncomingMe
   // the same mechanism as the robustness faults: one implementation of each misbehaviour.
   const encodingFault = options.fault && robustnessNamed(options.fault) ? [options.fault] : [];
   const misbehave = robustnessFaults([...(options.robustness ?? []), ...encodingFault], { redirectTo: options.redirectTo });
+  ctx.keyRevoked = () => misbehave.keyRevoked();
   const rateLimited = everyNth(RATE_LIMITED_EVERY);
   const overlap = otherRun(ctx.state, options.robustness ?? []);
   return (req, res) => {

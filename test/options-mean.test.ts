@@ -125,9 +125,17 @@ describe('negative numbers', () => {
     ['--timeout', '-1', /--timeout must be a whole number of milliseconds .*got "-1"/],
     ['--run-timeout', '-0.5', /--run-timeout must be a number of seconds above 0 .*got "-0.5"/],
     ['--wait-for-target', '-3', /--wait-for-target must be a number of seconds from 0 .*got "-3"/],
+    ['--retry-budget', '-1', /--retry-budget must be a number of seconds from 0 .*got "-1"/],
+    ['--max-body-mib', '-5', /--max-body-mib must be a number of MiB above 0 and at most 256, got "-5"/],
+    ['--max-body-mib', '0', /--max-body-mib must be a number of MiB above 0 and at most 256, got "0"/],
   ] as const)('%s %s gets the flag\'s own message', ([flag, value, message]) => {
     expect(() => parseOptions([flag, value], {})).toThrow(message);
   });
+});
+
+test('--retry-budget and --max-body-mib default to a deploy-sized blip and 5 MiB, and take what is given', () => {
+  expect(parseOptions([], {})).toMatchObject({ retryBudgetMs: 30_000, maxBodyBytes: 5 * 2 ** 20 });
+  expect(parseOptions(['--retry-budget', '2.5', '--max-body-mib', '64'], {})).toMatchObject({ retryBudgetMs: 2500, maxBodyBytes: 64 * 2 ** 20 });
 });
 
 describe('--concurrency by default suits the target', () => {

@@ -6,6 +6,7 @@ import { TurnedAway } from '../http/client.ts';
 import { redactor } from '../http/redact.ts';
 import { Interference, JUDGES_DIFFERENCES } from '../safety/interference.ts';
 import type { CheckMeta, ObservationMeta } from '../model/check-meta.ts';
+import { withRedirects } from './redirects.ts';
 
 export { NOT_SELECTED, selects };
 /** Whether this run's --only selects the check (a check left out sends nothing). */
@@ -28,7 +29,7 @@ export class Blocked extends Error {
   }
 }
 
-/** The check's own blocked outcome, if the error is one: Blocked itself, or a request the target turned away to the end. */
+/** The check's own blocked outcome, if the error is one: Blocked itself, or a request whose answer proves nothing (TurnedAway: by the target, the environment or the suite). */
 export function asBlocked(error: unknown): Blocked | undefined {
   if (error instanceof Blocked) return error;
   if (error instanceof TurnedAway) return new Blocked(error.by, error.reason);
@@ -155,7 +156,7 @@ export function check(def: CheckDefinition, body: (run: CheckRun) => Promise<voi
         meta.reason = redact(error.message);
         context.skip(meta.reason);
       }
-      meta.reason = redact(reasonOf(error));
+      meta.reason = redact(withRedirects(reasonOf(error), meta.exchanges));
       if (requirement.level === 'SHOULD' && !target.strict) {
         meta.outcome = 'warning';
         return;
