@@ -51,7 +51,7 @@ describe('a run killed hard, its report directory lost', () => {
 
     const swept = await command(['--base-url', ref.url, '--sweep'], env);
     expect(swept.code, swept.err).toBe(0);
-    expect(swept.out).toMatch(new RegExp(`Sweep: run ${runId} is still going \\(its lease was last seen [^)]+\\); its values are in /api/v1/business \\((\\w+, )*name(, \\w+)*\\)\\. If it was stopped \\(a killed job\\), npx scheduling-conformance --base-url ${ref.url} --release ${runId}`));
+    expect(swept.out).toMatch(new RegExp(`Sweep: run ${runId} is still going \\(its lease was last seen [^)]+\\); its values are in /api/v1/business \\((\\w+, )*name(, \\w+)*\\)\\. If it was stopped \\(a killed job\\), \\S+ \\S+ --base-url ${ref.url} --release ${runId} \\[--from`));
 
     // Without --yes it only lists.
     const snapshot = ref.state.snapshot();

@@ -62,7 +62,7 @@ export async function main(argv: string[], env?: Record<string, string | undefin
     const { preflight } = await import('./preflight.ts');
     const waited = await preflight(target, { waitMs: options.waitForTargetMs, say: (t) => io.stdout.write(redact(t)), runEndsAt: started + options.runTimeoutMs }, (e) => preflightRequests.push(e));
     target.stopChecksAt = started + waited + options.runTimeoutMs;
-    if (options.sweep) return await (await import('./leftovers.ts')).sweepCommand(target, options.sweepYes, redact, io);
+    if (options.sweep) return await (await import('./leftovers.ts')).sweepCommand(target, options.sweepYes, options.relaunch, redact, io);
     if (options.release !== undefined) return await (await import('./leftovers.ts')).releaseCommand(target, options.release, options.releaseFrom, options.sweepYes, redact, io);
     if (recovery) return await recoverCommand(target, recovery, options.cleanupTimeoutMs, redact, io, preflightRequests);
     const { conform } = await (conformModule ?? import('./conform.ts'));

@@ -12,9 +12,7 @@ import { formatLeftOnTarget } from '../safety/after-run-cleanup.ts';
 import { isRecord, type Row } from '../contract/record.ts';
 import type { TargetConfig } from '../config/target.ts';
 import type { Io } from './io.ts';
-
-/** What the command is called where the user typed it: the same words work in the hints it prints. */
-const COMMAND = 'npx scheduling-conformance';
+import { commandLine } from './relaunch.ts';
 
 /**
  * `--sweep`: lists what earlier, crashed runs left (by the run marker), skipping every run that
@@ -22,25 +20,25 @@ const COMMAND = 'npx scheduling-conformance';
  * members that hold a stopped run's values are named, with the --release that frees them; until
  * then they are left on the target (exit 2 with --yes).
  */
-export async function sweepCommand(target: TargetConfig, yes: boolean, redact: (t: string) => string, io: Io): Promise<number> {
+export async function sweepCommand(target: TargetConfig, yes: boolean, relaunch: string[], redact: (t: string) => string, io: Io): Promise<number> {
   const result = await sweep(target, await loadSpec(), { yes });
   const say = (text: string) => io.stdout.write(redact(text));
   const lines = result.found.map((f) => `  ${f.path}: ${f.field} holds run ${f.runId}\n`).join('');
   if (!yes) say(`Sweep: ${result.found.length} record(s) left by earlier runs${result.found.length ? `; run again with --yes to delete them:\n${lines}` : '\n'}`);
   else say(`Sweep: deleted ${result.deleted.length} record(s) left by earlier runs${result.found.length ? `:\n${lines}` : '\n'}`);
   for (const g of result.going) say(`Sweep: skipped ${g.customers} customer(s) of run ${g.runId} that is still going (last seen ${seenAgo(g.lease)})\n`);
-  const origin = new URL(target.baseUrl).origin;
+  const again = (...flags: string[]) => commandLine([...relaunch, '--base-url', target.baseUrl, ...flags]);
   for (const runId of new Set(result.held.map((h) => h.runId))) {
     const lease = result.leases.get(runId);
     const held = result.held.filter((h) => h.runId === runId);
     const where = held.map((h) => `${h.path} (${h.fields.join(', ')})`).join(', ');
-    const release = `${COMMAND} --base-url ${origin} --release ${runId} [--from <an earlier run's report directory>] lists what it would write; add --yes to write it`;
+    const release = `${again('--release', runId)} [--from <an earlier run's report directory>] lists what it would write; add --yes to write it`;
     if (held[0].going) {
       say(`Sweep: run ${runId} is still going (its lease was last seen ${seenAgo(lease!)}); its values are in ${where}. If it was stopped (a killed job), ${release}\n`);
       continue;
     }
     say(`Sweep: run ${runId}, not going (${lease ? `its lease was last seen ${seenAgo(lease)}` : 'it holds no lease'}), left its values in ${where}: later runs do not start until they are put back.\n`
-      + `  With its report directory: ${COMMAND} --base-url ${origin} --recover <dir>\n`
+      + `  With its report directory: ${again('--recover')} <dir>\n`
       + `  Without it: ${release}\n`);
   }
   if (!yes) return EXIT.conformant;
