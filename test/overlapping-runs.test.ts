@@ -23,7 +23,7 @@ import { runCli, type CliRun } from './support/cli.ts';
 import { isLive, leaseOf, LEASE_TTL_MS, othersLive } from '../helpers/safety/lease.ts';
 import { markedRows } from '../helpers/records/run-marker.ts';
 import { readResult } from './support/verdicts.ts';
-import { logRequests } from './support/in-process.ts';
+import { logRequests } from './support/network.ts';
 
 const running: RunningReference[] = [];
 afterAll(() => Promise.all(running.map((r) => r.close())));
