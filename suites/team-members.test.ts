@@ -162,6 +162,25 @@ describe('team members: what the interface does not offer (section 1)', () => {
     ensure(gone.length === 0, () => `after the refused POST the list no longer holds: ${gone.join(', ')}`);
   });
 
+  // An update that creates what it does not find (an upsert) creates a team member all the same.
+  // What it answers is not shown; only a member it made is judged.
+  check({ id: 'TM-NO-CREATE:patch-unknown-id', title: `PATCH ${ops.update.path} of an id of the members' own form that names none creates no member`, changesData: true }, async (run) => {
+    const before = await needs('TM-LIST', lane.readList('listing team members before'));
+    if (!before.length) run.notApplicable('the target lists no team member to learn the form of an id from');
+    const id = (await lane.unknownId(before)) ?? run.notApplicable(`no id of the form of ${String(before[0][idField])} that names no member turned up`);
+    const answer = await lane.update(id, lane.copyOf(before[0]));
+    const found = await lane.find(id);
+    const listed = await lane.list();
+    const rows = is2xx(listed) ? rowsOf(listed.json) : undefined;
+    const known = new Set(before.map((r) => String(r[idField])));
+    const added = (rows ?? []).map((r) => r[idField]).filter((x) => !known.has(String(x)));
+    if (is2xx(found) && isRecord(found.json) && sameId(found.json[idField], id) && !added.some((x) => sameId(x, id))) added.push(id);
+    if (added.length) {
+      throw new Error(`PATCH ${ops.update.path} of ${String(id)}, which named no member, ${said(answer)} and made members ${added.map(String).join(', ')}, but team members cannot be created. ${await lane.undoCreate(added)}`);
+    }
+    needsThat('TM-LIST', rows, () => `listing team members after the PATCH: GET ${ops.list.path} ${said(listed)}`);
+  });
+
   check({ id: 'TM-NO-DELETE', title: `DELETE ${ops.find.path} does not answer 2xx and the member is still found`, changesData: true }, async (run) => {
     const members = await needs('TM-LIST', lane.readList('listing team members'));
     if (!members.length) run.notApplicable('the target lists no team member');

@@ -80,7 +80,7 @@ export const businessFaults: Fault[] = [
   {
     name: 'business-patch-replaces',
     description: 'An update replaces the whole record with the body: fields not sent are dropped.',
-    kills: ids('BUS-UPDATE-PARTIAL', FIELDS),
+    kills: [...ids('BUS-UPDATE-PARTIAL', FIELDS), 'BUS-UPDATE-PARTIAL:operations-write-back'],
   },
   {
     name: 'business-field-ignored',
@@ -147,7 +147,14 @@ export const businessFaults: Fault[] = [
     name: 'business-hours-reset',
     description: 'An update that does not send businessHours empties them.',
     // Seen by the first update, and by the first one after the lane has set businessHours again.
-    kills: ids('BUS-UPDATE-PARTIAL', [FIELDS[0], FIELDS[FIELDS.indexOf('businessHours') + 1]]),
+    kills: [...ids('BUS-UPDATE-PARTIAL', [FIELDS[0], FIELDS[FIELDS.indexOf('businessHours') + 1]]), 'BUS-UPDATE-PARTIAL:operations-write-back'],
+  },
+  {
+    // Found by mutation testing: the first update (the operations pass's currency-only write-back)
+    // empties them, every later check starts from the emptied record, and no restore can refill them.
+    name: 'business-hours-always-reset',
+    description: 'Every update empties businessHours, also one that sends them.',
+    kills: ['BUS-UPDATE-PARTIAL:operations-write-back'],
   },
 
   // --- Authentication ---------------------------------------------------------------------

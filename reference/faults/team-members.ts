@@ -29,6 +29,12 @@ export const teamMemberFaults: Fault[] = [
     kills: ['TM-NO-CREATE', 'TM-NO-DELETE'],
   },
   {
+    // Found by mutation testing: creating a member through the interface, by another door than POST.
+    name: 'team-member-patch-upserts',
+    description: 'Update Team Member of an id that names no member creates a member under that id (an upsert).',
+    kills: ['TM-NO-CREATE:patch-unknown-id'],
+  },
+  {
     name: 'team-member-update-not-persisted',
     description: 'Update Team Member answers the changed member but does not store the change.',
     kills: ['TM-UPDATE:change'],
@@ -36,7 +42,7 @@ export const teamMemberFaults: Fault[] = [
   {
     name: 'team-member-patch-replaces',
     description: 'Update Team Member replaces the whole member with the fields sent: fields not sent are lost.',
-    kills: ['TM-UPDATE:write-back', 'TM-UPDATE:change'],
+    kills: ['TM-UPDATE:operations-write-back', 'TM-UPDATE:write-back', 'TM-UPDATE:change'],
   },
   {
     name: 'team-member-update-all',

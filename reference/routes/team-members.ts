@@ -12,6 +12,8 @@ function find(req: RefRequest, ctx: RefContext) {
 
 function update(req: RefRequest, ctx: RefContext) {
   const member = ctx.state.teamMembers.get(req.params.id);
+  // Fault team-member-patch-upserts: an update of an id that names no member creates one under it.
+  if (!member && ctx.fault('team-member-patch-upserts') && isRecord(req.body)) return upsert(req, ctx);
   if (!member) return error(404, 'not_found', 'No team member with that id');
   if (!isRecord(req.body)) return error(400, 'invalid_body', 'The body must be a JSON object');
   const { id: _ignored, ...changes } = req.body;
@@ -22,6 +24,13 @@ function update(req: RefRequest, ctx: RefContext) {
     for (const [id, other] of ctx.state.teamMembers) if (id !== req.params.id) ctx.state.teamMembers.set(id, { ...other, ...structuredClone(changes) });
   }
   return json(200, updated);
+}
+
+function upsert(req: RefRequest, ctx: RefContext) {
+  const { id: _ignored, ...fields } = req.body as Record<string, unknown>;
+  const member = { id: req.params.id, ...structuredClone(fields) };
+  ctx.state.teamMembers.set(req.params.id, member);
+  return json(201, member);
 }
 
 /** Section 1: team members cannot be created or deleted through the interface. */
