@@ -17,6 +17,8 @@ import { isRecord } from '../helpers/contract/record.ts';
 import { requireOps, resourceOps } from '../helpers/contract/resource-ops.ts';
 import { loadSpec } from '../helpers/contract/spec.ts';
 import { TeamMemberLane } from '../helpers/resources/team-member-lane.ts';
+import { coverFields, judgeFields, keptOut, type FieldAccess } from '../helpers/resources/field-coverage.ts';
+import { sharedStep } from '../helpers/checks/shared-step.ts';
 
 const spec = await loadSpec();
 const target = inject('target');
@@ -109,6 +111,30 @@ describe('team members', () => {
       });
     });
   }
+
+  // Cover what the target shows: each field the member shows, changed alone to a value another
+  // member holds (a boolean flipped), read back by find and by list, and put back.
+  const eachField = sharedStep(async () => {
+    const members = await needs('TM-LIST', lane.readList('listing team members'));
+    const member = richest(members);
+    if (!member) return undefined;
+    const id = member[idField];
+    const original = await needs('TM-FIND', lane.read(id, 'reading the member before changing its fields'));
+    const access: FieldAccess = {
+      idField, id,
+      read: (why) => lane.read(id, why),
+      readList: (why) => lane.readList(why),
+      update: (body) => lane.update(id, body),
+      around: (before, change) => lane.changing(before, change),
+    };
+    return coverFields(access, original, members.filter((m) => !sameId(m[idField], id)), keptOut(target.vendor.fieldsNotToChange?.teamMembers));
+  });
+  check({ id: 'TM-UPDATE:each-field', title: `PATCH ${ops.update.path} of each field a member shows, alone, to a value another member holds (a boolean flipped): a later find shows it and nothing else changed; then restored`, changesData: true }, async (run) => {
+    judgeFields(run, (await eachField()) ?? run.notApplicable('the target lists no team member'), 'found');
+  });
+  check({ id: 'TM-LIST:each-field-change', title: `GET ${ops.list.path} still lists the member after each change of one of its fields, with the value a find shows`, changesData: true }, async (run) => {
+    judgeFields(run, (await eachField()) ?? run.notApplicable('the target lists no team member'), 'listed');
+  });
 });
 
 describe('team members: authentication (not documented, observed only)', () => {

@@ -35,14 +35,24 @@ export const teamMemberFaults: Fault[] = [
     kills: ['TM-NO-CREATE:patch-unknown-id'],
   },
   {
+    name: 'team-member-role-ignored',
+    description: 'Update Team Member answers a change of role (it echoes the body) but does not store it.',
+    kills: ['TM-UPDATE:each-field'],
+  },
+  {
+    name: 'team-member-list-keyed-by-email',
+    description: 'List Team Members keys the members by email: members sharing an email are listed as one.',
+    kills: ['TM-LIST:each-field-change'],
+  },
+  {
     name: 'team-member-update-not-persisted',
     description: 'Update Team Member answers the changed member but does not store the change.',
-    kills: ['TM-UPDATE:change'],
+    kills: ['TM-UPDATE:change', 'TM-UPDATE:each-field'],
   },
   {
     name: 'team-member-patch-replaces',
     description: 'Update Team Member replaces the whole member with the fields sent: fields not sent are lost.',
-    kills: ['TM-UPDATE:operations-write-back', 'TM-UPDATE:write-back', 'TM-UPDATE:change'],
+    kills: ['TM-UPDATE:operations-write-back', 'TM-UPDATE:write-back', 'TM-UPDATE:change', 'TM-UPDATE:each-field'],
   },
   {
     name: 'team-member-update-all',

@@ -2,7 +2,10 @@ import { error, json, type RefContext, type RefRequest, type Route } from '../ty
 import { isRecord } from '../../helpers/contract/record.ts';
 
 function list(_req: RefRequest, ctx: RefContext) {
-  return json(200, [...ctx.state.teamMembers.values()]);
+  const members = [...ctx.state.teamMembers.values()];
+  // Fault team-member-list-keyed-by-email: members sharing an email are listed as one (the last).
+  if (ctx.fault('team-member-list-keyed-by-email')) return json(200, [...new Map(members.map((m) => [m.email, m])).values()]);
+  return json(200, members);
 }
 
 function find(req: RefRequest, ctx: RefContext) {
@@ -17,6 +20,8 @@ function update(req: RefRequest, ctx: RefContext) {
   if (!member) return error(404, 'not_found', 'No team member with that id');
   if (!isRecord(req.body)) return error(400, 'invalid_body', 'The body must be a JSON object');
   const { id: _ignored, ...changes } = req.body;
+  // Fault team-member-role-ignored: a change of role is answered (echoed) but not stored.
+  if (ctx.fault('team-member-role-ignored') && 'role' in changes) return json(200, { ...member, ...ignoringRole(req.params.id, member, changes, ctx) });
   const updated = ctx.fault('team-member-patch-replaces') ? { id: member.id, ...structuredClone(changes) } : { ...member, ...structuredClone(changes) };
   if (!ctx.fault('team-member-update-not-persisted')) ctx.state.teamMembers.set(req.params.id, updated);
   // Fault team-member-update-all: the update is not scoped to the id (an UPDATE without its WHERE).
@@ -24,6 +29,12 @@ function update(req: RefRequest, ctx: RefContext) {
     for (const [id, other] of ctx.state.teamMembers) if (id !== req.params.id) ctx.state.teamMembers.set(id, { ...other, ...structuredClone(changes) });
   }
   return json(200, updated);
+}
+
+function ignoringRole(id: string, member: Record<string, unknown>, changes: Record<string, unknown>, ctx: RefContext) {
+  const { role: _dropped, ...kept } = changes;
+  ctx.state.teamMembers.set(id, { ...member, ...structuredClone(kept) });
+  return changes;
 }
 
 function upsert(req: RefRequest, ctx: RefContext) {

@@ -10,7 +10,7 @@ import { PluginKind, declareValuePlugin } from '@stryker-mutator/api/plugin';
 /** Calls that read a switch: ctx.fault(...), ctx.varies(...), and the reference's readers built on them. */
 const SWITCH_READERS = new Set(['fault', 'varies', 'served', 'wrongTypeField']);
 /** Helpers the reference calls only where a switch is on. */
-const ONLY_UNDER_SWITCHES = new Set(['wrongType', 'rightType', 'sameDays', 'sameName', 'tombstones']);
+const ONLY_UNDER_SWITCHES = new Set(['wrongType', 'rightType', 'sameDays', 'sameName', 'tombstones', 'upsert', 'ignoringRole']);
 
 function isSwitch(node) {
   if (node?.type !== 'CallExpression') return false;
@@ -41,6 +41,7 @@ export const strykerPlugins = [
       if (isSwitch(node)) return 'a fault or variation switch: off in this run, each proven by its own matrix';
       if (isErrorWording(path)) return 'the wording of an error body: not shown (section 7); variations errors-problem-json and errors-plain-text answer others';
       if (onlyWhenOn(node)) return 'holds only while a fault or variation is on';
+      if (node.type === 'UnaryExpression' && node.operator === '!' && onlyWhenOn(node.argument)) return 'a fault or variation switch, negated: true in this run, false only while it is on';
       if (parent && BRANCHING.has(parent.type) && key === 'consequent' && onlyWhenOn(parent.test)) return 'runs only while a fault or variation is on';
       const declared = node.type === 'FunctionDeclaration' ? node.id?.name : undefined;
       if (declared && ONLY_UNDER_SWITCHES.has(declared)) return `${declared} serves only faults and variations`;
