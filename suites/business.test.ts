@@ -12,22 +12,22 @@ import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
 import { asBlocked, Blocked, check, selected, type CheckRun } from '../helpers/checks/check.ts';
 import { concurrentSteps, sharedStep } from '../helpers/checks/shared-step.ts';
-import { dependsOnUnselected } from '../helpers/results/check-outcomes.ts';
-import { ApiClient, is2xx, TurnedAway, type Answer, type Auth } from '../helpers/http/client.ts';
+import { dependsOnUnselected } from '../helpers/core/selection.ts';
+import { is2xx, TurnedAway, type Answer, type Auth } from '../helpers/http/client.ts';
+import { journalledClient } from '../helpers/safety/journal.ts';
 import { NEAR_MISS_MIN_LENGTH, nearMissKeys, type NearMiss } from '../helpers/http/redact.ts';
 import { loadSpec } from '../helpers/contract/spec.ts';
+import { businessOps } from '../helpers/contract/resource-ops.ts';
 import type { CheckId, MustRequirementId } from '../helpers/contract/catalog.ts';
 import { type Row } from '../helpers/contract/record.ts';
+import { changedFieldNames } from '../helpers/records/compare.ts';
 import { BusinessLane } from '../helpers/resources/business-lane.ts';
-import { candidateValues, differingFields, hasDocumentedType, jsonType, namedBusinessFields, type NamedField } from '../helpers/resources/business-values.ts';
+import { candidateValues, hasDocumentedType, jsonType, namedBusinessFields, type NamedField } from '../helpers/resources/business-values.ts';
 
 const spec = await loadSpec();
 const target = inject('target');
-const client = new ApiClient(target);
-const businessOps = spec.operations.filter((o) => o.resource === 'business');
-const retrieveOp = businessOps.find((o) => o.method === 'GET');
-const updateOp = businessOps.find((o) => o.method === 'PATCH');
-if (!retrieveOp || !updateOp) throw new Error('spec: the business needs a GET and a PATCH operation');
+const client = journalledClient(target);
+const { retrieve: retrieveOp, update: updateOp } = businessOps(spec);
 const fields = namedBusinessFields(spec, target);
 const record = new BusinessLane(client, retrieveOp, updateOp, fields, target.runId, target.vendor.businessEnvelope);
 const vendorValues = target.vendor.businessValues;
@@ -204,7 +204,7 @@ describe('update', () => {
         const step = stepOf(name, run);
         const after = step.after ?? (await record.read());
         const others = record.exposed().map((f) => f.name).filter((n) => n !== name);
-        const changed = differingFields(step.before, after, others);
+        const changed = changedFieldNames(step.before, after, others);
         expect(changed, `updating only ${name} also changed ${changed.join(', ')}`).toEqual([]);
       });
 
@@ -257,7 +257,7 @@ describe('update', () => {
     const after = await record.read();
     const unapplied = Object.keys(body).filter((n) => !isDeepStrictEqual(after[n], body[n]) && !(body[n] === null && !(n in after)));
     expect(unapplied, `after ${patchText(body)}: ${unapplied.map((n) => `${n} reads ${show(after[n])}`).join(', ')}`).toEqual([]);
-    const changed = differingFields(before, after, record.exposed().map((f) => f.name).filter((n) => !(n in body)));
+    const changed = changedFieldNames(before, after, record.exposed().map((f) => f.name).filter((n) => !(n in body)));
     expect(changed, `updating ${Object.keys(body).join(', ')} also changed ${changed.join(', ')}`).toEqual([]);
   });
 
@@ -273,7 +273,7 @@ describe('update', () => {
     if (left.length) run.note(`not written back (not of their documented type, or null before null was shown to round-trip): ${left.map((f) => f.name).join(', ')}`);
     const answer = await record.update(body);
     expect(answer.status, `writing back the record as read answered ${answer.status}`).toBe(200);
-    const changed = differingFields(before, await record.read(), record.exposed().map((f) => f.name));
+    const changed = changedFieldNames(before, await record.read(), record.exposed().map((f) => f.name));
     expect(changed, `writing back the record as read changed ${changed.join(', ')}`).toEqual([]);
   });
 
@@ -366,7 +366,7 @@ function probeBody(before: Row): Row {
   throw new Blocked('BUS-UPDATE-200', 'no field of the record can be changed and restored (the retrieval exposes none of the documented fields with its documented type)');
 }
 
-const secured = businessOps.filter((o) => o.secured);
+const secured = [retrieveOp, updateOp].filter((o) => o.secured);
 describe('authentication', () => {
   for (const op of secured) {
     const writes = op !== retrieveOp;
@@ -422,13 +422,13 @@ describe('authentication', () => {
             if (is2xx(answer)) run.notApplicable(`the update was not refused: it answered ${answer.status}`);
             const names = record.exposed().map((f) => f.name);
             // Nothing changed after all of them: this one, refused, changed nothing.
-            if (differingFields(before ?? {}, await afterRefusals(), names).length === 0) return;
+            if (changedFieldNames(before ?? {}, await afterRefusals(), names).length === 0) return;
             // Some update of the lot changed the record; which one, one read cannot tell: this one
             // is sent again alone, between two reads.
             const standingNow = await record.current();
             const again = await record.update(probeBody(standingNow), c.auth);
             if (is2xx(again)) run.notApplicable(`sent again alone, the update was not refused: it answered ${again.status}`);
-            const changed = differingFields(standingNow, await record.read(), names);
+            const changed = changedFieldNames(standingNow, await record.read(), names);
             expect(changed, `the update refused with ${again.status} changed ${changed.join(', ')}`).toEqual([]);
           });
         }

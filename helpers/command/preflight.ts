@@ -1,15 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { ApiClient, is2xx, NoAnswerError, TRANSIENT_STATUSES, type Answer } from '../http/client.ts';
-import { TargetError, UsageError } from './errors.ts';
-import { businessFieldName, businessRecordIn } from '../resources/record-shapes.ts';
+import { TargetError, UsageError } from '../core/errors.ts';
+import { businessFieldName, businessRecordIn } from '../records/record-shapes.ts';
 import { isRecord } from '../contract/record.ts';
 import { diagnoseTls, proxyShown } from '../http/network.ts';
 import type { TargetConfig } from '../config/target.ts';
 import type { WireEntry } from '../http/exchanges.ts';
-import { loadSpec } from '../contract/spec.ts';
-
-/** The retrieval the preflight asks first. */
-const BUSINESS_PATH = '/api/v1/business';
+import { loadSpec, type Spec } from '../contract/spec.ts';
+import { businessOps } from '../contract/resource-ops.ts';
 
 /** Pause between two tries of a target that does not answer yet (--wait-for-target). */
 const WAIT_STEP_MS = 1000;
@@ -29,12 +27,14 @@ export async function preflight(target: TargetConfig, wait: { waitMs?: number; s
   let paused = 0;
   const client = new ApiClient(target, undefined, onWire);
   client.phase = 'preflight';
+  const spec = await loadSpec();
+  const { retrieve } = businessOps(spec);
   try {
     for (let tries = 1; ; tries++) {
       let answer: Answer | undefined;
       let failure: string | undefined;
       try {
-        answer = await client.send({ method: 'GET', path: '/api/v1/business' });
+        answer = await client.send({ method: retrieve.method, path: retrieve.path });
       } catch (e) {
         if (!(e instanceof NoAnswerError)) throw e;
         failure = e.message.replace(/^GET \S+: /, '');
@@ -55,15 +55,15 @@ export async function preflight(target: TargetConfig, wait: { waitMs?: number; s
       const via = target.network?.proxy ? ` (through the proxy ${proxyShown(target.network.proxy)})` : '';
       if (failure !== undefined) throw new TargetError(`target unreachable: ${target.baseUrl}${via}: ${failure}${after}`);
       if (answer?.status === 401) {
-        throw new TargetError(`the key is not valid for this target: GET ${target.baseUrl}/api/v1/business answered 401 with the given key`);
+        throw new TargetError(`the key is not valid for this target: GET ${target.baseUrl}${retrieve.path} answered 401 with the given key`);
       }
       // The retrieval's body is not shown: where the record sits in it is learned, never guessed.
       if (answer?.status === 200 && isRecord(answer.json)) {
-        const names = (await loadSpec()).businessFields.map((f) => businessFieldName(f.specName, f.vendorConfigKey, target));
+        const names = spec.businessFields.map((f) => businessFieldName(f.specName, f.vendorConfigKey, target));
         const read = businessRecordIn(answer.json, names, target.vendor.businessEnvelope);
-        if ('problem' in read) throw new UsageError(`GET ${target.baseUrl}/api/v1/business: ${read.problem}`);
+        if ('problem' in read) throw new UsageError(`GET ${target.baseUrl}${retrieve.path}: ${read.problem}`);
       }
-      const missing = await noApi(client, answer!).catch((e: Error) => {
+      const missing = await noApi(client, spec, answer!).catch((e: Error) => {
         if (e instanceof NoAnswerError) throw new TargetError(`target unreachable: ${target.baseUrl}${via}: ${e.message.replace(/^GET \S+: /, '')}`);
         throw e;
       });
@@ -91,17 +91,18 @@ function looksLikeTheBusiness(answer: Answer, fields: string[]): boolean {
  * *every* documented path answers 404, HTML, or what any path answers is it no API; one missing
  * route is a finding the checks report.
  */
-async function noApi(client: ApiClient, business: Answer): Promise<string | undefined> {
-  const spec = await loadSpec();
+async function noApi(client: ApiClient, spec: Spec, business: Answer): Promise<string | undefined> {
   if (looksLikeTheBusiness(business, spec.businessFields.map((f) => f.specName))) return undefined;
-  const paths = [...new Set(spec.operations.filter((o) => o.method === 'GET' && !o.itemPath && o.path !== BUSINESS_PATH).map((o) => o.path))];
+  const retrieve = businessOps(spec).retrieve;
+  const paths = [...new Set(spec.operations.filter((o) => o.method === 'GET' && !o.itemPath && o.path !== retrieve.path).map((o) => o.path))];
   const answers: Answer[] = [business];
   for (const path of paths) answers.push(await client.send({ method: 'GET', path }));
   if (answers.every((a) => a.status === 404)) return 'every documented path answered 404';
   if (answers.every(isHtml)) return 'every documented path answered an HTML page';
   const same = (a: Answer, b: Answer) => a.status === b.status && a.text === b.text;
   if (answers.every((a) => same(a, answers[0]))) {
-    const control = await client.send({ method: 'GET', path: `/api/v1/scr-no-such-path-${randomBytes(4).toString('hex')}` });
+    // A path beside the retrieval's, under the same version prefix, that the contract does not have.
+    const control = await client.send({ method: 'GET', path: retrieve.path.replace(/[^/]+$/, `scr-no-such-path-${randomBytes(4).toString('hex')}`) });
     if (same(control, answers[0])) return `every documented path answered ${answers[0].status} with the same body as a path the contract does not have`;
   }
   return undefined;

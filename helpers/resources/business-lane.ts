@@ -1,15 +1,15 @@
 import type { Answer, ApiClient, Auth } from '../http/client.ts';
 import type { Operation } from '../contract/spec.ts';
-import { businessRecordIn, pick } from './record-shapes.ts';
+import { businessRecordIn, pick } from '../records/record-shapes.ts';
 import { type Row } from '../contract/record.ts';
-import { differingFields, hasDocumentedType, type NamedField } from './business-values.ts';
+import { hasDocumentedType, type NamedField } from './business-values.ts';
 import { Blocked } from '../checks/check.ts';
 import { restoreFields } from '../safety/restore-record.ts';
 import { takeSnapshot } from '../safety/take-snapshot.ts';
-import { currentJournal } from '../safety/current-journal.ts';
+import { currentJournal } from '../checks/current-journal.ts';
 import { foreignRunId, Interference } from '../safety/interference.ts';
-import { runIdsIn } from '../safety/run-marker.ts';
-import { changedFieldNames } from '../checks/compare.ts';
+import { runIdsIn } from '../records/run-marker.ts';
+import { changedFieldNames } from '../records/compare.ts';
 import type { Journal } from '../safety/journal.ts';
 
 /**
@@ -166,7 +166,7 @@ export class BusinessLane {
 
   /** Documented fields whose value now differs from the snapshot. */
   differences(now: Row): string[] {
-    return differingFields(this.before(), now, this.exposed().map((f) => f.name));
+    return changedFieldNames(this.before(), now, this.exposed().map((f) => f.name));
   }
 
   /**
@@ -185,7 +185,7 @@ export class BusinessLane {
     const writable = this.writeBack(snapshot);
     const { still } = await restoreFields(access, snapshot, names, {
       body: (fields) => pick(writable, fields),
-      differing: (now) => differingFields(snapshot, now, names).filter((f) => ours(now, f)),
+      differing: (now) => changedFieldNames(snapshot, now, names).filter((f) => ours(now, f)),
     });
     return still;
   }

@@ -1,8 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { BusinessField, Spec } from '../contract/spec.ts';
 import type { TargetConfig } from '../config/target.ts';
-import { businessFieldName } from './record-shapes.ts';
-import { markValue } from '../safety/run-marker.ts';
+import { businessFieldName } from '../records/record-shapes.ts';
+import { markValue } from '../records/run-marker.ts';
 
 /** A documented business field under the name the target uses for it. */
 export interface NamedField {
@@ -146,9 +146,4 @@ export function hasDocumentedType(field: BusinessField, value: unknown): boolean
   const type = jsonType(value);
   if (type === 'number' && Number.isInteger(value) && field.types.includes('integer')) return true;
   return field.types.includes(type);
-}
-
-/** Names (among `names`) whose values differ between two reads, presence included. */
-export function differingFields(a: Record<string, unknown>, b: Record<string, unknown>, names: string[]): string[] {
-  return names.filter((n) => n in a !== n in b || !isDeepStrictEqual(a[n], b[n]));
 }

@@ -1,10 +1,10 @@
 import { Blocked, check, type CheckDefinition, type CheckRun } from '../checks/check.ts';
 import { ensure, foundRecord, listElements, said } from '../checks/assertions.ts';
-import { customerFixture, markerBase, markerField } from './fixtures.ts';
-import { markedRows } from '../safety/run-marker.ts';
+import { customerFixture, markerBase, markerField } from '../records/fixtures.ts';
+import { markedRows } from '../records/run-marker.ts';
 import { is2xx, type Answer, type ApiClient } from '../http/client.ts';
 import type { CreatedRecords } from '../safety/created-records.ts';
-import { rowsOf } from './record-shapes.ts';
+import { rowsOf } from '../records/record-shapes.ts';
 import { isRecord, type Row } from '../contract/record.ts';
 import type { ResourceOps } from '../contract/resource-ops.ts';
 import type { TargetConfig } from '../config/target.ts';

@@ -1,8 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
-import { changedFields, mismatches, sameId } from '../checks/compare.ts';
+import { changedFields, mismatches, sameId } from '../records/compare.ts';
 import { ensure, said } from '../checks/assertions.ts';
 import { is2xx, type Answer } from '../http/client.ts';
-import { writableFields } from './record-shapes.ts';
+import { writableFields } from '../records/record-shapes.ts';
 import type { CheckRun } from '../checks/check.ts';
 import type { Row } from '../contract/record.ts';
 

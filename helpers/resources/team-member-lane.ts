@@ -1,12 +1,12 @@
-import { changedFieldNames, changedFields } from '../checks/compare.ts';
+import { changedFieldNames, changedFields } from '../records/compare.ts';
 import { restoreFields } from '../safety/restore-record.ts';
 import { ensure, foundRecord, listElements, said } from '../checks/assertions.ts';
 import { Blocked, NotApplicable } from '../checks/check.ts';
 import { fillId, is2xx, TurnedAway, type Answer, type ApiClient } from '../http/client.ts';
-import { idLike, NAME_FIELDS, pick, rowsOf, writableFields } from './record-shapes.ts';
+import { idLike, NAME_FIELDS, pick, rowsOf, writableFields } from '../records/record-shapes.ts';
 import { isRecord, type Row } from '../contract/record.ts';
 import { undocumented, type ResourceOps } from '../contract/resource-ops.ts';
-import { currentJournal } from '../safety/current-journal.ts';
+import { currentJournal } from '../checks/current-journal.ts';
 import { MemberWatch } from '../safety/member-watch.ts';
 import { sharedStep } from '../checks/shared-step.ts';
 import type { Operation } from '../contract/spec.ts';
@@ -38,7 +38,7 @@ export class TeamMemberLane {
     this.runId = target.runId;
     this.createProbe = undocumented(ops.list, 'POST', 'createTeamMember');
     this.deleteProbe = undocumented(ops.find, 'DELETE', 'deleteTeamMember');
-    this.watch = new MemberWatch(this.runId, this.idField, (id) => fillId(ops.find.path, id));
+    this.watch = new MemberWatch(this.runId, this.idField, (id) => fillId(ops.find.path, id), currentJournal());
   }
 
   list(): Promise<Answer> {

@@ -1,8 +1,8 @@
 import { fillId, is2xx, type ApiClient } from '../http/client.ts';
 import { outstanding, type Journal, type Outstanding } from './journal.ts';
-import { markerBase, markerField } from '../resources/fixtures.ts';
-import { markedRows, runIdsIn } from './run-marker.ts';
-import { recordReader, rowsOf } from '../resources/record-shapes.ts';
+import { markerBase, markerField } from '../records/fixtures.ts';
+import { markedRows, runIdsIn } from '../records/run-marker.ts';
+import { recordReader, rowsOf } from '../records/record-shapes.ts';
 import { isDeepStrictEqual } from 'node:util';
 import { byPath, holding, restoreFields, restoreRecord, type LeftOnTarget } from './restore-record.ts';
 import { journalListed, takeSnapshot } from './take-snapshot.ts';

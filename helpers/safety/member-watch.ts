@@ -1,5 +1,4 @@
-import { changedFieldNames } from '../checks/compare.ts';
-import { currentJournal } from './current-journal.ts';
+import { changedFieldNames } from '../records/compare.ts';
 import { foreignRunId, Interference } from './interference.ts';
 import type { Journal } from './journal.ts';
 import type { Row } from '../contract/record.ts';
@@ -24,7 +23,7 @@ export class MemberWatch {
     private readonly runId: string,
     private readonly idField: string,
     private readonly pathOf: (id: string) => string,
-    private readonly journal: Journal | undefined = currentJournal(),
+    private readonly journal: Journal | undefined,
   ) {}
 
   /** An update went out: what is read next may differ because of it. */

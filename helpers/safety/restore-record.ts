@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { is2xx, NoAnswerError, type ApiClient } from '../http/client.ts';
-import { businessRecordIn, pick, type RecordReader } from '../resources/record-shapes.ts';
+import { businessRecordIn, pick, type RecordReader } from '../records/record-shapes.ts';
 import { type Row } from '../contract/record.ts';
 
 /** A record the run could not leave as it found it, and why: the report's last section. */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { fillId, is2xx, type ApiClient } from '../http/client.ts';
-import { rowsOf } from '../resources/record-shapes.ts';
+import { rowsOf } from './record-shapes.ts';
 import { type Row } from '../contract/record.ts';
 
 /**
