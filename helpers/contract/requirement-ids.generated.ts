@@ -17,6 +17,7 @@ export type MustRequirementId =
   | 'BUS-AUTH-EXPIRED'
   | 'BUS-AUTH-REJECTED-NO-CHANGE'
   | 'CUS-CREATE'
+  | 'CUS-CREATE-ONE'
   | 'CUS-FIND'
   | 'CUS-LIST'
   | 'CUS-UPDATE'
@@ -35,7 +36,6 @@ export type ShouldRequirementId =
   | 'BUS-GET-TYPES'
   | 'BUS-GET-CONTENT-TYPE'
   | 'BUS-AUTH-NO-ECHO'
-  | 'CUS-CREATE-ONE'
   | 'CUS-DELETE-404'
   | 'CUS-UNKNOWN-404';
 
