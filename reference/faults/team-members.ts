@@ -33,7 +33,8 @@ export const teamMemberFaults: Fault[] = [
     // Found by mutation testing: creating a member through the interface, by another door than POST.
     name: 'team-member-patch-upserts',
     description: 'Update Team Member of an id that names no member creates a member under that id (an upsert).',
-    kills: ['TM-NO-CREATE:patch-unknown-id'],
+    // The near-miss ids of TM-ID-NEAR-MISS name no member either: the upsert creates under them too.
+    kills: ['TM-NO-CREATE:patch-unknown-id', 'TM-ID-NEAR-MISS:update:suffix', 'TM-ID-NEAR-MISS:update:prefix'],
   },
   {
     name: 'team-member-role-ignored',
