@@ -20,6 +20,7 @@ import { writeBackBody, rowsOf } from '../helpers/records/record-shapes.ts';
 import { isRecord } from '../helpers/contract/record.ts';
 import { requireOps, resourceOps } from '../helpers/contract/resource-ops.ts';
 import { sharedStep } from '../helpers/checks/shared-step.ts';
+import { coverFields, judgeFields, keptOut, type FieldAccess } from '../helpers/resources/field-coverage.ts';
 import { leasePlace } from '../helpers/safety/lease.ts';
 import { ID_NEAR_MISSES } from '../helpers/contract/id-near-misses.ts';
 import { madeBy, wrongRecordFound } from '../helpers/checks/id-near-miss.ts';
@@ -115,6 +116,30 @@ describe.concurrent('customers', () => {
     ensure(unapplied.length === 0, () => `a find after the update does not show the change: ${unapplied.join('; ')}`);
     const changed = changedFields(before, after, Object.keys(patch));
     ensure(changed.length === 0, () => `fields not sent changed: ${changed.join('; ')}`);
+  });
+
+  // Cover what the target shows: each field of a customer of this run, changed alone to a value
+  // another customer holds (a boolean flipped), read back by find and by list. The run deletes it.
+  const eachField = sharedStep(async () => {
+    const made = await suiteScope.make('each-field');
+    const others = (await lab.readList('listing customers for values to take')).filter((r) => !sameId(r[idField], made.id));
+    const original = await needs('CUS-FIND', lab.read(made.id, 'reading the customer before changing its fields'));
+    const marker = markerField(target);
+    const skip = { ...keptOut(target.vendor.fieldsNotToChange?.customers), ...(marker && { [marker]: "it carries the run's marker, by which a crashed run's customers are found" }) };
+    const access: FieldAccess = {
+      idField, id: made.id,
+      read: (why) => lab.read(made.id, why),
+      readList: (why) => lab.readList(why),
+      update: (body) => lab.update(made.id, body),
+      around: (_before, change) => change(),
+    };
+    return coverFields(access, original, others, skip);
+  });
+  customerCheck(lab, { id: 'CUS-UPDATE:each-field', title: `PATCH ${ops.update.path} of each field a customer shows, alone, to a value another customer holds (a boolean flipped): a later find shows it and nothing else changed` }, async (_scope, run) => {
+    judgeFields(run, await eachField(), 'found');
+  });
+  customerCheck(lab, { id: 'CUS-LIST:each-field-change', title: `GET ${ops.list.path} still lists the customer after each change of one of its fields, with the value a find shows` }, async (_scope, run) => {
+    judgeFields(run, await eachField(), 'listed');
   });
 
   // Two identical customers (same body, same marker): an implementation that addresses records

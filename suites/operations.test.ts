@@ -14,6 +14,8 @@ import { loadSpec, statusMatches, type Operation } from '../helpers/contract/spe
 import { recordReader, writeBackBody, listItems, rowsOf } from '../helpers/records/record-shapes.ts';
 import { isRecord } from '../helpers/contract/record.ts';
 import { schemaProblems } from '../helpers/contract/schema.ts';
+import { ensure } from '../helpers/checks/assertions.ts';
+import type { MustRequirementId } from '../helpers/contract/catalog.ts';
 
 const spec = await loadSpec();
 const target = inject('target');
@@ -88,12 +90,20 @@ async function requestBody(op: Operation, id: unknown, run: CheckRun): Promise<u
  * target that replaces the record, or resets fields not sent), puts it back at once, so that the
  * suites after this one find the record as it was; BUS-UPDATE-PARTIAL and TM-UPDATE judge that.
  */
-async function repair(op: Operation, id: unknown, run: CheckRun): Promise<void> {
-  if (op.method !== 'PATCH' || opOf('POST', op.collectionPath)) return;
-  const { restored, problem } = await snapshots.restoreNow(fillId(op.path, id));
+async function repair(op: Operation, id: unknown, body: unknown, run: CheckRun): Promise<void> {
+  if (!isWriteBack(op)) return;
+  const { restored, still, problem } = await snapshots.restoreNow(fillId(op.path, id));
+  writeBacks.set(op.operationId, { body, changed: [...restored, ...still], problem });
   if (restored.length) run.note(`the write-back changed ${restored.join(', ')}; it was put back at once${problem ? ` (${problem})` : ''}`);
   else if (problem) run.note(`whether the write-back changed the record could not be checked: ${problem}`);
 }
+
+/** A PATCH of a record the suite cannot create: the pass writes back what the record holds. */
+const isWriteBack = (op: Operation) => op.method === 'PATCH' && !opOf('POST', op.collectionPath);
+/** What each write-back did to the fields it did not send: no write goes unjudged, the first one neither. */
+const writeBacks = new Map<string, { body: unknown; changed: string[]; problem?: string }>();
+/** The requirement a write-back that changes fields not sent breaks, by resource. */
+const PARTIAL_UPDATE: Record<string, MustRequirementId> = { business: 'BUS-UPDATE-PARTIAL', 'team-members': 'TM-UPDATE' };
 
 afterAll(async () => {
   await snapshots.restoreAll();
@@ -120,7 +130,7 @@ for (const resource of resources) {
             if (created !== undefined && deleteOp) createdRecords.record(deleteOp, created);
           }
           if (op.method === 'DELETE') createdRecords.forget(op, id);
-          if (statusMatches(op.success, answer.status)) await repair(op, id, run);
+          if (statusMatches(op.success, answer.status)) await repair(op, id, body, run);
           expect(
             statusMatches(op.success, answer.status),
             `${op.method} ${op.path} answered ${answer.status}, documented success is ${op.success}`,
@@ -139,6 +149,14 @@ for (const resource of resources) {
           }
         },
       );
+      const requirement = PARTIAL_UPDATE[resource];
+      if (!isWriteBack(op) || !requirement) continue;
+      check({ id: `${requirement}:operations-write-back`, title: `the ${op.method} ${op.path} above (each value sent as read) leaves every field not sent as it was`, changesData: true }, async (run) => {
+        const seen = writeBacks.get(op.operationId) ?? run.blocked(`OP-DOCUMENTED:${op.operationId}`, `${op.method} ${op.path} did not answer its documented success, so what it did is not judged here`);
+        const read = opOf('GET', op.path);
+        if (!seen.changed.length && seen.problem) run.blocked(`OP-DOCUMENTED:${read?.operationId ?? op.operationId}`, `the record could not be read back after the write-back: ${seen.problem}`);
+        ensure(seen.changed.length === 0, () => `${op.method} ${op.path} with ${JSON.stringify(seen.body)} changed fields not sent: ${seen.changed.join(', ')}; ${seen.problem ? `putting them back failed: ${seen.problem}` : 'they were put back at once'}`);
+      });
     }
   });
 }

@@ -19,6 +19,8 @@ import { requireOps, resourceOps } from '../helpers/contract/resource-ops.ts';
 import { leasePlace } from '../helpers/safety/lease.ts';
 import { loadSpec } from '../helpers/contract/spec.ts';
 import { TeamMemberLane } from '../helpers/resources/team-member-lane.ts';
+import { coverFields, judgeFields, keptOut, type FieldAccess } from '../helpers/resources/field-coverage.ts';
+import { sharedStep } from '../helpers/checks/shared-step.ts';
 import { ID_NEAR_MISSES, type IdMiss } from '../helpers/contract/id-near-misses.ts';
 import { madeBy, wrongRecordFound } from '../helpers/checks/id-near-miss.ts';
 
@@ -128,6 +130,30 @@ describe('team members', () => {
       });
     });
   }
+
+  // Cover what the target shows: each field the member shows, changed alone to a value another
+  // member holds (a boolean flipped), read back by find and by list, and put back.
+  const eachField = sharedStep(async () => {
+    const members = await needs('TM-LIST', lane.readList('listing team members'));
+    const member = richest(members);
+    if (!member) return undefined;
+    const id = member[idField];
+    const original = await needs('TM-FIND', lane.read(id, 'reading the member before changing its fields'));
+    const access: FieldAccess = {
+      idField, id,
+      read: (why) => lane.read(id, why),
+      readList: (why) => lane.readList(why),
+      update: (body) => lane.update(id, body),
+      around: (before, change) => lane.changing(before, change),
+    };
+    return coverFields(access, original, members.filter((m) => !sameId(m[idField], id)), keptOut(target.vendor.fieldsNotToChange?.teamMembers));
+  });
+  check({ id: 'TM-UPDATE:each-field', title: `PATCH ${ops.update.path} of each field a member shows, alone, to a value another member holds (a boolean flipped): a later find shows it and nothing else changed; then restored`, changesData: true }, async (run) => {
+    judgeFields(run, (await eachField()) ?? run.notApplicable('the target lists no team member'), 'found');
+  });
+  check({ id: 'TM-LIST:each-field-change', title: `GET ${ops.list.path} still lists the member after each change of one of its fields, with the value a find shows`, changesData: true }, async (run) => {
+    judgeFields(run, (await eachField()) ?? run.notApplicable('the target lists no team member'), 'listed');
+  });
 });
 
 describe('team members: authentication (not documented, observed only)', () => {
@@ -218,6 +244,25 @@ describe('team members: what the interface does not offer (section 1)', () => {
     needsThat('TM-LIST', rows, () => `listing team members after the POST: GET ${ops.list.path} ${said(listed)}`);
     const gone = [...known].filter((id) => !rows.some((r) => String(r[idField]) === id));
     ensure(gone.length === 0, () => `after the refused POST the list no longer holds: ${gone.join(', ')}`);
+  });
+
+  // An update that creates what it does not find (an upsert) creates a team member all the same.
+  // What it answers is not shown; only a member it made is judged.
+  check({ id: 'TM-NO-CREATE:patch-unknown-id', title: `PATCH ${ops.update.path} of an id of the members' own form that names none creates no member`, changesData: true }, async (run) => {
+    const before = await needs('TM-LIST', lane.readList('listing team members before'));
+    if (!before.length) run.notApplicable('the target lists no team member to learn the form of an id from');
+    const id = (await lane.unknownId(before)) ?? run.notApplicable(`no id of the form of ${String(before[0][idField])} that names no member turned up`);
+    const answer = await lane.update(id, lane.copyOf(before[0]));
+    const found = await lane.find(id);
+    const listed = await lane.list();
+    const rows = is2xx(listed) ? rowsOf(listed.json) : undefined;
+    const known = new Set(before.map((r) => String(r[idField])));
+    const added = (rows ?? []).map((r) => r[idField]).filter((x) => !known.has(String(x)));
+    if (is2xx(found) && isRecord(found.json) && sameId(found.json[idField], id) && !added.some((x) => sameId(x, id))) added.push(id);
+    if (added.length) {
+      throw new Error(`PATCH ${ops.update.path} of ${String(id)}, which named no member, ${said(answer)} and made members ${added.map(String).join(', ')}, but team members cannot be created. ${await lane.undoCreate(added)}`);
+    }
+    needsThat('TM-LIST', rows, () => `listing team members after the PATCH: GET ${ops.list.path} ${said(listed)}`);
   });
 
   check({ id: 'TM-NO-DELETE', title: `DELETE ${ops.find.path} does not answer 2xx and the member is still found`, changesData: true }, async (run) => {

@@ -13,6 +13,8 @@ export interface VendorConfig {
   teamMemberPatch?: Record<string, unknown>;
   /** Values the implementation accepts, per business field (the email field under its own name). */
   businessValues?: Record<string, unknown[]>;
+  /** Fields the suite must not change when it changes each field a record shows (risky on a shared staging). */
+  fieldsNotToChange?: { customers?: string[]; teamMembers?: string[] };
   /** The property of the retrieval's answer that holds the business record. */
   businessEnvelope?: string;
   product?: { vendor?: string; product?: string; version?: string; contact?: string };

@@ -18,6 +18,7 @@ export type MustRequirementId =
   | 'BUS-AUTH-REJECTED-NO-CHANGE'
   | 'BUS-AUTH-NO-RECORD'
   | 'CUS-CREATE'
+  | 'CUS-CREATE-ONE'
   | 'CUS-FIND'
   | 'CUS-LIST'
   | 'CUS-UPDATE'
@@ -38,7 +39,6 @@ export type ShouldRequirementId =
   | 'BUS-GET-TYPES'
   | 'BUS-GET-CONTENT-TYPE'
   | 'BUS-AUTH-NO-ECHO'
-  | 'CUS-CREATE-ONE'
   | 'CUS-DELETE-404'
   | 'CUS-UNKNOWN-404';
 

@@ -1,3 +1,4 @@
+import { randomInt, randomUUID } from 'node:crypto';
 import { isRecord, SERVER_MAINTAINED, type Row } from '../contract/record.ts';
 import type { Operation, Spec } from '../contract/spec.ts';
 import { businessOps } from '../contract/resource-ops.ts';
@@ -6,6 +7,22 @@ import type { TargetConfig } from '../config/target.ts';
 /** The fields of `row` named in `names`, in the row's order; a name the row lacks is left out. */
 export function pick(row: Row, names: string[]): Row {
   return Object.fromEntries(Object.entries(row).filter(([k]) => names.includes(k)));
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const otherDigit = (d: string) => String((Number(d) + 1 + randomInt(9)) % 10);
+
+/**
+ * An id of the same form as `id` but another value (the id format is not shown: it is learned
+ * from the target's own ids): a number larger than any of `ids`, another UUID, or the text with
+ * each digit changed (with no digit, its last letter changed). The caller checks it names nothing.
+ */
+export function idLike(id: unknown, ids: unknown[]): unknown {
+  if (typeof id === 'number') return Math.max(...ids.filter((i): i is number => typeof i === 'number')) + 1 + randomInt(1000);
+  const text = String(id);
+  if (UUID.test(text)) return text === text.toUpperCase() ? randomUUID().toUpperCase() : randomUUID();
+  if (/\d/.test(text)) return text.replace(/\d/g, otherDigit);
+  return text.replace(/[a-z](?=[^a-z]*$)/i, (c) => (c.toLowerCase() === 'z' ? 'q' : String.fromCharCode(c.charCodeAt(0) + 1)));
 }
 
 /** Field names that commonly hold a person's or a business's name, most likely first (fields are not shown). */

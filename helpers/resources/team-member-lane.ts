@@ -3,7 +3,7 @@ import { restoreFields } from '../safety/restore-record.ts';
 import { ensure, foundRecord, listElements, said } from '../checks/assertions.ts';
 import { Blocked, NotApplicable } from '../checks/check.ts';
 import { fillId, is2xx, TurnedAway, type Answer, type ApiClient } from '../http/client.ts';
-import { NAME_FIELDS, pick, rowsOf, writableFields } from '../records/record-shapes.ts';
+import { idLike, NAME_FIELDS, pick, rowsOf, writableFields } from '../records/record-shapes.ts';
 import { isRecord, type Row } from '../contract/record.ts';
 import { undocumented, type ResourceOps } from '../contract/resource-ops.ts';
 import { currentJournal } from '../checks/current-journal.ts';
@@ -93,6 +93,20 @@ export class TeamMemberLane {
     if (!field) return undefined;
     const value = `Conformance ${this.runId}`;
     return { [field]: member[field] === value ? `${value} changed` : value };
+  }
+
+  /**
+   * An id of the listed members' own form that names no member, neither listed nor found (a
+   * member may exist unlisted), or undefined when none turned up in a few tries.
+   */
+  async unknownId(members: Row[]): Promise<unknown> {
+    const ids = members.map((m) => m[this.idField]);
+    for (let i = 0; i < 5; i++) {
+      const id = idLike(ids[i % ids.length], ids);
+      if (ids.some((known) => String(known) === String(id))) continue;
+      if (!is2xx(await this.find(id))) return id;
+    }
+    return undefined;
   }
 
   /** A member's fields to send back as a new member: those a client may write (see writableFields). */

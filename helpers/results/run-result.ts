@@ -131,13 +131,16 @@ export function buildRunResult(f: RunFacts): RunResult {
   const unprovable = untested.some((u) => !u.allowed) || !judgedAny(checks);
   // A failed check proves non-conformance even when something else went wrong (say, what a broken
   // delete left on the target): only a run that proves nothing either way is incomplete.
-  const verdict: Verdict = f.stopped ? 'incomplete' : failed.length ? 'not-conformant' : f.suiteErrors.length || unprovable ? 'incomplete' : 'conformant';
+  // A target the clean-up could not put back is never a pass: what the run changed, or what a
+  // write of the clean-up did to it, is still there, and no check judged it.
+  const notRestored = (f.leftOnTarget ?? []).length > 0;
+  const verdict: Verdict = f.stopped ? 'incomplete' : failed.length ? 'not-conformant' : f.suiteErrors.length || unprovable || notRestored ? 'incomplete' : 'conformant';
   const unpinnedFailures = failed.filter((c) => !isKnownDeviation(c));
   const exitCode =
     f.stopped === 'interrupted' ? EXIT.interrupted
     : f.stopped ? EXIT.usage
     : unpinnedFailures.length ? EXIT.nonConformant
-    : f.suiteErrors.length ? EXIT.usage
+    : f.suiteErrors.length || notRestored ? EXIT.usage
     // Only known deviations: what they block is their consequence, and the pins let the run pass.
     : failed.length ? EXIT.conformant
     : unprovable ? EXIT.usage
@@ -220,6 +223,7 @@ export function scopeText(run: Pick<RunResult, 'options'>): string {
 /** Why a run is incomplete, as a person reads it. */
 export function incompleteText(run: RunResult): string {
   if (run.stopped) return STOPPED_TEXT[run.stopped];
+  if (run.leftOnTarget.length) return `the target could not be put back as the run found it (${run.leftOnTarget.map((l) => `${l.record}: ${l.problem}`).join('; ')})`;
   const missing = run.untested.filter((u) => !u.allowed);
   if (missing.length) return `no proof for ${missing.map((u) => u.requirement).join(', ')} (${missing[0].requirement}: ${missing[0].reason}; every reason is in result.json "untested")`;
   // A run that could not test the target at all (helpers/command/not-tested.ts) says why in its one error.

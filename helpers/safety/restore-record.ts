@@ -96,7 +96,7 @@ export function byPath(client: ApiClient, path: string, recordOf: RecordReader):
  * Puts `fields` of the record at `path` back to their values in `before` (see restoreFields) and
  * says what could not be: for the after-run clean-up and the snapshots of a suite.
  */
-export async function restoreRecord(client: ApiClient, path: string, before: Row, fields: Iterable<string>, recordOf: RecordReader = holding([...fields])): Promise<{ restored: string[]; problem?: string }> {
+export async function restoreRecord(client: ApiClient, path: string, before: Row, fields: Iterable<string>, recordOf: RecordReader = holding([...fields])): Promise<{ restored: string[]; still: string[]; problem?: string }> {
   const unknown = [...fields].filter((f) => !(f in before));
   try {
     const { restored, still } = await restoreFields(byPath(client, path, recordOf), before, fields);
@@ -104,8 +104,8 @@ export async function restoreRecord(client: ApiClient, path: string, before: Row
       ...(still.length ? [`${still.join(', ')} still differ${still.length === 1 ? 's' : ''} from before the run after writing ${still.length === 1 ? 'it' : 'them'} back`] : []),
       ...(unknown.length ? [`${unknown.join(', ')} written by the run, value before the run unknown`] : []),
     ];
-    return { restored, problem: problems.join('; ') || undefined };
+    return { restored, still, problem: problems.join('; ') || undefined };
   } catch (e) {
-    return { restored: [], problem: e instanceof NoAnswerError || e instanceof Error ? e.message : String(e) };
+    return { restored: [], still: [], problem: e instanceof NoAnswerError || e instanceof Error ? e.message : String(e) };
   }
 }

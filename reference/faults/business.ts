@@ -78,7 +78,7 @@ export const businessFaults: Fault[] = [
   {
     name: 'business-patch-replaces',
     description: 'An update replaces the whole record with the body: fields not sent are dropped.',
-    kills: ids('BUS-UPDATE-PARTIAL', FIELDS),
+    kills: [...ids('BUS-UPDATE-PARTIAL', FIELDS), 'BUS-UPDATE-PARTIAL:operations-write-back'],
   },
   {
     name: 'business-field-ignored',
@@ -150,8 +150,16 @@ export const businessFaults: Fault[] = [
     name: 'business-hours-reset',
     description: 'An update that does not send businessHours empties them.',
     // The lane changes the fields in the order of the update schema (spec/openapi.yaml): seen by
-    // the first update (name), and by the first one after the lane has set businessHours again.
-    kills: ['BUS-UPDATE-PARTIAL:name', 'BUS-UPDATE-PARTIAL:termsAndConditionsUrl'],
+    // the first update (name), and by the first one after the lane has set businessHours again;
+    // and by the operations pass's write-back (currencyIso alone) before them.
+    kills: ['BUS-UPDATE-PARTIAL:name', 'BUS-UPDATE-PARTIAL:termsAndConditionsUrl', 'BUS-UPDATE-PARTIAL:operations-write-back'],
+  },
+  {
+    // Found by mutation testing: the first update (the operations pass's currency-only write-back)
+    // empties them, every later check starts from the emptied record, and no restore can refill them.
+    name: 'business-hours-always-reset',
+    description: 'Every update empties businessHours, also one that sends them.',
+    kills: ['BUS-UPDATE-PARTIAL:operations-write-back'],
   },
 
   // --- Authentication ---------------------------------------------------------------------

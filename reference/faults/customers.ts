@@ -58,7 +58,7 @@ export const customerFaults: Fault[] = [
   {
     name: 'customer-list-stale',
     description: 'List Customers answers the list as it was at the first customer request: new customers are missing.',
-    kills: ['CUS-LIST:new-and-existing', 'CUS-CREATE-ONE'],
+    kills: ['CUS-LIST:new-and-existing', 'CUS-CREATE-ONE', 'CUS-LIST:each-field-change'],
   },
   {
     name: 'customer-list-keeps-deleted',
@@ -85,14 +85,19 @@ export const customerFaults: Fault[] = [
     kills: ['CUS-ISOLATION:update'],
   },
   {
+    name: 'customer-phone-ignored',
+    description: 'Update Customer answers a change of phoneNumber (it echoes the body) but does not store it.',
+    kills: ['CUS-UPDATE:each-field'],
+  },
+  {
     name: 'customer-patch-replaces',
     description: 'Update Customer replaces the whole customer with the fields sent: fields not sent are lost.',
-    kills: ['CUS-UPDATE'],
+    kills: ['CUS-UPDATE', 'CUS-UPDATE:each-field'],
   },
   {
     name: 'customer-update-not-persisted',
     description: 'Update Customer answers the changed customer but does not store the change.',
-    kills: ['CUS-UPDATE'],
+    kills: ['CUS-UPDATE', 'CUS-UPDATE:each-field'],
   },
   {
     name: 'customer-path-id-lenient',

@@ -30,14 +30,31 @@ export const teamMemberFaults: Fault[] = [
     kills: ['TM-NO-CREATE', 'TM-NO-DELETE'],
   },
   {
+    // Found by mutation testing: creating a member through the interface, by another door than POST.
+    name: 'team-member-patch-upserts',
+    description: 'Update Team Member of an id that names no member creates a member under that id (an upsert).',
+    // The near-miss ids of TM-ID-NEAR-MISS name no member either: the upsert creates under them too.
+    kills: ['TM-NO-CREATE:patch-unknown-id', 'TM-ID-NEAR-MISS:update:suffix', 'TM-ID-NEAR-MISS:update:prefix'],
+  },
+  {
+    name: 'team-member-role-ignored',
+    description: 'Update Team Member answers a change of role (it echoes the body) but does not store it.',
+    kills: ['TM-UPDATE:each-field'],
+  },
+  {
+    name: 'team-member-list-keyed-by-email',
+    description: 'List Team Members keys the members by email: members sharing an email are listed as one.',
+    kills: ['TM-LIST:each-field-change'],
+  },
+  {
     name: 'team-member-update-not-persisted',
     description: 'Update Team Member answers the changed member but does not store the change.',
-    kills: ['TM-UPDATE:change'],
+    kills: ['TM-UPDATE:change', 'TM-UPDATE:each-field'],
   },
   {
     name: 'team-member-patch-replaces',
     description: 'Update Team Member replaces the whole member with the fields sent: fields not sent are lost.',
-    kills: ['TM-UPDATE:write-back', 'TM-UPDATE:change'],
+    kills: ['TM-UPDATE:operations-write-back', 'TM-UPDATE:write-back', 'TM-UPDATE:change', 'TM-UPDATE:each-field'],
   },
   {
     name: 'team-member-update-all',

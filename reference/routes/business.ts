@@ -166,6 +166,7 @@ function update(req: RefRequest, ctx: RefContext) {
   const base = ctx.fault('business-patch-replaces') ? {} : ctx.state.business;
   ctx.state.business = { ...base, ...structuredClone(changes) };
   if (ctx.fault('business-hours-reset') && !('businessHours' in changes)) ctx.state.business.businessHours = [];
+  if (ctx.fault('business-hours-always-reset')) ctx.state.business.businessHours = [];
   if (denied) return denied;
   return json(200, enveloped(ctx, ctx.state.business));
 }

@@ -74,6 +74,12 @@ function update(req: RefRequest, ctx: RefContext) {
   if (!addressed) return missing(req, ctx);
   if (!isRecord(req.body)) return error(400, 'invalid_body', 'The body must be a JSON object');
   const { id: _ignored, ...changes } = req.body;
+  // Fault customer-phone-ignored: a change of phoneNumber is answered (echoed) but not stored.
+  if (ctx.fault('customer-phone-ignored') && 'phoneNumber' in changes) {
+    const { phoneNumber: _dropped, ...kept } = changes;
+    ctx.state.customers.set(String(addressed.id), { ...addressed, ...structuredClone(kept) });
+    return json(200, { ...addressed, ...changes });
+  }
   if (emailTaken(ctx, changes, addressed.id)) return error(409, 'conflict', 'A customer with that email exists');
   const customer = ctx.fault('customer-update-other') ? (sameName(ctx, addressed)[0] ?? addressed) : addressed;
   const updated = ctx.fault('customer-patch-replaces') ? { id: customer.id, ...structuredClone(changes) } : { ...customer, ...structuredClone(changes) };

@@ -2,7 +2,10 @@ import { error, json, lookUp, type RefContext, type RefRequest, type Route } fro
 import { isRecord } from '../../helpers/contract/record.ts';
 
 function list(_req: RefRequest, ctx: RefContext) {
-  return json(200, [...ctx.state.teamMembers.values()]);
+  const members = [...ctx.state.teamMembers.values()];
+  // Fault team-member-list-keyed-by-email: members sharing an email are listed as one (the last).
+  if (ctx.fault('team-member-list-keyed-by-email')) return json(200, [...new Map(members.map((m) => [m.email, m])).values()]);
+  return json(200, members);
 }
 
 function find(req: RefRequest, ctx: RefContext) {
@@ -21,9 +24,13 @@ const memberOf = (req: RefRequest, ctx: RefContext) => lookUp(ctx.state.teamMemb
 
 function update(req: RefRequest, ctx: RefContext) {
   const member = memberOf(req, ctx);
+  // Fault team-member-patch-upserts: an update of an id that names no member creates one under it.
+  if (!member && ctx.fault('team-member-patch-upserts') && isRecord(req.body)) return upsert(req, ctx);
   if (!member) return error(404, 'not_found', 'No team member with that id');
   if (!isRecord(req.body)) return error(400, 'invalid_body', 'The body must be a JSON object');
   const { id: _ignored, ...changes } = req.body;
+  // Fault team-member-role-ignored: a change of role is answered (echoed) but not stored.
+  if (ctx.fault('team-member-role-ignored') && 'role' in changes) return json(200, { ...member, ...ignoringRole(req.params.id, member, changes, ctx) });
   const updated = ctx.fault('team-member-patch-replaces') ? { id: member.id, ...structuredClone(changes) } : { ...member, ...structuredClone(changes) };
   if (!ctx.fault('team-member-update-not-persisted')) ctx.state.teamMembers.set(String(member.id), updated);
   // Fault team-member-update-all: the update is not scoped to the id (an UPDATE without its WHERE).
@@ -31,6 +38,19 @@ function update(req: RefRequest, ctx: RefContext) {
     for (const [id, other] of ctx.state.teamMembers) if (id !== String(member.id)) ctx.state.teamMembers.set(id, { ...other, ...structuredClone(changes) });
   }
   return json(200, updated);
+}
+
+function ignoringRole(id: string, member: Record<string, unknown>, changes: Record<string, unknown>, ctx: RefContext) {
+  const { role: _dropped, ...kept } = changes;
+  ctx.state.teamMembers.set(id, { ...member, ...structuredClone(kept) });
+  return changes;
+}
+
+function upsert(req: RefRequest, ctx: RefContext) {
+  const { id: _ignored, ...fields } = req.body as Record<string, unknown>;
+  const member = { id: req.params.id, ...structuredClone(fields) };
+  ctx.state.teamMembers.set(req.params.id, member);
+  return json(201, member);
 }
 
 /** Section 1: team members cannot be created or deleted through the interface. */

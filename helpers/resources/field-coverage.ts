@@ -1,0 +1,89 @@
+import { isDeepStrictEqual } from 'node:util';
+import { changedFields, mismatches, sameId } from '../records/compare.ts';
+import { ensure, said } from '../checks/assertions.ts';
+import { is2xx, type Answer } from '../http/client.ts';
+import { writableFields } from '../records/record-shapes.ts';
+import type { CheckRun } from '../checks/check.ts';
+import type { Row } from '../contract/record.ts';
+
+/**
+ * Cover what the target shows: the fields of customers and team members are not shown, so the
+ * suite changes each writable field a record shows, alone, to a value already valid on the
+ * target (one another record holds, or a boolean flipped), and reads it back through find and
+ * through the list. A refusal proves nothing: the field is not applicable, with the answer.
+ */
+
+/** How one record is changed and read: a resource lane's operations for it. */
+export interface FieldAccess {
+  idField: string;
+  id: unknown;
+  read(why: string): Promise<Row>;
+  readList(why: string): Promise<Row[]>;
+  update(body: Row): Promise<Answer>;
+  /** Runs one change and puts the record back afterwards (a no-op for the run's own records). */
+  around(before: Row, change: () => Promise<void>): Promise<void>;
+}
+
+export interface FieldOutcome {
+  field: string;
+  value?: unknown;
+  /** Why the field was not changed, when it was not. */
+  notApplicable?: string;
+  /** What a find after the change showed wrong: the value not applied, other fields changed. */
+  found: string[];
+  /** What the list after the change showed wrong: the record missing, or another value than found. */
+  listed: string[];
+}
+
+/** A value of `field` already valid on the target and other than `record`'s: a boolean flipped, else another record's. */
+export function otherValue(field: string, record: Row, others: Row[]): { value: unknown } | undefined {
+  const own = record[field];
+  if (typeof own === 'boolean') return { value: !own };
+  const held = others.map((o) => o[field]).find((v) => v !== undefined && v !== null && !isDeepStrictEqual(v, own) && typeof v === typeof own);
+  return held === undefined ? undefined : { value: held };
+}
+
+/** Changes each writable field of `record` but those in `skip` (field → why), alone, and says what each read back showed. */
+export async function coverFields(access: FieldAccess, record: Row, others: Row[], skip: Record<string, string>): Promise<FieldOutcome[]> {
+  const outcomes: FieldOutcome[] = [];
+  for (const field of writableFields(record, access.idField)) {
+    const outcome: FieldOutcome = { field, found: [], listed: [] };
+    outcomes.push(outcome);
+    const other = skip[field] ? undefined : otherValue(field, record, others);
+    if (!other) {
+      outcome.notApplicable = skip[field] ?? 'no other record holds another value of it, and it is no boolean';
+      continue;
+    }
+    outcome.value = other.value;
+    const before = await access.read(`reading the record before changing ${field}`);
+    await access.around(before, async () => {
+      const body = { [field]: other.value };
+      const answer = await access.update(body);
+      if (!is2xx(answer)) {
+        outcome.notApplicable = `PATCH with ${JSON.stringify(body)} (a value another record holds) ${said(answer)}`;
+        return;
+      }
+      const after = await access.read(`reading the record after changing ${field}`);
+      outcome.found.push(...mismatches(body, after).map((m) => `a find does not show it (${m})`), ...changedFields(before, after, [field]).map((c) => `another field changed (${c})`));
+      const row = (await access.readList(`listing after changing ${field}`)).find((r) => sameId(r[access.idField], access.id));
+      if (!row) outcome.listed.push(`the record ${String(access.id)} is no longer listed`);
+      // What the list shows of the record, where a find showed it changed: the same value.
+      else if (!outcome.found.length && field in row && !isDeepStrictEqual(row[field], after[field])) outcome.listed.push(`listed with ${field} ${JSON.stringify(row[field])}, found with ${JSON.stringify(after[field])}`);
+    });
+  }
+  return outcomes;
+}
+
+/** Judges one side of the outcomes (`found` or `listed`): fields not applicable are noted; none covered is not applicable. */
+export function judgeFields(run: CheckRun, outcomes: FieldOutcome[], side: 'found' | 'listed'): void {
+  const skipped = outcomes.filter((o) => o.notApplicable);
+  for (const o of skipped) run.note(`${o.field}: not applicable: ${o.notApplicable}`);
+  if (skipped.length === outcomes.length) run.notApplicable(outcomes.length ? `no field could be changed (${skipped.map((o) => `${o.field}: ${o.notApplicable}`).join('; ')})` : 'the record shows no writable field');
+  const wrong = outcomes.flatMap((o) => o[side].map((p) => `${o.field} set to ${JSON.stringify(o.value)}: ${p}`));
+  ensure(wrong.length === 0, () => wrong.join('; '));
+}
+
+/** The fields a vendor keeps out of these changes (fieldsNotToChange), each with the reason. */
+export function keptOut(fields: string[] | undefined): Record<string, string> {
+  return Object.fromEntries((fields ?? []).map((f) => [f, 'left out by the vendor configuration (fieldsNotToChange)']));
+}
