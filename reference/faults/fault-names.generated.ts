@@ -62,6 +62,7 @@ export type FaultName =
   | 'business-rejected-patch-applied'
   | 'business-true-ignored'
   | 'business-unset-fields-500'
+  | 'customer-create-answers-unstored'
   | 'customer-create-drops-field'
   | 'customer-create-no-id'
   | 'customer-create-twice'
