@@ -28,6 +28,8 @@ export interface RefContext {
   fault(name: FaultName | `${FaultFamily}:${string}`): boolean;
   /** Whether the named legitimate variation is switched on (any number may be). A name with a typo fails tsc. */
   varies(name: VariationName): boolean;
+  /** Whether the valid key has been revoked by now (robustness key-revoked-from). */
+  keyRevoked?(): boolean;
 }
 
 /** A family of generated faults, one per operation or field (route-missing:<operationId>): the family part is typed, the member is data. */

@@ -9,26 +9,27 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
-import { asBlocked, Blocked, check, selected, type CheckRun } from '../helpers/checks/check.ts';
+import { asBlocked, Blocked, check, selected, type CheckRun, settleDifferencesWith } from '../helpers/checks/check.ts';
 import { concurrentSteps, sharedStep } from '../helpers/checks/shared-step.ts';
 import { dependsOnUnselected } from '../helpers/core/selection.ts';
 import { is2xx, TurnedAway, type Answer, type Auth } from '../helpers/http/client.ts';
+import { recordExchange, type Exchange } from '../helpers/http/exchanges.ts';
 import { journalledClient } from '../helpers/safety/journal.ts';
+import { leasePlace } from '../helpers/safety/lease.ts';
 import { headerNearMisses } from '../helpers/http/authorization.ts';
 import { recordValuesShown } from '../helpers/checks/disclosure.ts';
 import { loadSpec } from '../helpers/contract/spec.ts';
+import { businessOps } from '../helpers/contract/resource-ops.ts';
 import type { CheckId, MustRequirementId } from '../helpers/contract/catalog.ts';
 import { type Row } from '../helpers/contract/record.ts';
+import { changedFieldNames } from '../helpers/records/compare.ts';
 import { BusinessLane } from '../helpers/resources/business-lane.ts';
-import { candidateValues, differingFields, hasDocumentedType, jsonType, namedBusinessFields, typeBoundaries, type NamedField } from '../helpers/resources/business-values.ts';
+import { candidateValues, hasDocumentedType, jsonType, namedBusinessFields, typeBoundaries, type NamedField } from '../helpers/resources/business-values.ts';
 
 const spec = await loadSpec();
 const target = inject('target');
 const client = journalledClient(target);
-const businessOps = spec.operations.filter((o) => o.resource === 'business');
-const retrieveOp = businessOps.find((o) => o.method === 'GET');
-const updateOp = businessOps.find((o) => o.method === 'PATCH');
-if (!retrieveOp || !updateOp) throw new Error('spec: the business needs a GET and a PATCH operation');
+const { retrieve: retrieveOp, update: updateOp } = businessOps(spec);
 const fields = namedBusinessFields(spec, target);
 const record = new BusinessLane(client, retrieveOp, updateOp, fields, target.runId, target.vendor.businessEnvelope);
 const vendorValues = target.vendor.businessValues;
@@ -36,6 +37,9 @@ const show = (v: unknown) => JSON.stringify(v) ?? 'nothing';
 const patchText = (body: Row) => `${updateOp.method} ${updateOp.path} ${show(body)}`;
 
 beforeAll(() => record.take());
+// A difference another run's writes may have made is settled before it is a failure (see JUDGES_DIFFERENCES).
+const place = leasePlace(spec, target);
+settleDifferencesWith('BUS-', () => record.settle(place));
 
 afterAll(async () => {
   try {
@@ -109,7 +113,7 @@ describe('retrieval', () => {
 // --- Partial update -------------------------------------------------------------------------
 
 /** What the update step of a field did, for the checks that judge it. */
-type Step = { before: Row; value: unknown; after?: Row } | { notApplicable: string } | { blocked: Blocked };
+type Step = { before: Row; value: unknown; after?: Row; wrote?: Exchange[] } | { notApplicable: string } | { blocked: Blocked };
 const steps = new Map<string, Step>();
 
 /** Whether some field has shown that null is accepted and read back: until then, a field that is
@@ -127,6 +131,8 @@ function stepOf(name: string, run: CheckRun): { before: Row; value: unknown; aft
   if (!step) return run.notApplicable(dependsOnUnselected(`BUS-UPDATE-200:${name}`));
   if ('notApplicable' in step) run.notApplicable(step.notApplicable);
   if ('blocked' in step) run.blocked(step.blocked.by, `the update of ${name} could not be sent: ${step.blocked.reason}`);
+  // The write is what a read-back judges: its report and cURL reproduction show it first.
+  for (const e of step.wrote ?? []) recordExchange(e);
   return step;
 }
 
@@ -172,6 +178,7 @@ describe('update', () => {
             steps.set(name, { before, value });
             const answer = await record.update(body);
             if (answer.status < 400 || answer.status >= 500) {
+              steps.set(name, { before, value, wrote: [answer.exchange] });
               expect(answer.status, `${patchText(body)} answered ${answer.status}`).toBe(200);
               accepted.set(name, value);
               if (refused.length) run.note(`refused before: ${refused.join('; ')}`);
@@ -205,7 +212,7 @@ describe('update', () => {
         const step = stepOf(name, run);
         const after = step.after ?? (await record.read());
         const others = record.exposed().map((f) => f.name).filter((n) => n !== name);
-        const changed = differingFields(step.before, after, others);
+        const changed = changedFieldNames(step.before, after, others);
         expect(changed, `updating only ${name} also changed ${changed.join(', ')}`).toEqual([]);
       });
 
@@ -281,7 +288,7 @@ describe('update', () => {
     const after = await record.read();
     const unapplied = Object.keys(body).filter((n) => !isDeepStrictEqual(after[n], body[n]) && !(body[n] === null && !(n in after)));
     expect(unapplied, `after ${patchText(body)}: ${unapplied.map((n) => `${n} reads ${show(after[n])}`).join(', ')}`).toEqual([]);
-    const changed = differingFields(before, after, record.exposed().map((f) => f.name).filter((n) => !(n in body)));
+    const changed = changedFieldNames(before, after, record.exposed().map((f) => f.name).filter((n) => !(n in body)));
     expect(changed, `updating ${Object.keys(body).join(', ')} also changed ${changed.join(', ')}`).toEqual([]);
   });
 
@@ -297,7 +304,7 @@ describe('update', () => {
     if (left.length) run.note(`not written back (not of their documented type, or null before null was shown to round-trip): ${left.map((f) => f.name).join(', ')}`);
     const answer = await record.update(body);
     expect(answer.status, `writing back the record as read answered ${answer.status}`).toBe(200);
-    const changed = differingFields(before, await record.read(), record.exposed().map((f) => f.name));
+    const changed = changedFieldNames(before, await record.read(), record.exposed().map((f) => f.name));
     expect(changed, `writing back the record as read changed ${changed.join(', ')}`).toEqual([]);
   });
 
@@ -373,7 +380,7 @@ function probeBody(before: Row): Row {
   throw new Blocked('BUS-UPDATE-200', 'no field of the record can be changed and restored (the retrieval exposes none of the documented fields with its documented type)');
 }
 
-const secured = businessOps.filter((o) => o.secured);
+const secured = [retrieveOp, updateOp].filter((o) => o.secured);
 describe('authentication', () => {
   for (const op of secured) {
     const writes = op !== retrieveOp;
@@ -429,13 +436,13 @@ describe('authentication', () => {
             if (is2xx(answer)) run.notApplicable(`the update was not refused: it answered ${answer.status}`);
             const names = record.exposed().map((f) => f.name);
             // Nothing changed after all of them: this one, refused, changed nothing.
-            if (differingFields(before ?? {}, await afterRefusals(), names).length === 0) return;
+            if (changedFieldNames(before ?? {}, await afterRefusals(), names).length === 0) return;
             // Some update of the lot changed the record; which one, one read cannot tell: this one
             // is sent again alone, between two reads.
             const standingNow = await record.current();
             const again = await record.update(probeBody(standingNow), c.auth);
             if (is2xx(again)) run.notApplicable(`sent again alone, the update was not refused: it answered ${again.status}`);
-            const changed = differingFields(standingNow, await record.read(), names);
+            const changed = changedFieldNames(standingNow, await record.read(), names);
             expect(changed, `the update refused with ${again.status} changed ${changed.join(', ')}`).toEqual([]);
           });
         }

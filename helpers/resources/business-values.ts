@@ -148,11 +148,6 @@ export function hasDocumentedType(field: BusinessField, value: unknown): boolean
   return field.types.includes(type);
 }
 
-/** Names (among `names`) whose values differ between two reads, presence included. */
-export function differingFields(a: Record<string, unknown>, b: Record<string, unknown>, names: string[]): string[] {
-  return names.filter((n) => n in a !== n in b || !isDeepStrictEqual(a[n], b[n]));
-}
-
 /** A value at an edge of a field's documented type (section 2): the empty list, a longer one, the empty string. */
 export interface Boundary {
   name: 'empty' | 'more';

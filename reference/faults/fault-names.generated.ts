@@ -90,6 +90,7 @@ export type FaultName =
   | 'route-missing:updateBusiness'
   | 'route-missing:updateCustomer'
   | 'route-missing:updateTeamMember'
+  | 'server-error:findCustomer'
   | 'team-member-create-allowed'
   | 'team-member-delete-allowed'
   | 'team-member-find-ignores-id'

@@ -17,6 +17,7 @@ export function requireKey(req: RefRequest, ctx: RefContext): RefResponse | unde
   const token = tokenOf(header, ctx);
   if (token === undefined) return deny('Authorization must be: Bearer <API_KEY>');
   if (token === ctx.expiredKey) return ctx.fault('auth-expired-key-accepted') ? undefined : deny('The API key has expired');
+  if (token === ctx.apiKey && ctx.keyRevoked?.()) return deny('The API key has been revoked');
   if (ctx.fault('auth-any-token-accepted')) return undefined;
   const known = ctx.fault('auth-key-prefix-match') ? token.startsWith(ctx.apiKey) : keyMatches(token, ctx);
   if (!known) return deny('The API key is not valid');
