@@ -29,26 +29,34 @@ export interface Variation {
 /** The fields the seed business record holds as null. */
 const NULL_IN_SEED = Object.entries(seedBusiness('email')).filter(([, v]) => v === null).map(([f]) => f);
 
+/** The edges of a type a product that validates its values refuses (bounds are not shown): those checks are not applicable. */
+const REFUSES_EMPTY = {
+  currency: ['BUS-UPDATE-BOUNDARY:currencyIso:empty'],
+  zone: ['BUS-UPDATE-BOUNDARY:timeZone:empty'],
+  validated: ['BUS-UPDATE-BOUNDARY:email:empty', 'BUS-UPDATE-BOUNDARY:currencyIso:empty', 'BUS-UPDATE-BOUNDARY:timeZone:empty'],
+} satisfies Record<string, CheckId[]>;
+
 /** Variations of what a product accepts where section 2 shows no formats: the suite learns values, it does not invent them. */
 const VALUES_ACCEPTED: Variation[] = [
   {
     name: 'social-links-own-domain', notShown: 'values',
     description: 'Each social link must be an https URL on that network\'s own domain (instagram.com, tiktok.com, …); anything else answers 422.',
   },
-  { name: 'currency-whitelist', notShown: 'values', description: 'Only the currencies of a North American product are accepted (USD, CAD, MXN); others answer 422.' },
-  { name: 'time-zone-whitelist', notShown: 'values', description: 'Only time zones of the Americas the product serves are accepted; others answer 422.' },
+  { name: 'currency-whitelist', notShown: 'values', description: 'Only the currencies of a North American product are accepted (USD, CAD, MXN); others answer 422.', expectNotApplicable: REFUSES_EMPTY.currency },
+  { name: 'time-zone-whitelist', notShown: 'values', description: 'Only time zones of the Americas the product serves are accepted; others answer 422.', expectNotApplicable: REFUSES_EMPTY.zone },
   { name: 'phone-one-region', notShown: 'values', description: 'A UK product: phone numbers must be UK numbers (+44 and ten digits); the business holds one.' },
   {
     name: 'currency-own-list', notShown: 'values',
     description: 'Only USD and ISK are accepted, a list no one could guess; the vendor gives ISK in businessValues.',
     vendorConfig: { businessValues: { currencyIso: ['ISK'] } },
+    expectNotApplicable: REFUSES_EMPTY.currency,
   },
   {
     name: 'currency-single', notShown: 'values',
     description: 'A single-currency product: only the currency the business holds is accepted.',
     // Every other currency is refused: the change checks of currencyIso are not applicable, with
     // the values tried and how to give one (businessValues); writing back USD is still checked.
-    expectNotApplicable: ['BUS-UPDATE-200:currencyIso', 'BUS-UPDATE-APPLIES:currencyIso', 'BUS-UPDATE-PARTIAL:currencyIso'],
+    expectNotApplicable: ['BUS-UPDATE-200:currencyIso', 'BUS-UPDATE-APPLIES:currencyIso', 'BUS-UPDATE-PARTIAL:currencyIso', ...REFUSES_EMPTY.currency],
   },
 ];
 
@@ -81,6 +89,7 @@ export const VARIATIONS: Variation[] = [
   {
     name: 'strict-validation', notShown: 'errors',
     description: 'Unknown business fields, non-ISO currencies, non-IANA zones, wrong types and malformed URLs answer 422.',
+    expectNotApplicable: REFUSES_EMPTY.validated,
   },
   { name: 'tm-forbidden-403', notShown: 'customer-team-member-shapes', description: 'Creating or deleting a team member answers 403.' },
   { name: 'tm-unknown-404', notShown: 'customer-team-member-shapes', description: 'Creating or deleting a team member answers 404.' },
@@ -108,7 +117,7 @@ export const VARIATIONS: Variation[] = [
     name: 'business-hours-every-day', notShown: 'values',
     description: 'An update of businessHours must name the same days as the record holds (422 otherwise).',
     // The element rules are not shown: the changed list the suite derives may be refused.
-    expectNotApplicable: ['BUS-UPDATE-200:businessHours', 'BUS-UPDATE-APPLIES:businessHours', 'BUS-UPDATE-PARTIAL:businessHours'],
+    expectNotApplicable: ['BUS-UPDATE-200:businessHours', 'BUS-UPDATE-APPLIES:businessHours', 'BUS-UPDATE-PARTIAL:businessHours', 'BUS-UPDATE-BOUNDARY:businessHours:empty', 'BUS-UPDATE-BOUNDARY:businessHours:more'],
   },
   { name: 'list-envelope', notShown: 'customer-team-member-shapes', description: 'List Customers and List Team Members answer {"data": [...]} instead of a bare array.' },
   {
@@ -148,7 +157,7 @@ export const VARIATIONS: Variation[] = [
   { name: 'tm-unknown-id-403', notShown: 'unknown-team-member', description: 'Finding a team member by an id that names none of the caller\'s answers 403.' },
   { name: 'errors-problem-json', notShown: 'errors', description: 'Errors answer RFC 9457 problem details (application/problem+json).' },
   { name: 'errors-plain-text', notShown: 'errors', description: 'Errors answer a line of plain text, not JSON.' },
-  { name: 'validation-400', notShown: 'errors', description: 'Strict validation of the business update, answering 400 (not 422) to an invalid value.' },
+  { name: 'validation-400', notShown: 'errors', description: 'Strict validation of the business update, answering 400 (not 422) to an invalid value.', expectNotApplicable: REFUSES_EMPTY.validated },
   // Section 8: rate and size limits.
   { name: 'rate-limited', notShown: 'limits', description: 'Every 7th request answers 429 with Retry-After: 0; asked again, it is served.' },
   { name: 'small-body-limit', notShown: 'limits', description: 'Request bodies over 16 KiB answer 413.' },

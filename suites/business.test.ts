@@ -24,7 +24,7 @@ import type { CheckId, MustRequirementId } from '../helpers/contract/catalog.ts'
 import { type Row } from '../helpers/contract/record.ts';
 import { changedFieldNames } from '../helpers/records/compare.ts';
 import { BusinessLane } from '../helpers/resources/business-lane.ts';
-import { candidateValues, hasDocumentedType, jsonType, namedBusinessFields, type NamedField } from '../helpers/resources/business-values.ts';
+import { candidateValues, hasDocumentedType, jsonType, namedBusinessFields, typeBoundaries, type NamedField } from '../helpers/resources/business-values.ts';
 
 const spec = await loadSpec();
 const target = inject('target');
@@ -248,6 +248,28 @@ describe('update', () => {
             await setAndConfirm(name, to);
           });
         }
+      }
+
+      // The edges of its type: bounds of values are not shown, so a refusal proves nothing; an
+      // update answered 200 must be applied, there as anywhere. The value before is written back.
+      for (const edge of typeBoundaries(nf)) {
+        check({ id: `BUS-UPDATE-BOUNDARY:${name}:${edge.name}`, title: `${name} set to ${edge.description}, when answered 200, reads back so`, changesData: true }, async (run) => {
+          const why = record.unchangeable(nf);
+          if (why) run.notApplicable(why);
+          const current = currentValue(await record.current(), name);
+          const value = edge.valueFrom(record.before()[name]);
+          if (value === undefined) run.notApplicable(`${name} read ${show(record.before()[name])} before the run: ${edge.description} cannot be made from it`);
+          const body = { [name]: value };
+          const answer = await record.update(body);
+          try {
+            if (answer.status >= 400 && answer.status < 500) run.notApplicable(`${patchText(body)} answered ${answer.status}: the bounds of ${name} are not shown (section 2)`);
+            expect(answer.status, `${patchText(body)} answered ${answer.status}`).toBe(200);
+            const after = await record.read();
+            expect(after[name], `after ${patchText(body)}, ${name} reads back ${show(after[name])}`).toStrictEqual(value);
+          } finally {
+            await record.update({ [name]: current });
+          }
+        });
       }
     });
   }

@@ -118,7 +118,7 @@ describe.concurrent('business lane against the reference implementation', () => 
     const { run, checks, before, after } = await runAgainst({}, { vendorConfig: { businessEmailField: 'contactEmail' } });
     expect(run.code, run.stderr).toBe(0);
     const na = checks.filter((c) => c.outcome === 'not-applicable');
-    expect(na.map((c) => c.id).sort()).toEqual(['BUS-GET-TYPES:contactEmail', 'BUS-UPDATE-200:contactEmail', 'BUS-UPDATE-APPLIES:contactEmail', 'BUS-UPDATE-PARTIAL:contactEmail']);
+    expect(na.map((c) => c.id).sort()).toEqual(['BUS-GET-TYPES:contactEmail', 'BUS-UPDATE-200:contactEmail', 'BUS-UPDATE-APPLIES:contactEmail', 'BUS-UPDATE-BOUNDARY:contactEmail:empty', 'BUS-UPDATE-PARTIAL:contactEmail']);
     expect(na.find((c) => c.id === 'BUS-UPDATE-200:contactEmail')?.reason).toMatch(/businessEmailField/);
     expect(after).toBe(before);
   });

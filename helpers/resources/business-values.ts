@@ -147,3 +147,27 @@ export function hasDocumentedType(field: BusinessField, value: unknown): boolean
   if (type === 'number' && Number.isInteger(value) && field.types.includes('integer')) return true;
   return field.types.includes(type);
 }
+
+/** A value at an edge of a field's documented type (section 2): the empty list, a longer one, the empty string. */
+export interface Boundary {
+  name: 'empty' | 'more';
+  description: string;
+  /** The value, from the field's value before the run (the longest list it held); undefined when none can be made from it. */
+  valueFrom(original: unknown): unknown;
+}
+
+/**
+ * The edges of a field's documented type: an array may be empty or hold one element more (a copy
+ * of its first: the element structure is not shown); a string that cannot be null may be empty
+ * (a nullable one's edge is null, BUS-UPDATE-NULLABLE's). A boolean's two values are BUS-UPDATE-BOOLEAN's.
+ */
+export function typeBoundaries({ field }: NamedField): Boundary[] {
+  if (field.types.includes('array')) {
+    return [
+      { name: 'empty', description: 'the empty list', valueFrom: () => [] },
+      { name: 'more', description: 'its list with one element more', valueFrom: (v) => (Array.isArray(v) && v.length ? [...v, v[0]] : undefined) },
+    ];
+  }
+  if (field.types.includes('string') && !field.nullable) return [{ name: 'empty', description: 'the empty string', valueFrom: () => '' }];
+  return [];
+}

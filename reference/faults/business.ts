@@ -23,6 +23,8 @@ const ONLY_FIELD_OF: Record<string, MustRequirementId> = { currencyIso: 'BUS-UPD
 /** The cases whose request carries a key, which a 401 must not echo. */
 const KEYED_CASES = AUTH_CASES.filter((c) => !['missing', 'empty-token', 'scheme-only'].includes(c));
 const UPDATE_401: CheckId[] = ['BUS-AUTH-MISSING:updateBusiness', 'BUS-AUTH-EXPIRED:updateBusiness', ...ids('BUS-AUTH-INVALID:updateBusiness', INVALID)];
+/** The edges of each field's type (BUS-UPDATE-BOUNDARY): the empty list and a longer one, the empty string where null is not allowed. */
+const BOUNDARIES: CheckId[] = [...ids('BUS-UPDATE-BOUNDARY:businessHours', ['empty', 'more']), ...['name', 'email', 'currencyIso', 'timeZone'].map((f): CheckId => `BUS-UPDATE-BOUNDARY:${f}:empty`)];
 /** Everything the update lane flags when no update is applied (null stays unproven). */
 const NO_UPDATE: CheckId[] = [
   ...ids('BUS-UPDATE-APPLIES', SET), ...ids('BUS-UPDATE-NULLABLE', CLEARABLE), 'BUS-UPDATE-BOOLEAN:useGdprCompliance:true-to-false',
@@ -38,7 +40,7 @@ export const businessFaults: Fault[] = [
   {
     name: 'business-get-stale',
     description: 'GET /api/v1/business serves the record as first read, never refreshed after an update.',
-    kills: NO_UPDATE,
+    kills: [...NO_UPDATE, ...BOUNDARIES],
   },
   {
     // No pass without proof: a target that hides its data must not certify by making every
@@ -95,7 +97,8 @@ export const businessFaults: Fault[] = [
     name: 'business-fields-crossed',
     description: 'tikTokUrl and youTubeUrl are written into each other.',
     // The write-back comes after the lane has given the two fields different values.
-    kills: [...ids('BUS-UPDATE-APPLIES', ['tikTokUrl', 'youTubeUrl']), ...ids('BUS-UPDATE-PARTIAL', ['tikTokUrl', 'youTubeUrl']), ...ids('BUS-UPDATE-NULLABLE', ['tikTokUrl', 'youTubeUrl']), 'BUS-UPDATE-WRITEBACK'],
+    // The write-back, and the body of every field, come after the lane has given the two fields different values.
+    kills: [...ids('BUS-UPDATE-APPLIES', ['tikTokUrl', 'youTubeUrl']), ...ids('BUS-UPDATE-PARTIAL', ['tikTokUrl', 'youTubeUrl']), ...ids('BUS-UPDATE-NULLABLE', ['tikTokUrl', 'youTubeUrl']), 'BUS-UPDATE-MULTI', 'BUS-UPDATE-WRITEBACK'],
   },
   {
     name: 'business-patch-first-field-only',
@@ -117,7 +120,8 @@ export const businessFaults: Fault[] = [
   {
     name: 'business-true-ignored',
     description: 'A boolean sent as true is ignored (the value is only ever cleared); the record cannot be restored.',
-    kills: ['BUS-UPDATE-BOOLEAN:useGdprCompliance:false-to-true'],
+    // The body of every field sends useGdprCompliance back to true.
+    kills: ['BUS-UPDATE-BOOLEAN:useGdprCompliance:false-to-true', 'BUS-UPDATE-MULTI'],
   },
   {
     name: 'business-false-ignored',
@@ -133,7 +137,8 @@ export const businessFaults: Fault[] = [
     name: 'business-null-ignored-when-unset',
     description: 'A null sent to a field the business was set up without (null in the seed) is ignored once the field holds a value.',
     // The fields set in the seed show null round-tripping first, so the lane goes on to change these.
-    kills: ids('BUS-UPDATE-NULLABLE', UNSET),
+    // The body of every field sends them back to null.
+    kills: [...ids('BUS-UPDATE-NULLABLE', UNSET), 'BUS-UPDATE-MULTI'],
   },
   {
     name: 'business-null-rejected',
@@ -145,6 +150,21 @@ export const businessFaults: Fault[] = [
     description: 'A field sent as null is stored as the empty string: the empty string and null are confused.',
     // Fields null in the seed stay unchanged: null is never shown to round-trip.
     kills: ids('BUS-UPDATE-NULLABLE', CLEARABLE),
+  },
+  {
+    name: 'business-empty-list-ignored',
+    description: 'An update of businessHours to the empty list answers 200 and is ignored.',
+    kills: ['BUS-UPDATE-BOUNDARY:businessHours:empty'],
+  },
+  {
+    name: 'business-empty-string-ignored',
+    description: 'A field sent as the empty string answers 200 and is ignored.',
+    kills: BOUNDARIES.filter((id) => id.endsWith(':empty') && !id.includes('businessHours')),
+  },
+  {
+    name: 'business-hours-three-at-most',
+    description: 'Only the first three WorkHours of businessHours are stored; the update answers 200.',
+    kills: ['BUS-UPDATE-BOUNDARY:businessHours:more'],
   },
   {
     name: 'business-hours-reset',

@@ -41,6 +41,11 @@ export const customerFaults: Fault[] = [
     kills: ['CUS-CREATE'],
   },
   {
+    name: 'customer-create-answers-unstored',
+    description: 'Create Customer answers every field sent but stores the customer without the last one.',
+    kills: ['CUS-FIND'],
+  },
+  {
     name: 'customer-delete-leaves-findable',
     description: 'Delete Customer answers 204 and unlists the customer, but Find still answers it with 200.',
     kills: ['CUS-DELETE', 'CUS-DELETE-404', 'CUS-UNKNOWN-NOT-2XX:find', 'CUS-UNKNOWN-404:find'],

@@ -127,6 +127,11 @@ const CROSSED: Record<string, string> = { tikTokUrl: 'youTubeUrl', youTubeUrl: '
 /** How a faulty implementation mangles one incoming value; undefined drops it. */
 function mangle(field: string, value: unknown, ctx: RefContext): { field: string; value: unknown } | undefined {
   if (ctx.fault('business-field-ignored') && field === 'address') return undefined;
+  // Falsy tests on the value: an empty list or string is taken for "not sent".
+  if (ctx.fault('business-empty-list-ignored') && Array.isArray(value) && value.length === 0) return undefined;
+  if (ctx.fault('business-empty-string-ignored') && value === '') return undefined;
+  // A fixed-size column: only the first three WorkHours are stored.
+  if (ctx.fault('business-hours-three-at-most') && Array.isArray(value)) return { field, value: value.slice(0, 3) };
   if (ctx.fault('business-false-ignored') && value === false) return undefined;
   if (ctx.fault('business-null-ignored') && value === null) return undefined;
   if (ctx.fault('business-null-ignored-when-unset') && value === null && UNSET_IN_SEED.includes(field)) return undefined;

@@ -50,6 +50,12 @@ function create(req: RefRequest, ctx: RefContext) {
   if (emailTaken(ctx, fields)) return error(409, 'conflict', 'A customer with that email exists');
   if (ctx.fault('customer-create-drops-field')) delete fields[Object.keys(fields).at(-1) ?? ''];
   const customer = ctx.state.insert(ctx.state.customers, structuredClone(fields), 'cus');
+  // Fault customer-create-answers-unstored: the answer is built from the request, the row stored without its last field.
+  if (ctx.fault('customer-create-answers-unstored')) {
+    const stored = { ...customer };
+    delete stored[Object.keys(fields).at(-1) ?? ''];
+    ctx.state.customers.set(String(customer.id), stored);
+  }
   // Fault customer-create-twice: a retried insert stores the customer a second time, under another id.
   if (ctx.fault('customer-create-twice')) ctx.state.insert(ctx.state.customers, structuredClone(fields), 'cus');
   const status = ctx.varies('create-200') ? 200 : 201;
