@@ -149,7 +149,8 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
     const written = (await loadReportWriters()).writeReports(dir, run, { redact, certify: options.certify });
     io.onResult?.(run);
     terminal.summary(run, written);
-    const refusal = written.bundle ? certificationRefusal(run) : undefined;
+    // A run that passes yet certifies nothing must not read as a certification (a failed or incomplete one says so already).
+    const refusal = written.bundle && run.exitCode === EXIT.conformant ? certificationRefusal(run) : undefined;
     if (refusal) say(`scheduling-conformance: not certified: ${refusal}\n`);
     if (run.leftOnTarget.length) io.stderr.write(redact(`scheduling-conformance: to finish later what is left: ${recoverLine}\n`));
     const summaryFiles = writeSummary(run, options, redact);
