@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ApiClient, is2xx, NoAnswerError, TRANSIENT_STATUSES, type Answer } from '../http/client.ts';
-import { TargetError, UsageError } from '../core/errors.ts';
+import { RunTimeoutError, TargetError, UsageError } from '../core/errors.ts';
 import { businessFieldName, businessRecordIn } from '../records/record-shapes.ts';
 import { isRecord } from '../contract/record.ts';
 import { diagnoseTls, proxyShown } from '../http/network.ts';
@@ -34,14 +34,14 @@ export async function preflight(target: TargetConfig, wait: { waitMs?: number; s
   let cut = false;
   const ask = (path: string) => {
     const left = (wait.runEndsAt ?? Infinity) + paused - Date.now();
-    if (left <= 0) throw new TargetError(`run timeout: the --run-timeout ran out during start-up, before GET ${target.baseUrl}${path} was asked; nothing was changed`);
+    if (left <= 0) throw new RunTimeoutError(`run timeout: the --run-timeout ran out during start-up, before GET ${target.baseUrl}${path} was asked; nothing was changed`);
     bounded.timeoutMs = Math.min(target.timeoutMs, Math.ceil(left));
     cut = bounded.timeoutMs < target.timeoutMs;
     return client.send({ method: 'GET', path });
   };
   const unreachable = (failure: string, via = '') =>
     cut && failure.startsWith('no answer in')
-      ? new TargetError(`run timeout: the --run-timeout ran out during start-up: ${target.baseUrl}${via} gave ${failure} (the time left of the run); nothing was changed`)
+      ? new RunTimeoutError(`run timeout: the --run-timeout ran out during start-up: ${target.baseUrl}${via} gave ${failure} (the time left of the run); nothing was changed`)
       : new TargetError(`target unreachable: ${target.baseUrl}${via}: ${failure}`);
   try {
     for (let tries = 1; ; tries++) {
