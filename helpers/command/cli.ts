@@ -38,6 +38,7 @@ export async function main(argv: string[], env?: Record<string, string | undefin
     const started = Date.now();
     redact = redactor(options);
     if (options.recover !== undefined && !options.baseUrl) throw new UsageError('--recover needs --base-url: the target the earlier run changed');
+    if (options.release !== undefined && !options.baseUrl) throw new UsageError('--release needs --base-url: the target the earlier run changed');
     if (options.list) return await (await import('./list.ts')).listCommand(options, io);
     // Every path the command writes or reads is checked before anything is sent or started.
     const recovery = options.recover !== undefined ? await recoveryJournal(options.recover, options.baseUrl!) : undefined;
@@ -52,7 +53,7 @@ export async function main(argv: string[], env?: Record<string, string | undefin
     redact = redactor(target);
     // The run itself (vitest above all, ~0.3 s) loads while the target is asked (the preflight):
     // time a distant target would otherwise leave this process idle.
-    const conformModule = options.sweep || options.recover !== undefined ? undefined : import('./conform.ts');
+    const conformModule = options.sweep || options.recover !== undefined || options.release !== undefined ? undefined : import('./conform.ts');
     conformModule?.catch(() => {}); // awaited below; a failure to load is reported there
     io.stdout.write(`${targetLine(target, Boolean(reference))}\n`);
     const warning = plainHttpWarning(target.baseUrl, options.allowHttp);
@@ -61,7 +62,8 @@ export async function main(argv: string[], env?: Record<string, string | undefin
     const { preflight } = await import('./preflight.ts');
     const waited = await preflight(target, { waitMs: options.waitForTargetMs, say: (t) => io.stdout.write(redact(t)), runEndsAt: started + options.runTimeoutMs }, (e) => preflightRequests.push(e));
     target.stopChecksAt = started + waited + options.runTimeoutMs;
-    if (options.sweep) return await sweepCommand(target, options.sweepYes, redact, io);
+    if (options.sweep) return await (await import('./leftovers.ts')).sweepCommand(target, options.sweepYes, redact, io);
+    if (options.release !== undefined) return await (await import('./leftovers.ts')).releaseCommand(target, options.release, options.releaseFrom, options.sweepYes, redact, io);
     if (recovery) return await recoverCommand(target, recovery, options.cleanupTimeoutMs, redact, io, preflightRequests);
     const { conform } = await (conformModule ?? import('./conform.ts'));
     return await conform(options, target, redact, { ...io, onResult: (run) => void ((reported = true), io.onResult?.(run)) }, preflightRequests);
@@ -90,12 +92,12 @@ function flagValue(argv: string[], flag: string): string | undefined {
   }
 }
 
-/** Whether the command runs the suites (not --list, --sweep or --recover, which write no verdict). */
-const isRun = (o: Pick<RunOptions, 'list' | 'sweep' | 'recover'>) => !o.list && !o.sweep && o.recover === undefined;
+/** Whether the command runs the suites (not --list, --sweep, --release or --recover, which write no verdict). */
+const isRun = (o: Pick<RunOptions, 'list' | 'sweep' | 'recover' | 'release'>) => !o.list && !o.sweep && o.recover === undefined && o.release === undefined;
 
 /** The --report-dir of a run whose options could not be read; the default one (a new timestamp) holds nothing yet. */
 function runReportDir(argv: string[]): string | undefined {
-  if (argv[0] === 'verify' || ['--list', '--sweep', '--recover'].some((f) => argv.some((a) => a === f || a.startsWith(`${f}=`)))) return undefined;
+  if (argv[0] === 'verify' || ['--list', '--sweep', '--release', '--recover'].some((f) => argv.some((a) => a === f || a.startsWith(`${f}=`)))) return undefined;
   return flagValue(argv, 'report-dir');
 }
 
@@ -130,6 +132,8 @@ function targetConfig(options: RunOptions, reference: RunningReference | undefin
     readOnly: options.readOnly,
     timeoutMs: options.timeoutMs,
     rate: options.rate,
+    retryBudgetMs: options.retryBudgetMs,
+    maxBodyBytes: options.maxBodyBytes,
     runId,
   };
 }
@@ -151,27 +155,6 @@ async function refuseEmptySelection(target: TargetConfig, only: string): Promise
   const [{ collectChecks }, { emptySelection }] = await Promise.all([import('./run-suites.ts'), import('../core/selection.ts')]);
   const problem = emptySelection(await collectChecks(target), only, target.readOnly);
   if (problem) throw new UsageError(`${problem}; nothing was sent to the target`);
-}
-
-/**
- * `--sweep`: lists what earlier, crashed runs left (by the run marker); with --yes deletes it.
- * Exit 2 if some of it stays after deleting.
- */
-async function sweepCommand(target: TargetConfig, yes: boolean, redact: (t: string) => string, io: Io): Promise<number> {
-  const [{ sweep }, { loadSpec }, { formatLeftOnTarget }] = await Promise.all([
-    import('../safety/sweep.ts'),
-    import('../contract/spec.ts'),
-    import('../safety/after-run-cleanup.ts'),
-  ]);
-  const result = await sweep(target, await loadSpec(), { yes });
-  const lines = result.found.map((f) => `  ${f.path}: ${f.field} holds run ${f.runId}\n`).join('');
-  if (!yes) {
-    io.stdout.write(redact(`Sweep: ${result.found.length} record(s) left by earlier runs${result.found.length ? `; run again with --yes to delete them:\n${lines}` : '\n'}`));
-    return EXIT.conformant;
-  }
-  io.stdout.write(redact(`Sweep: deleted ${result.deleted.length} record(s) left by earlier runs${result.found.length ? `:\n${lines}` : '\n'}`));
-  io.stdout.write(redact(formatLeftOnTarget(result.leftOnTarget)));
-  return result.leftOnTarget.length ? EXIT.usage : EXIT.conformant;
 }
 
 /** --recover's own record of its requests, in the report directory beside the run's: the preflight and the recovery. */

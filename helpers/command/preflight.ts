@@ -6,10 +6,8 @@ import { isRecord } from '../contract/record.ts';
 import { diagnoseTls, proxyShown } from '../http/network.ts';
 import type { TargetConfig } from '../config/target.ts';
 import type { WireEntry } from '../http/exchanges.ts';
-import { loadSpec } from '../contract/spec.ts';
-
-/** The retrieval the preflight asks first. */
-const BUSINESS_PATH = '/api/v1/business';
+import { loadSpec, type Spec } from '../contract/spec.ts';
+import { businessOps } from '../contract/resource-ops.ts';
 
 /** Pause between two tries of a target that does not answer yet (--wait-for-target). */
 const WAIT_STEP_MS = 1000;
@@ -31,6 +29,8 @@ export async function preflight(target: TargetConfig, wait: { waitMs?: number; s
   const bounded: TargetConfig = { ...target };
   const client = new ApiClient(bounded, undefined, onWire);
   client.phase = 'preflight';
+  const spec = await loadSpec();
+  const { retrieve } = businessOps(spec);
   let cut = false;
   const ask = (path: string) => {
     const left = (wait.runEndsAt ?? Infinity) + paused - Date.now();
@@ -48,7 +48,7 @@ export async function preflight(target: TargetConfig, wait: { waitMs?: number; s
       let answer: Answer | undefined;
       let failure: string | undefined;
       try {
-        answer = await ask(BUSINESS_PATH);
+        answer = await ask(retrieve.path);
       } catch (e) {
         if (!(e instanceof NoAnswerError)) throw e;
         failure = e.message.replace(/^GET \S+: /, '');
@@ -70,15 +70,15 @@ export async function preflight(target: TargetConfig, wait: { waitMs?: number; s
       const via = target.network?.proxy ? ` (through the proxy ${proxyShown(target.network.proxy)})` : '';
       if (failure !== undefined) throw unreachable(`${failure}${after}`, via);
       if (answer?.status === 401) {
-        throw new TargetError(`the key is not valid for this target: GET ${target.baseUrl}/api/v1/business answered 401 with the given key`);
+        throw new TargetError(`the key is not valid for this target: GET ${target.baseUrl}${retrieve.path} answered 401 with the given key`);
       }
       // The retrieval's body is not shown: where the record sits in it is learned, never guessed.
       if (answer?.status === 200 && isRecord(answer.json)) {
-        const names = (await loadSpec()).businessFields.map((f) => businessFieldName(f.specName, f.vendorConfigKey, target));
+        const names = spec.businessFields.map((f) => businessFieldName(f.specName, f.vendorConfigKey, target));
         const read = businessRecordIn(answer.json, names, target.vendor.businessEnvelope);
-        if ('problem' in read) throw new UsageError(`GET ${target.baseUrl}/api/v1/business: ${read.problem}`);
+        if ('problem' in read) throw new UsageError(`GET ${target.baseUrl}${retrieve.path}: ${read.problem}`);
       }
-      const missing = await noApi(ask, answer!).catch((e: Error) => {
+      const missing = await noApi(ask, spec, answer!).catch((e: Error) => {
         if (e instanceof NoAnswerError) throw unreachable(e.message.replace(/^GET \S+: /, ''), via);
         throw e;
       });
@@ -90,6 +90,18 @@ export async function preflight(target: TargetConfig, wait: { waitMs?: number; s
   } finally {
     await client.close();
   }
+}
+
+/**
+ * The sentinel's paths (TargetConfig.sentinels): the documented GETs that need no id, as the
+ * preflight asks them, the singleton first (the business retrieval, on which the key was proven),
+ * then collections the run cannot grow, then the rest: the smallest known-good answers first.
+ */
+export function sentinelPaths(spec: Spec): string[] {
+  const has = (method: string, path: string) => spec.operations.some((o) => o.method === method && o.path === path);
+  const rank = (path: string) => (has('PATCH', path) ? 0 : has('POST', path) ? 2 : 1);
+  const paths = [...new Set(spec.operations.filter((o) => o.method === 'GET' && !o.itemPath).map((o) => o.path))];
+  return paths.toSorted((a, b) => rank(a) - rank(b));
 }
 
 const isHtml = (a: Answer) => /^text\/html/i.test(a.headers['content-type'] ?? '') || /^\s*<(!doctype|html)/i.test(a.text);
@@ -108,17 +120,18 @@ function looksLikeTheBusiness(answer: Answer, fields: string[]): boolean {
  * *every* documented path answers 404, HTML, or what any path answers is it no API; one missing
  * route is a finding the checks report.
  */
-async function noApi(ask: (path: string) => Promise<Answer>, business: Answer): Promise<string | undefined> {
-  const spec = await loadSpec();
+async function noApi(ask: (path: string) => Promise<Answer>, spec: Spec, business: Answer): Promise<string | undefined> {
   if (looksLikeTheBusiness(business, spec.businessFields.map((f) => f.specName))) return undefined;
-  const paths = [...new Set(spec.operations.filter((o) => o.method === 'GET' && !o.itemPath && o.path !== BUSINESS_PATH).map((o) => o.path))];
+  const retrieve = businessOps(spec).retrieve;
+  const paths = [...new Set(spec.operations.filter((o) => o.method === 'GET' && !o.itemPath && o.path !== retrieve.path).map((o) => o.path))];
   const answers: Answer[] = [business];
   for (const path of paths) answers.push(await ask(path));
   if (answers.every((a) => a.status === 404)) return 'every documented path answered 404';
   if (answers.every(isHtml)) return 'every documented path answered an HTML page';
   const same = (a: Answer, b: Answer) => a.status === b.status && a.text === b.text;
   if (answers.every((a) => same(a, answers[0]))) {
-    const control = await ask(`/api/v1/scr-no-such-path-${randomBytes(4).toString('hex')}`);
+    // A path beside the retrieval's, under the same version prefix, that the contract does not have.
+    const control = await ask(retrieve.path.replace(/[^/]+$/, `scr-no-such-path-${randomBytes(4).toString('hex')}`));
     if (same(control, answers[0])) return `every documented path answered ${answers[0].status} with the same body as a path the contract does not have`;
   }
   return undefined;

@@ -1,7 +1,10 @@
 import { Blocked, check, type CheckDefinition, type CheckRun } from '../checks/check.ts';
 import { ensure, foundRecord, listElements, said } from '../checks/assertions.ts';
 import { customerFixture, markerBase, markerField } from '../records/fixtures.ts';
-import { markedRows } from '../records/run-marker.ts';
+import { markedRows, runIdOf } from '../records/run-marker.ts';
+import { anotherRunAt } from '../safety/interference.ts';
+import { currentJournal } from '../checks/current-journal.ts';
+import type { LeasePlace } from '../safety/lease.ts';
 import { is2xx, type Answer, type ApiClient } from '../http/client.ts';
 import type { CreatedRecords } from '../safety/created-records.ts';
 import { rowsOf } from '../records/record-shapes.ts';
@@ -115,9 +118,25 @@ export class CustomerLane {
     return listElements(await this.list(), `${why}: GET ${this.ops.list.path}`).filter(isRecord);
   }
 
-  /** The customers of a list this run did not create, by id. */
+  /**
+   * The customers of a list this run did not create, by id: not those a run of this suite marked
+   * (this run's lease, another run's customers), which are the suite's, not the implementation's.
+   */
   preExisting(rows: Row[]): Map<string, Row> {
-    return new Map(rows.filter((r) => !this.isOurs(r[this.idField])).map((r) => [String(r[this.idField]), r]));
+    const field = markerField(this.target);
+    const suites = (r: Row) => field !== undefined && runIdOf(r[field], markerBase(this.target)) !== undefined;
+    return new Map(rows.filter((r) => !this.isOurs(r[this.idField]) && !suites(r)).map((r) => [String(r[this.idField]), r]));
+  }
+
+  /**
+   * Before a difference is recorded as the target's failure: another run going on the target (its
+   * live lease) stops the check instead, and the run ends with interference. Writes nothing.
+   */
+  async settle(place: LeasePlace | undefined): Promise<void> {
+    const found = await anotherRunAt(this.client, place, this.target.runId, [], 'the customers');
+    if (!found) return;
+    currentJournal()?.append({ kind: 'interference', path: this.ops.list.path, by: found.by });
+    throw found;
   }
 
   update(id: unknown, body: Row): Promise<Answer> {

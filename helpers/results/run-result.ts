@@ -37,12 +37,13 @@ export interface Untested {
 }
 
 /** Why a run ended before every check ran. */
-export type Stopped = 'interrupted' | 'run-timeout' | 'interference';
+export type Stopped = 'interrupted' | 'run-timeout' | 'interference' | 'environment';
 
 export const STOPPED_TEXT: Record<Stopped, string> = {
   interrupted: 'interrupted',
   'run-timeout': 'stopped by the run timeout',
   interference: 'stopped by interference (another writer changed records it works on)',
+  environment: 'stopped by the environment (the target stopped answering, or the key is no longer accepted, for the whole --retry-budget)',
 };
 
 /** The one result of a run: result.json, and what every other report is rendered from. */
