@@ -83,7 +83,7 @@ export async function preflight(target: TargetConfig, wait: { waitMs?: number; s
         throw e;
       });
       // A redirect is followed by no request of the suite (the key goes to the configured origin only): say where it pointed.
-      const moved = answer!.status >= 300 && answer!.status < 400 && answer!.headers.location ? ` (GET ${BUSINESS_PATH} answered ${answer!.status} with Location: ${answer!.headers.location}; no redirect is followed)` : '';
+      const moved = answer!.status >= 300 && answer!.status < 400 && answer!.headers.location ? ` (GET ${retrieve.path} answered ${answer!.status} with Location: ${answer!.headers.location}; no redirect is followed)` : '';
       if (missing) throw new TargetError(`no Scheduling API v1 at ${target.baseUrl}: ${missing}${moved} — is the base URL right?`);
       return paused;
     }
