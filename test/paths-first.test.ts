@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startReference, type RunningReference } from '../reference/server.ts';
 import { logRequests, type RequestLog } from './support/network.ts';
 import { runInProcess } from './support/cli.ts';
+import { readResult } from './support/verdicts.ts';
 
 let ref: RunningReference;
 let proxy: RequestLog;
@@ -85,5 +86,7 @@ describe('--run-timeout covers start-up', () => {
     expect(cut, run.stderr).not.toBeNull();
     expect(Number(cut![1])).toBeLessThanOrEqual(3);
     expect(seen).toEqual(['GET /api/v1/business']);
+    // Its own verdict says so (issue 21 §5): stopped by the run timeout, the one request on the record.
+    expect(readResult(run)).toMatchObject({ verdict: 'incomplete', exitCode: 2, stopped: 'run-timeout', counts: { requests: 1 } });
   });
 });

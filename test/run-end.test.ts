@@ -6,6 +6,8 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { startReference, type RunningReference } from '../reference/server.ts';
@@ -66,6 +68,21 @@ test('a redirect\'s Location is in the reason of the check it fails', async () =
   const check = readResult(run).checks.find((c) => c.id === 'OP-DOCUMENTED:retrieveBusiness')!;
   expect(check.reason).toMatch(/answered 307.*\(GET \/api\/v1\/business answered 307 with Location: http:\/\/127\.0\.0\.1:9\/api\/v1\/business\)/);
   expect(run.stdout).toContain('Location: http://127.0.0.1:9/api/v1/business');
+});
+
+test('a base URL that redirects every path (http to https): the preflight names where it pointed', async () => {
+  const moved = createServer((req, res) => {
+    res.writeHead(301, { location: `https://staging.example.test${req.url}`, 'content-type': 'text/html' });
+    res.end('<html><body>Moved Permanently</body></html>');
+  });
+  await new Promise<void>((resolve) => moved.listen(0, '127.0.0.1', resolve));
+  try {
+    const run = await runInProcess(['--base-url', `http://127.0.0.1:${(moved.address() as AddressInfo).port}`], { SCHEDULING_API_KEY: 'sk_redirected_1234' });
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim()).toMatch(/^scheduling-conformance: no Scheduling API v1 at \S+: every documented path answered an HTML page \(GET \/api\/v1\/business answered 301 with Location: https:\/\/staging\.example\.test\/api\/v1\/business; no redirect is followed\) — is the base URL right\?$/);
+  } finally {
+    moved.close();
+  }
 });
 
 describe('the printed recovery command', () => {

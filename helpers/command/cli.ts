@@ -1,6 +1,6 @@
 import { commandEnvironment, HELP, parseOptions, plainHttpWarning, runProxy, type RunOptions } from './options.ts';
 import { proxyShown } from '../http/network.ts';
-import { EXIT, TargetError, UsageError } from '../core/errors.ts';
+import { EXIT, RunTimeoutError, TargetError, UsageError } from '../core/errors.ts';
 import { suiteVersion } from '../core/version.ts';
 import { redactor } from '../http/redact.ts';
 import type { TargetConfig } from '../config/target.ts';
@@ -75,7 +75,7 @@ export async function main(argv: string[], env?: Record<string, string | undefin
     notTestedSummary(line, options?.summaryFile ?? flagValue(argv, 'summary'), options?.stepSummaryFile ?? (env ?? process.env).GITHUB_STEP_SUMMARY);
     // And in the report directory: its verdict is this run's, never an earlier run's left there.
     const reportDir = options ? (isRun(options) ? options.reportDir : undefined) : runReportDir(argv);
-    if (reportDir && !reported) await writeNotTested({ dir: reportDir, why: line, options, baseUrl: baseUrl ?? options?.baseUrl ?? flagValue(argv, 'base-url'), startedAt, requests: preflightRequests, redact }).catch(() => {});
+    if (reportDir && !reported) await writeNotTested({ dir: reportDir, why: line, options, baseUrl: baseUrl ?? options?.baseUrl ?? flagValue(argv, 'base-url'), startedAt, requests: preflightRequests, redact, stopped: e instanceof RunTimeoutError ? 'run-timeout' : undefined }).catch(() => {});
     return EXIT.usage;
   } finally {
     await reference?.close();
@@ -187,7 +187,7 @@ async function recoveryJournal(dir: string, baseUrl: string): Promise<Recovery> 
  */
 async function recoverCommand(target: TargetConfig, { dir, journal, runId }: Recovery, cleanupTimeoutMs: number, redact: (t: string) => string, io: Io, preflightRequests: WireEntry[]): Promise<number> {
   const [{ readRequestLog }, { journalledClient }, { recover, formatLeftOnTarget }, { requestLogHar }, { scanForSecrets }] = await Promise.all([
-    import('./conform.ts'),
+    import('../http/exchanges.ts'),
     import('../safety/journal.ts'),
     import('../safety/after-run-cleanup.ts'),
     import('../results/reporters/har.ts'),

@@ -1,5 +1,5 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import type { WireEntry } from '../http/exchanges.ts';
+import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readRequestLog, type WireEntry } from '../http/exchanges.ts';
 import { join, resolve } from 'node:path';
 import { EXIT, TargetError, UsageError } from '../core/errors.ts';
 import { defaultConcurrency, type RunOptions } from './options.ts';
@@ -27,7 +27,7 @@ import type { Io } from './io.ts';
 import { JOURNAL_FILE, REQUEST_LOG_FILE } from '../results/report-files.ts';
 import { commandLine } from './relaunch.ts';
 
-export { JOURNAL_FILE, REQUEST_LOG_FILE };
+export { JOURNAL_FILE, readRequestLog, REQUEST_LOG_FILE };
 
 /**
  * The report writers (xmlbuilder2 and its YAML parser above all, ~60 ms): loaded while the suites
@@ -181,7 +181,8 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
     const written = (await loadReportWriters()).writeReports(dir, run, { redact, certify: options.certify });
     io.onResult?.(run);
     terminal.summary(run, written);
-    const refusal = written.bundle ? certificationRefusal(run) : undefined;
+    // A run that passes yet certifies nothing must not read as a certification (a failed or incomplete one says so already).
+    const refusal = written.bundle && run.exitCode === EXIT.conformant ? certificationRefusal(run) : undefined;
     if (refusal) say(`scheduling-conformance: not certified: ${refusal}\n`);
     if (run.leftOnTarget.length) io.stderr.write(redact(`scheduling-conformance: to finish later what is left: ${recoverLine}\n`));
     const summaryFiles = writeSummary(run, options, redact);
@@ -219,18 +220,6 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
 function interferedWith(paths: string[], spec: Spec): string {
   const resources = new Set(paths.map((p) => spec.operations.find((o) => new RegExp(`^${o.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(p))?.resource ?? p));
   return [...resources].map((r) => (r === 'business' ? 'the business record' : `the ${r.replace(/-/g, ' ')}`)).join(' and ');
-}
-
-/** The request log as written; a line torn by a killed worker is skipped. */
-export function readRequestLog(file: string): WireEntry[] {
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8').split('\n').flatMap((line) => {
-    try {
-      return line.trim() ? [JSON.parse(line) as WireEntry] : [];
-    } catch {
-      return [];
-    }
-  });
 }
 
 /** The Markdown summary: to --summary FILE, and appended to $GITHUB_STEP_SUMMARY when the CI sets it. */

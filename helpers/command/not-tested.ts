@@ -1,4 +1,6 @@
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { REQUEST_LOG_FILE } from '../results/report-files.ts';
 import type { WireEntry } from '../http/exchanges.ts';
 import type { RunOptions } from './options.ts';
 import { prepareReportDir } from './outputs.ts';
@@ -14,6 +16,8 @@ export interface NotTested {
   /** What was sent before the run gave up (the preflight): on the record like any run's requests. */
   requests: WireEntry[];
   redact: (text: string) => string;
+  /** Set when the run timeout ran out during start-up. */
+  stopped?: 'run-timeout';
 }
 
 /**
@@ -22,14 +26,19 @@ export interface NotTested {
  * left in the report directory. Best effort: the error line on stderr is what counts.
  */
 export async function writeNotTested(n: NotTested): Promise<void> {
-  const [{ buildRunResult }, { writeReports }, { loadSpec }, { loadCatalog }, { scanForSecrets }] = await Promise.all([
+  const [{ buildRunResult }, { writeReports }, { loadSpec }, { loadCatalog }, { scanForSecrets }, { readRequestLog }] = await Promise.all([
     import('../results/run-result.ts'),
     import('../results/write-reports.ts'),
     import('../contract/spec.ts'),
     import('../contract/catalog.ts'),
     import('../safety/secret-scan.ts'),
+    import('../http/exchanges.ts'),
   ]);
-  prepareReportDir(n.dir);
+  // A run that got as far as its request log (the baseline met another run, say): every request it sent is on the record.
+  const log = join(n.dir, REQUEST_LOG_FILE);
+  const ours = existsSync(log) && statSync(log).mtimeMs >= n.startedAt.getTime();
+  const requests = ours ? readRequestLog(log) : n.requests;
+  prepareReportDir(n.dir, ours ? [REQUEST_LOG_FILE] : []);
   const catalog = loadCatalog();
   const run = buildRunResult({
     suiteVersion,
@@ -47,10 +56,11 @@ export async function writeNotTested(n: NotTested): Promise<void> {
     checks: [],
     observations: [],
     suiteErrors: [`could not be tested: ${n.why}`],
+    stopped: n.stopped,
     requirementText: (id) => catalog.byId.get(id)?.text ?? '',
     notChecked: catalog.notChecked,
     requirements: catalog.requirements,
-    requests: n.requests,
+    requests,
   });
   const written = writeReports(n.dir, run, { redact: n.redact });
   const leaks = scanForSecrets(written.files, n.options ?? {});

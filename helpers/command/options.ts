@@ -122,7 +122,8 @@ Options:
                       one that matches none exits 2 before any request
   --expect FILE       known deviations: check id -> expected outcome (see spec/expectations.schema.json);
                       a pinned failure does not fail the run
-  --certify           write the certification bundle too; refuses --only and --read-only, ignores --expect
+  --certify           write the certification bundle too; refuses --only and --read-only, ignores --expect;
+                      certified only a --base-url target with no MUST untested (give the expired key too)
   --summary FILE      write the Markdown summary to FILE (appended to $GITHUB_STEP_SUMMARY when that is set)
   --list              print every check (id, level, clause, title, whether it changes data); sends nothing;
                       --only, --read-only and --config apply

@@ -17,8 +17,11 @@ export function prepareOutputs(options: RunOptions): void {
   if (options.stepSummaryFile) writableFile(options.stepSummaryFile, 'GITHUB_STEP_SUMMARY');
 }
 
-/** Makes the report directory and clears an earlier run's verdict from it (its journal stays: Journal.start moves it aside). */
-export function prepareReportDir(dir: string): void {
+/**
+ * Makes the report directory and clears an earlier run's verdict from it (its journal stays:
+ * Journal.start moves it aside). `keep`: files of this run already there.
+ */
+export function prepareReportDir(dir: string, keep: string[] = []): void {
   try {
     mkdirSync(dir, { recursive: true });
     accessSync(dir, constants.W_OK);
@@ -26,7 +29,7 @@ export function prepareReportDir(dir: string): void {
     throw new UsageError(`--report-dir ${dir}: cannot be created or written (${why(e)}); nothing was sent to the target`);
   }
   // Only the files a run writes: a report directory may hold the user's own files too.
-  for (const file of [...Object.values(REPORT_FILES), REQUEST_LOG_FILE]) rmSync(join(dir, file), { force: true });
+  for (const file of [...Object.values(REPORT_FILES), REQUEST_LOG_FILE]) if (!keep.includes(file)) rmSync(join(dir, file), { force: true });
   const bundle = join(dir, CERTIFICATION_DIR);
   for (const file of [...Object.values(REPORT_FILES), ...Object.values(BUNDLE_FILES)]) rmSync(join(bundle, file), { force: true });
   if (existsSync(bundle) && statSync(bundle).isDirectory() && readdirSync(bundle).length === 0) rmdirSync(bundle);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ApiClient, is2xx, NoAnswerError, TRANSIENT_STATUSES, type Answer } from '../http/client.ts';
-import { TargetError, UsageError } from '../core/errors.ts';
+import { RunTimeoutError, TargetError, UsageError } from '../core/errors.ts';
 import { businessFieldName, businessRecordIn } from '../records/record-shapes.ts';
 import { isRecord } from '../contract/record.ts';
 import { diagnoseTls, proxyShown } from '../http/network.ts';
@@ -34,14 +34,14 @@ export async function preflight(target: TargetConfig, wait: { waitMs?: number; s
   let cut = false;
   const ask = (path: string) => {
     const left = (wait.runEndsAt ?? Infinity) + paused - Date.now();
-    if (left <= 0) throw new TargetError(`run timeout: the --run-timeout ran out during start-up, before GET ${target.baseUrl}${path} was asked; nothing was changed`);
+    if (left <= 0) throw new RunTimeoutError(`run timeout: the --run-timeout ran out during start-up, before GET ${target.baseUrl}${path} was asked; nothing was changed`);
     bounded.timeoutMs = Math.min(target.timeoutMs, Math.ceil(left));
     cut = bounded.timeoutMs < target.timeoutMs;
     return client.send({ method: 'GET', path });
   };
   const unreachable = (failure: string, via = '') =>
     cut && failure.startsWith('no answer in')
-      ? new TargetError(`run timeout: the --run-timeout ran out during start-up: ${target.baseUrl}${via} gave ${failure} (the time left of the run); nothing was changed`)
+      ? new RunTimeoutError(`run timeout: the --run-timeout ran out during start-up: ${target.baseUrl}${via} gave ${failure} (the time left of the run); nothing was changed`)
       : new TargetError(`target unreachable: ${target.baseUrl}${via}: ${failure}`);
   try {
     for (let tries = 1; ; tries++) {
@@ -82,7 +82,9 @@ export async function preflight(target: TargetConfig, wait: { waitMs?: number; s
         if (e instanceof NoAnswerError) throw unreachable(e.message.replace(/^GET \S+: /, ''), via);
         throw e;
       });
-      if (missing) throw new TargetError(`no Scheduling API v1 at ${target.baseUrl}: ${missing} — is the base URL right?`);
+      // A redirect is followed by no request of the suite (the key goes to the configured origin only): say where it pointed.
+      const moved = answer!.status >= 300 && answer!.status < 400 && answer!.headers.location ? ` (GET ${retrieve.path} answered ${answer!.status} with Location: ${answer!.headers.location}; no redirect is followed)` : '';
+      if (missing) throw new TargetError(`no Scheduling API v1 at ${target.baseUrl}: ${missing}${moved} — is the base URL right?`);
       return paused;
     }
   } finally {

@@ -8,6 +8,11 @@ export class TargetError extends Error {
   override name = 'TargetError';
 }
 
+/** --run-timeout ran out before the run could start its checks (start-up counts): one line, exit code 2. */
+export class RunTimeoutError extends TargetError {
+  override name = 'RunTimeoutError';
+}
+
 export const EXIT = {
   conformant: 0,
   nonConformant: 1,

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { existsSync, readFileSync } from 'node:fs';
 
 /** One request and what came back, already redacted: this is what reports and HAR files show. */
 export interface Exchange {
@@ -40,4 +41,16 @@ export function withExchangeLog<T>(log: Exchange[], fn: () => Promise<T>): Promi
 
 export function recordExchange(exchange: Exchange): void {
   current.getStore()?.push(exchange);
+}
+
+/** The request log as written; a line torn by a killed worker is skipped. */
+export function readRequestLog(file: string): WireEntry[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8').split('\n').flatMap((line) => {
+    try {
+      return line.trim() ? [JSON.parse(line) as WireEntry] : [];
+    } catch {
+      return [];
+    }
+  });
 }
