@@ -11,6 +11,7 @@ import { variationNamed } from './variations.ts';
 import { robustness as robustnessFaults, robustnessNamed } from './faults/robustness.ts';
 import { error, everyNth, json, type RefContext, type RefRequest, type RefResponse, type Route } from './types.ts';
 import { isRecord, type Row } from '../helpers/contract/record.ts';
+import { pageOf, type Paging } from './paging.ts';
 
 export interface ReferenceOptions {
   apiKey?: string;
@@ -67,6 +68,22 @@ function route(method: string, path: string, fault: (name: string) => boolean): 
   return pathKnown ? 'method' : undefined;
 }
 
+/** How far the read replica of variation read-replica-lag lags the writes. */
+const REPLICA_LAG_MS = 300;
+/** Variation list-huge: this many customers, in pages of HUGE_PAGE. */
+const HUGE_LIST = 50_000;
+const HUGE_PAGE = 1000;
+
+/** How the lists are paged, by the variations and faults that page them (undefined: one answer). */
+function pagingOf(operationId: string | undefined, varies: (v: string) => boolean, fault?: string): Paging | undefined {
+  const customers = operationId === 'listCustomers';
+  if (customers && varies('list-huge')) return { style: 'link', size: HUGE_PAGE };
+  const pageFault = customers ? /^customer-list-(pages-stop-early|pages-repeat|next-loops)$/.exec(fault ?? '')?.[1] : undefined;
+  if (pageFault) return { style: 'body', size: 10, fault: ({ 'pages-stop-early': 'stop-early', 'pages-repeat': 'repeat', 'next-loops': 'loop' } as const)[pageFault as 'pages-repeat'] };
+  const style = varies('list-pages-body-link') ? 'body' : varies('list-pages-link-header') ? 'link' : undefined;
+  return style && { style, size: customers ? 10 : 2 };
+}
+
 /** Variation small-body-limit: request bodies over 16 KiB are refused with 413 (size limits are not shown). */
 const SMALL_BODY_LIMIT = 16 * 1024;
 
@@ -82,9 +99,17 @@ async function readBody(req: IncomingMessage, limit: number): Promise<string> {
 }
 
 function idStyle(has: (v: string) => boolean): IdStyle {
+  if (has('ids-reused')) return 'reused';
   if (has('ids-integer')) return 'integer';
   if (has('ids-prefixed')) return 'prefixed';
   return 'uuid';
+}
+
+/** Customers a fresh reference holds: more where the variation or fault is about long lists. */
+function seedCount(varies: (v: string) => boolean, fault?: string): number {
+  if (varies('list-huge')) return HUGE_LIST;
+  if (varies('many-customers') || varies('list-pages-body-link') || varies('list-pages-link-header') || /^customer-list-(pages|next)/.test(fault ?? '')) return 300;
+  return 3;
 }
 
 export async function startReference(options: ReferenceOptions = {}): Promise<RunningReference> {
@@ -102,7 +127,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   const state = new State(
     idStyle(varies),
     varies('email-field-renamed') ? 'contactEmail' : varies('email-field-email-address') ? 'emailAddress' : 'email',
-    options.seedCustomers ?? (varies('many-customers') ? 300 : 3),
+    options.seedCustomers ?? seedCount(varies, options.fault),
     varies('timestamps'),
   );
   Object.assign(state.business, seedChanges(varies));
@@ -112,6 +137,8 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
     state.business = { ...state.business, businessHours: [1, 2, 3].map((day) => ({ day, opensAtMinute: 540, closesAtMinute: 1020 })) };
   }
   const seventh = everyNth(7);
+  // Variation read-replica-lag: reads are served from a copy of the records REPLICA_LAG_MS behind the writes.
+  let replica = state.copy();
 
   async function handle(req: IncomingMessage): Promise<RefResponse> {
     const url = new URL(req.url ?? '/', 'http://reference');
@@ -146,7 +173,13 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
       const denied = requireKey(request, ctx);
       if (denied) return denied;
     }
-    return shapeRecordAnswer(request, found.route.operationId, shapeListAnswer(found.route.operationId, shapePatchAnswer(request, await found.route.handler(request, ctx))));
+    const lagging = varies('read-replica-lag');
+    const answer = await found.route.handler(request, lagging && request.method === 'GET' ? { ...ctx, state: replica } : ctx);
+    if (lagging && request.method !== 'GET') {
+      const caughtUp = state.copy();
+      setTimeout(() => (replica = caughtUp), REPLICA_LAG_MS);
+    }
+    return shapeRecordAnswer(request, found.route.operationId, shapeListAnswer(found.route.operationId, shapePatchAnswer(request, answer), url));
   }
 
   /**
@@ -203,12 +236,17 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
    * (list-envelope), one page with its paging data (list-paged), newest first (list-newest-first),
    * or ordered by name (list-sorted-by-name).
    */
-  function shapeListAnswer(operationId: string | undefined, answer: RefResponse): RefResponse {
+  function shapeListAnswer(operationId: string | undefined, answer: RefResponse, url: URL): RefResponse {
     if (answer.status >= 300 || !Array.isArray(answer.body)) return answer;
     if (operationId !== 'listCustomers' && operationId !== 'listTeamMembers') return answer;
     let rows = answer.body as Record<string, unknown>[];
     if (varies('list-newest-first')) rows = rows.toReversed();
     if (varies('list-sorted-by-name')) rows = rows.toSorted((a, b) => `${a.lastName} ${a.firstName}`.localeCompare(`${b.lastName} ${b.firstName}`));
+    const paging = pagingOf(operationId, varies, options.fault);
+    if (paging) {
+      const page = pageOf(rows, url.pathname, url.searchParams, paging);
+      return { ...page, headers: { ...answer.headers, ...page.headers } };
+    }
     if (varies('list-envelope')) return { ...answer, body: { data: rows } };
     if (varies('list-paged')) return { ...answer, body: { items: rows, page: 1, pageSize: 500, total: rows.length, next: null } };
     return { ...answer, body: rows };

@@ -18,6 +18,7 @@ import { NEAR_MISS_MIN_LENGTH, nearMissKeys, type NearMiss } from '../helpers/ht
 import { loadSpec } from '../helpers/contract/spec.ts';
 import type { CheckId, MustRequirementId } from '../helpers/contract/catalog.ts';
 import { type Row } from '../helpers/contract/record.ts';
+import { windowOf } from '../helpers/checks/converge.ts';
 import { BusinessLane } from '../helpers/resources/business-lane.ts';
 import { candidateValues, differingFields, hasDocumentedType, jsonType, namedBusinessFields, type NamedField } from '../helpers/resources/business-values.ts';
 
@@ -30,6 +31,7 @@ const updateOp = businessOps.find((o) => o.method === 'PATCH');
 if (!retrieveOp || !updateOp) throw new Error('spec: the business needs a GET and a PATCH operation');
 const fields = namedBusinessFields(spec, target);
 const record = new BusinessLane(client, retrieveOp, updateOp, fields, target.runId, target.vendor.businessEnvelope);
+record.convergeWindowMs = windowOf(target);
 const vendorValues = target.vendor.businessValues;
 const show = (v: unknown) => JSON.stringify(v) ?? 'nothing';
 const patchText = (body: Row) => `${updateOp.method} ${updateOp.path} ${show(body)}`;

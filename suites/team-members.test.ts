@@ -74,6 +74,8 @@ describe('team members', () => {
     await lane.changing(original, async () => {
       const answer = await lane.update(id, body);
       needsThat('TM-UPDATE:change', is2xx(answer), () => `the update itself failed, so isolation cannot be judged: PATCH ${ops.update.path} with ${JSON.stringify(body)} ${said(answer)}`);
+      // The fence: the others are judged on a list read once the update itself shows.
+      await lane.readUntil(id, 'reading the updated member', (row) => mismatches(body, row).length === 0);
       const after = await lane.readList('listing team members after the update');
       for (const before of members.filter((m) => !sameId(m[idField], id))) {
         const now = after.find((r) => sameId(r[idField], before[idField]));
@@ -101,7 +103,7 @@ describe('team members', () => {
       await lane.changing(original, async () => {
         const answer = await lane.update(id, body);
         ensure(is2xx(answer), () => `PATCH ${ops.update.path} with ${JSON.stringify(body)} ${said(answer)}`);
-        const after = await lane.read(id, 'reading the member after the update');
+        const after = await lane.readUntil(id, 'reading the member after the update', (row) => mismatches(body, row).length === 0);
         const unapplied = mismatches(body, after);
         ensure(unapplied.length === 0, () => `a find after the update does not show it: ${unapplied.join('; ')}`);
         const changed = changedFields(original, after, Object.keys(body));

@@ -105,6 +105,8 @@ function targetConfig(options: RunOptions, reference: RunningReference | undefin
     readOnly: options.readOnly,
     timeoutMs: options.timeoutMs,
     rate: options.rate,
+    convergeWindowMs: options.convergeWindowMs,
+    maxPages: options.maxPages,
     runId,
   };
 }

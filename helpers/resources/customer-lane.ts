@@ -270,7 +270,8 @@ export class CustomerLane {
     for (const id of suspects) {
       // A list may show what is gone (that is a failed check, not a leftover): a find settles it,
       // and a customer under a reused id that does not carry this run's marker is not this run's.
-      const found = await this.find(id);
+      const mine = (a: Answer) => is2xx(a) && !(field && isRecord(a.json) && runIdOf(a.json[field], markerBase(this.target)) !== this.target.runId);
+      const found = (await converge(() => this.find(id), (a) => !mine(a), windowOf(this.target))).value;
       if (!is2xx(found)) continue;
       if (field && isRecord(found.json) && runIdOf(found.json[field], markerBase(this.target)) !== this.target.runId) continue;
       const why = failed.find((f) => f.startsWith(`${this.ops.remove.path} ${String(id)}:`))?.replace(/^\S+ \S+: /, '');

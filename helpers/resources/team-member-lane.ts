@@ -2,6 +2,7 @@ import { changedFieldNames, changedFields } from '../checks/compare.ts';
 import { restoreFields } from '../safety/restore-record.ts';
 import { ensure, foundRecord, said } from '../checks/assertions.ts';
 import { ListReader } from './list-reader.ts';
+import { converge, windowOf } from '../checks/converge.ts';
 import { Blocked, NotApplicable } from '../checks/check.ts';
 import { fillId, is2xx, TurnedAway, type Answer, type ApiClient } from '../http/client.ts';
 import { NAME_FIELDS, pick, writableFields } from './record-shapes.ts';
@@ -30,6 +31,7 @@ export class TeamMemberLane {
   /** Another writer at work on the members stops the lane (see MemberWatch). */
   private readonly watch: MemberWatch;
   private readonly lists: ListReader;
+  private readonly windowMs: number;
 
   constructor(
     private readonly client: ApiClient,
@@ -41,6 +43,7 @@ export class TeamMemberLane {
     this.createProbe = undocumented(ops.list, 'POST', 'createTeamMember');
     this.deleteProbe = undocumented(ops.find, 'DELETE', 'deleteTeamMember');
     this.lists = new ListReader(client, target);
+    this.windowMs = windowOf(target);
     this.watch = new MemberWatch(this.runId, this.idField, (id) => fillId(ops.find.path, id));
   }
 
@@ -75,9 +78,14 @@ export class TeamMemberLane {
     return found;
   }
 
+  /** Reads the member until `shows` holds (the run's own update shows), or the window ends: the last reading, for the check to judge. */
+  async readUntil(id: unknown, why: string, shows: (row: Row) => boolean): Promise<Row> {
+    return (await converge(() => this.read(id, why), shows, this.windowMs)).value;
+  }
+
   update(id: unknown, body: Row): Promise<Answer> {
     this.watch.stopIfInterfered();
-    this.watch.sent();
+    this.watch.sent(id, body);
     return this.client.call(this.ops.update, { id, body });
   }
 
@@ -144,6 +152,7 @@ export class TeamMemberLane {
         return now.json;
       },
       write: (body: Row) => this.update(id, body),
+      windowMs: this.windowMs,
     };
     try {
       const { still, now } = await restoreFields(access, original, writableFields(original, this.idField), {
