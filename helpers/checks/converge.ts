@@ -8,9 +8,8 @@
 
 /** How long a read waits for the run's own write to show, unless told (--converge-window). */
 export const CONVERGE_WINDOW_MS = 3000;
-/** After a write failed to show within the window, later waits are this many times the longest lag seen, at least FLOOR_MS. */
+/** After a write failed to show within the window, later waits are this many times the longest lag seen (none if none was). */
 const LAG_FACTOR = 3;
-const FLOOR_MS = 250;
 const FIRST_PAUSE_MS = 50;
 const MAX_PAUSE_MS = 500;
 
@@ -24,7 +23,7 @@ class Lag {
   expired = false;
 
   budget(windowMs: number): number {
-    return this.expired ? Math.min(windowMs, Math.max(LAG_FACTOR * this.longestMs, FLOOR_MS)) : windowMs;
+    return this.expired ? Math.min(windowMs, LAG_FACTOR * this.longestMs) : windowMs;
   }
 }
 const lag = new Lag();
