@@ -18,7 +18,7 @@ const MAX_PAUSE_MS = 500;
  * and whether one never showed within the window. Once one has not, a broken target must not make
  * every later check wait the whole window: later waits are bounded by the lag the target showed.
  */
-class Lag {
+export class Lag {
   longestMs = 0;
   expired = false;
 
@@ -26,7 +26,7 @@ class Lag {
     return this.expired ? Math.min(windowMs, LAG_FACTOR * this.longestMs) : windowMs;
   }
 }
-const lag = new Lag();
+const learned = new Lag();
 
 export interface Converged<T> {
   value: T;
@@ -41,7 +41,7 @@ export interface Converged<T> {
  * target's lag so far allows, see Lag); returns the last reading either way, for the check to
  * judge. An error from `read` ends the wait (it is the check's to report).
  */
-export async function converge<T>(read: () => Promise<T>, shows: (value: T) => boolean, windowMs = CONVERGE_WINDOW_MS): Promise<Converged<T>> {
+export async function converge<T>(read: () => Promise<T>, shows: (value: T) => boolean, windowMs = CONVERGE_WINDOW_MS, lag = learned): Promise<Converged<T>> {
   const started = Date.now();
   let value = await read();
   if (shows(value)) return { value, shown: true, waitedMs: 0 };
