@@ -3,8 +3,9 @@
  * It runs the same command as the terminal does, in the caller's process, and never exits it.
  */
 import { main } from './command/cli.ts';
-import type { Io, Output } from './command/io.ts';
-import { EXIT, UsageError } from './command/errors.ts';
+import type { Io } from './command/io.ts';
+import type { Output } from './core/output.ts';
+import { EXIT, UsageError } from './core/errors.ts';
 import { parseOptions } from './command/options.ts';
 import { declaredChecks } from './command/list.ts';
 import type { DeclaredCheck } from './command/run-suites.ts';

@@ -56,7 +56,7 @@ function match(template: string, path: string): Record<string, string> | undefin
   return Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(m[i + 1])]));
 }
 
-function route(method: string, path: string, fault: (name: string) => boolean): { route: Route; params: Record<string, string> } | 'method' | undefined {
+function route(method: string, path: string, fault: RefContext['fault']): { route: Route; params: Record<string, string> } | 'method' | undefined {
   let pathKnown = false;
   for (const r of ROUTES) {
     if (r.operationId && fault(`route-missing:${r.operationId}`)) continue;
@@ -66,22 +66,6 @@ function route(method: string, path: string, fault: (name: string) => boolean): 
     if (r.method === method) return { route: r, params };
   }
   return pathKnown ? 'method' : undefined;
-}
-
-/** How far the read replica of variation read-replica-lag lags the writes. */
-const REPLICA_LAG_MS = 300;
-/** Variation list-huge: this many customers, in pages of HUGE_PAGE. */
-const HUGE_LIST = 50_000;
-const HUGE_PAGE = 1000;
-
-/** How the lists are paged, by the variations and faults that page them (undefined: one answer). */
-function pagingOf(operationId: string | undefined, varies: (v: string) => boolean, fault?: string): Paging | undefined {
-  const customers = operationId === 'listCustomers';
-  if (customers && varies('list-huge')) return { style: 'link', size: HUGE_PAGE };
-  const pageFault = customers ? /^customer-list-(pages-stop-early|pages-repeat|next-loops)$/.exec(fault ?? '')?.[1] : undefined;
-  if (pageFault) return { style: 'body', size: 10, fault: ({ 'pages-stop-early': 'stop-early', 'pages-repeat': 'repeat', 'next-loops': 'loop' } as const)[pageFault as 'pages-repeat'] };
-  const style = varies('list-pages-body-link') ? 'body' : varies('list-pages-link-header') ? 'link' : undefined;
-  return style && { style, size: customers ? 10 : 2 };
 }
 
 /** Variation small-body-limit: request bodies over 16 KiB are refused with 413 (size limits are not shown). */
@@ -98,213 +82,104 @@ async function readBody(req: IncomingMessage, limit: number): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function idStyle(has: (v: string) => boolean): IdStyle {
+function idStyle(has: RefContext['varies']): IdStyle {
   if (has('ids-reused')) return 'reused';
   if (has('ids-integer')) return 'integer';
   if (has('ids-prefixed')) return 'prefixed';
   return 'uuid';
 }
 
-/** Customers a fresh reference holds: more where the variation or fault is about long lists. */
-function seedCount(varies: (v: string) => boolean, fault?: string): number {
-  if (varies('list-huge')) return HUGE_LIST;
-  if (varies('many-customers') || varies('list-pages-body-link') || varies('list-pages-link-header') || /^customer-list-(pages|next)/.test(fault ?? '')) return 300;
-  return 3;
-}
+/** Customers a fresh reference holds; many-customers: enough that a list of them is long. */
+const SEED_CUSTOMERS = 3;
+const MANY_CUSTOMERS = 300;
+/** Variation rate-limited: every RATE_LIMITED_EVERY-th request is turned away. */
+const RATE_LIMITED_EVERY = 7;
+/** Variation work-hours-minutes: opening and closing as minutes of the day (09:00, 17:00). */
+const OPENS_AT_MINUTE = 9 * 60;
+const CLOSES_AT_MINUTE = 17 * 60;
+/** Variation list-paged: one page holds every record (no list in a run gets near it). */
+const PAGE_SIZE = 500;
+/** Variation list-huge: this many customers, in pages of HUGE_PAGE. */
+const HUGE_LIST = 50_000;
+const HUGE_PAGE = 1000;
+/** Variations list-pages-*: pages of this many customers (team members: MEMBERS_PAGE), 300 customers. */
+const CUSTOMERS_PAGE = 10;
+const MEMBERS_PAGE = 2;
+/** Variation read-replica-lag: how far the read replica lags the writes. */
+const REPLICA_LAG_MS = 300;
+/** Robustness overlapping-run(-team-members): the other run writes after this many updates of this run's. */
+const OVERLAP_AFTER_BUSINESS_UPDATES = 5;
+const OVERLAP_AFTER_MEMBER_UPDATES = 2;
 
-export async function startReference(options: ReferenceOptions = {}): Promise<RunningReference> {
+/** A name from outside the code (a command line, a test) that names nothing fails the start. */
+function checkNames(options: ReferenceOptions): void {
   if (options.fault && !faultNamed(options.fault)) throw new Error(`unknown fault "${options.fault}"`);
   for (const v of options.variations ?? []) if (!variationNamed(v)) throw new Error(`unknown variation "${v}"`);
   for (const r of options.robustness ?? []) if (!robustnessNamed(r)) throw new Error(`unknown robustness fault "${r}"`);
-  // A contract fault that is a misbehaviour of the encoding (an HTML page, truncated JSON) uses
-  // the same mechanism as the robustness faults: one implementation of each misbehaviour.
-  const encodingFault = options.fault && robustnessNamed(options.fault) ? [options.fault] : [];
-  const misbehave = robustnessFaults([...(options.robustness ?? []), ...encodingFault], { redirectTo: options.redirectTo });
-  const variations = new Set(options.variations ?? []);
-  const varies = (name: string) => variations.has(name);
-  const apiKey = options.apiKey ?? `ref_live_${randomBytes(12).toString('hex')}`;
-  const expiredKey = options.expiredKey ?? `ref_expired_${randomBytes(12).toString('hex')}`;
+}
+
+/** Customers a fresh reference holds: more where a variation or fault is about long lists. */
+function seedCount(varies: RefContext['varies'], fault?: FaultName): number {
+  if (varies('list-huge')) return HUGE_LIST;
+  if (varies('many-customers') || varies('list-pages-body-link') || varies('list-pages-link-header') || /^customer-list-(pages|next)/.test(fault ?? '')) return MANY_CUSTOMERS;
+  return SEED_CUSTOMERS;
+}
+
+/** How a list is paged by the variations and faults that page it (undefined: one answer). */
+function pagingOf(varies: RefContext['varies'], operationId: string | undefined, fault?: FaultName): Paging | undefined {
+  const customers = operationId === 'listCustomers';
+  if (customers && varies('list-huge')) return { style: 'link', size: HUGE_PAGE };
+  const broken = { 'customer-list-pages-stop-early': 'stop-early', 'customer-list-pages-repeat': 'repeat', 'customer-list-next-loops': 'loop' } as const;
+  if (customers && fault && fault in broken) return { style: 'body', size: CUSTOMERS_PAGE, fault: broken[fault as keyof typeof broken] };
+  const style = varies('list-pages-body-link') ? 'body' : varies('list-pages-link-header') ? 'link' : undefined;
+  return style && { style, size: customers ? CUSTOMERS_PAGE : MEMBERS_PAGE };
+}
+
+/**
+ * Variation read-replica-lag: reads are served from a copy of the records that takes each write
+ * REPLICA_LAG_MS after it was answered; without it, reads see the records themselves.
+ */
+function readReplica(state: State, lagging: boolean): { reads(): State; wrote(): void } {
+  let replica = state.copy();
+  return {
+    reads: () => (lagging ? replica : state),
+    wrote: () => {
+      if (!lagging) return;
+      const caughtUp = state.copy();
+      setTimeout(() => (replica = caughtUp), REPLICA_LAG_MS);
+    },
+  };
+}
+
+/** The records a fresh reference holds, as the variations switched on shape them. */
+function seedState(varies: RefContext['varies'], seedCustomers: number | undefined, fault?: FaultName): State {
   const state = new State(
     idStyle(varies),
     varies('email-field-renamed') ? 'contactEmail' : varies('email-field-email-address') ? 'emailAddress' : 'email',
-    options.seedCustomers ?? seedCount(varies, options.fault),
+    seedCustomers ?? seedCount(varies, fault),
     varies('timestamps'),
   );
   Object.assign(state.business, seedChanges(varies));
-  const ctx: RefContext = { state, apiKey, expiredKey, fault: (name) => options.fault === name, varies };
   // Variation work-hours-minutes: another element structure of WorkHours (not shown by the contract).
   if (varies('work-hours-minutes')) {
-    state.business = { ...state.business, businessHours: [1, 2, 3].map((day) => ({ day, opensAtMinute: 540, closesAtMinute: 1020 })) };
+    state.business = { ...state.business, businessHours: [1, 2, 3].map((day) => ({ day, opensAtMinute: OPENS_AT_MINUTE, closesAtMinute: CLOSES_AT_MINUTE })) };
   }
-  const seventh = everyNth(7);
-  // Variation read-replica-lag: reads are served from a copy of the records REPLICA_LAG_MS behind the writes.
-  let replica = state.copy();
+  return state;
+}
 
-  async function handle(req: IncomingMessage): Promise<RefResponse> {
-    const url = new URL(req.url ?? '/', 'http://reference');
-    // The interface is served under another version prefix than the documented /api/v1.
-    const path = options.robustness?.includes('wrong-prefix') ? url.pathname.replace(/^\/api\/v2\//, '/api/v1/').replace(/^\/api\/v1(?=\/)/, (m) => (url.pathname.startsWith('/api/v2/') ? m : '/api/v1-not-served')) : url.pathname;
-    // Variation rate-limited: every 7th request is turned away with 429 and Retry-After: 0 (limits
-    // are not shown); asked again, as Retry-After says, it is served.
-    if (varies('rate-limited') && seventh(req.method ?? 'GET', req.url ?? '/')) return { status: 429, headers: { 'retry-after': '0' }, body: { error: 'rate_limited', message: 'Too many requests' } };
-    // Variation extra-resources: the platform serves more than the three documented resources.
-    if (varies('extra-resources') && /^\/api\/v1\/(services|appointments)$/.test(path)) return json(200, []);
-    // Variation api-index: the version prefix itself answers an index of the resources it serves.
-    if (varies('api-index') && /^\/api\/v1\/?$/.test(path)) return json(200, { resources: ['customers', 'business', 'team-members', 'locations'].map((r) => ({ name: r, href: `/api/v1/${r}` })) });
-    const found = route(req.method ?? 'GET', path, ctx.fault);
-    if (found === undefined) return error(404, 'not_found', 'No such path');
-    if (found === 'method') return error(405, 'method_not_allowed', 'Method not allowed on this path');
-    let text: string;
-    try {
-      text = await readBody(req, varies('small-body-limit') ? SMALL_BODY_LIMIT : MAX_REQUEST_BYTES);
-    } catch {
-      return error(413, 'too_large', 'Request body too large');
-    }
-    let body: unknown;
-    if (text !== '') {
-      try {
-        body = JSON.parse(text);
-      } catch {
-        return error(400, 'invalid_json', 'The body is not valid JSON');
-      }
-    }
-    const request: RefRequest = { method: req.method ?? 'GET', path: url.pathname, params: found.params, headers: req.headers, body };
-    if (varies('auth-everywhere') || (varies('auth-writes-only') && request.method !== 'GET')) {
-      const denied = requireKey(request, ctx);
-      if (denied) return denied;
-    }
-    const lagging = varies('read-replica-lag');
-    const answer = await found.route.handler(request, lagging && request.method === 'GET' ? { ...ctx, state: replica } : ctx);
-    if (lagging && request.method !== 'GET') {
-      const caughtUp = state.copy();
-      setTimeout(() => (replica = caughtUp), REPLICA_LAG_MS);
-    }
-    return shapeRecordAnswer(request, found.route.operationId, shapeListAnswer(found.route.operationId, shapePatchAnswer(request, answer), url));
-  }
-
-  /**
-   * Variations of what the contract does not show about records: a state the server keeps on each
-   * customer or team member (record-state, team-member-state, section 3), an event on every write
-   * (event-ids, event-link, section 6), and 400 or 403 for a team member id that names none
-   * (tm-unknown-id-400, tm-unknown-id-403, section 7).
-   */
-  function shapeRecordAnswer(request: RefRequest, operationId: string | undefined, answer: RefResponse): RefResponse {
-    let shaped = answer;
-    // Fields the server keeps on every record it answers with, one or a list of them.
-    const keeping = (fields: Row): RefResponse => {
-      const kept = (row: unknown) => (isRecord(row) ? { ...row, ...fields } : row);
-      return { ...shaped, body: Array.isArray(shaped.body) ? shaped.body.map(kept) : kept(shaped.body) };
-    };
-    if (varies('record-state') && /Customers?$/.test(operationId ?? '') && shaped.status < 300) shaped = keeping({ state: 'active' });
-    if (varies('team-member-state') && /TeamMembers?$/.test(operationId ?? '') && shaped.status < 300) shaped = keeping({ status: 'active', statusChangedAt: '2026-01-01T00:00:00Z' });
-    if (varies('event-ids') && request.method !== 'GET' && shaped.status < 300) shaped = { ...shaped, headers: { ...shaped.headers, 'x-event-id': `evt_${randomBytes(6).toString('hex')}` } };
-    if (varies('event-link') && request.method !== 'GET' && shaped.status < 300) shaped = withLink(shaped, `</api/v1/events/evt_${randomBytes(6).toString('hex')}>; rel="event"`);
-    if (varies('tm-unknown-id-400') && operationId === 'findTeamMember' && shaped.status === 404) shaped = error(400, 'invalid_id', 'No team member has this id');
-    if (varies('tm-unknown-id-403') && operationId === 'findTeamMember' && shaped.status === 404) shaped = error(403, 'forbidden', 'No team member of yours has this id');
-    return shaped;
-  }
-
-  /**
-   * Variations of what the contract leaves open in every answer: the shape of an error body
-   * (section 7), the status of a validation error, and headers about the version (section 9).
-   */
-  function shapeAnyAnswer(answer: RefResponse): RefResponse {
-    let shaped = answer;
-    if (varies('validation-400') && shaped.status === 422) shaped = { ...shaped, status: 400 };
-    const message = (shaped.body as { message?: string } | undefined)?.message ?? 'Error';
-    if (shaped.status >= 400 && varies('errors-problem-json')) {
-      shaped = { status: shaped.status, headers: { ...shaped.headers, 'content-type': 'application/problem+json' }, raw: JSON.stringify({ type: 'about:blank', title: message, status: shaped.status }) };
-    }
-    if (shaped.status >= 400 && varies('errors-plain-text')) {
-      shaped = { status: shaped.status, headers: { ...shaped.headers, 'content-type': 'text/plain; charset=utf-8' }, raw: `${shaped.status} ${message}` };
-    }
-    if (varies('version-headers')) shaped = { ...shaped, headers: { ...shaped.headers, 'api-version': '1.4.2', deprecation: 'false' } };
-    if (varies('version-successor-link')) shaped = withLink({ ...shaped, headers: { ...shaped.headers, sunset: 'Wed, 31 Dec 2031 23:59:59 GMT' } }, '</api/v2>; rel="successor-version"');
-    return shaped;
-  }
-
-  /** Variations of what a successful PATCH answers: the full record (default), the changes, or {}. */
-  function shapePatchAnswer(request: RefRequest, answer: RefResponse): RefResponse {
-    if (request.method !== 'PATCH' || answer.status >= 300) return answer;
-    if (varies('patch-answers-changes')) return { ...answer, body: request.body };
-    if (varies('patch-answers-empty')) return { ...answer, body: {} };
-    return answer;
-  }
-
-  /**
-   * Variations of the lists (payload shapes, paging and ordering are not shown): {"data": [...]}
-   * (list-envelope), one page with its paging data (list-paged), newest first (list-newest-first),
-   * or ordered by name (list-sorted-by-name).
-   */
-  function shapeListAnswer(operationId: string | undefined, answer: RefResponse, url: URL): RefResponse {
-    if (answer.status >= 300 || !Array.isArray(answer.body)) return answer;
-    if (operationId !== 'listCustomers' && operationId !== 'listTeamMembers') return answer;
-    let rows = answer.body as Record<string, unknown>[];
-    if (varies('list-newest-first')) rows = rows.toReversed();
-    if (varies('list-sorted-by-name')) rows = rows.toSorted((a, b) => `${a.lastName} ${a.firstName}`.localeCompare(`${b.lastName} ${b.firstName}`));
-    const paging = pagingOf(operationId, varies, options.fault);
-    if (paging) {
-      const page = pageOf(rows, url.pathname, url.searchParams, paging);
-      return { ...page, headers: { ...answer.headers, ...page.headers } };
-    }
-    if (varies('list-envelope')) return { ...answer, body: { data: rows } };
-    if (varies('list-paged')) return { ...answer, body: { items: rows, page: 1, pageSize: 500, total: rows.length, next: null } };
-    return { ...answer, body: rows };
-  }
-
-  /** One more Link header value, beside any the answer already carries. */
-  function withLink(answer: RefResponse, link: string): RefResponse {
-    const links = [answer.headers?.link, link].filter(Boolean).join(', ');
-    return { ...answer, headers: { ...answer.headers, link: links } };
-  }
-
-  function write(res: ServerResponse, answer: RefResponse): void {
-    const headers: Record<string, string> = { ...answer.headers };
-    let payload: string | undefined = answer.raw;
-    if (payload === undefined && answer.body !== undefined) payload = JSON.stringify(answer.body);
-    if (payload !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
-      headers['content-type'] = 'application/json; charset=utf-8';
-    }
-    res.writeHead(answer.status, headers);
-    res.end(payload);
-  }
-
-  // Robustness overlapping-run: another run starts writing to the business record mid-run;
-  // overlapping-run-team-members: to a team member (not the one this run is changing).
-  let businessUpdates = 0;
-  let memberUpdates = 0;
-  const overlap = (operationId: string | undefined) => {
-    if (options.robustness?.includes('overlapping-run') && operationId === 'updateBusiness' && ++businessUpdates === 5) {
-      state.business = { ...state.business, name: `Conformance Check Business ${OTHER_RUN}` };
-    }
-    if (options.robustness?.includes('overlapping-run-team-members') && operationId === 'updateTeamMember' && ++memberUpdates === 2) {
-      const [id, member] = [...state.teamMembers].at(-1)!;
-      state.teamMembers.set(id, { ...member, firstName: `Conformance ${OTHER_RUN}` });
-    }
-  };
-
+export async function startReference(options: ReferenceOptions = {}): Promise<RunningReference> {
+  checkNames(options);
+  const variations = new Set(options.variations ?? []);
+  const varies: RefContext['varies'] = (name) => variations.has(name);
+  const apiKey = options.apiKey ?? `ref_live_${randomBytes(12).toString('hex')}`;
+  const expiredKey = options.expiredKey ?? `ref_expired_${randomBytes(12).toString('hex')}`;
+  const state = seedState(varies, options.seedCustomers, options.fault);
+  const ctx: RefContext = { state, apiKey, expiredKey, fault: (name) => options.fault === name, varies };
+  const respond = responder(ctx, options);
   const server = createServer((req, res) => {
-    if (options.latencyMs) setTimeout(() => answer(req, res), options.latencyMs);
-    else answer(req, res);
+    if (options.latencyMs) setTimeout(() => respond(req, res), options.latencyMs);
+    else respond(req, res);
   });
-  function answer(req: IncomingMessage, res: ServerResponse): void {
-    const found = route(req.method ?? 'GET', new URL(req.url ?? '/', 'http://reference').pathname, ctx.fault);
-    const operationId = typeof found === 'object' ? found.route.operationId : undefined;
-    const early = misbehave.before(operationId, req.url ?? '/', req.method);
-    if (early === 'hang') return;
-    if (early) return void misbehave.delay().then(() => write(res, early));
-    handle(req)
-      .then((answer) => misbehave.after(operationId, shapeAnyAnswer(answer)))
-      .then(
-        async (answer) => {
-          if (answer === 'hang') return;
-          await misbehave.delay();
-          write(res, answer);
-          overlap(operationId);
-        },
-        () => write(res, error(500, 'internal', 'Internal error')),
-      );
-  }
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -317,5 +192,184 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/**
+ * How the reference answers a request: misbehaviour that comes before routing (robustness
+ * faults), the route and its variations, then misbehaviour of the answer; and the other run's
+ * writes the overlapping-run misbehaviours play.
+ */
+function responder(ctx: RefContext, options: ReferenceOptions): (req: IncomingMessage, res: ServerResponse) => void {
+  // A contract fault that is a misbehaviour of the encoding (an HTML page, truncated JSON) uses
+  // the same mechanism as the robustness faults: one implementation of each misbehaviour.
+  const encodingFault = options.fault && robustnessNamed(options.fault) ? [options.fault] : [];
+  const misbehave = robustnessFaults([...(options.robustness ?? []), ...encodingFault], { redirectTo: options.redirectTo });
+  const rateLimited = everyNth(RATE_LIMITED_EVERY);
+  const overlap = otherRun(ctx.state, options.robustness ?? []);
+  const replica = readReplica(ctx.state, ctx.varies('read-replica-lag'));
+  return (req, res) => {
+    const found = route(req.method ?? 'GET', new URL(req.url ?? '/', 'http://reference').pathname, ctx.fault);
+    const operationId = typeof found === 'object' ? found.route.operationId : undefined;
+    const early = misbehave.before(operationId, req.url ?? '/', req.method);
+    if (early === 'hang') return;
+    if (early) return void misbehave.delay().then(() => write(res, early));
+    handle(req, ctx, options, rateLimited, replica)
+      .then((answer) => misbehave.after(operationId, shapeAnyAnswer(ctx.varies, answer)))
+      .then(
+        async (answer) => {
+          if (answer === 'hang') return;
+          await misbehave.delay();
+          write(res, answer);
+          overlap(operationId);
+        },
+        () => write(res, error(500, 'internal', 'Internal error')),
+      );
+  };
+}
+
+async function handle(req: IncomingMessage, ctx: RefContext, options: ReferenceOptions, rateLimited: ReturnType<typeof everyNth>, replica: ReturnType<typeof readReplica>): Promise<RefResponse> {
+  const { varies } = ctx;
+  const url = new URL(req.url ?? '/', 'http://reference');
+  // The interface is served under another version prefix than the documented /api/v1.
+  const path = options.robustness?.includes('wrong-prefix') ? url.pathname.replace(/^\/api\/v2\//, '/api/v1/').replace(/^\/api\/v1(?=\/)/, (m) => (url.pathname.startsWith('/api/v2/') ? m : '/api/v1-not-served')) : url.pathname;
+  // Variation rate-limited: every RATE_LIMITED_EVERY-th request is turned away with 429 and Retry-After: 0 (limits
+  // are not shown); asked again, as Retry-After says, it is served.
+  if (varies('rate-limited') && rateLimited(req.method ?? 'GET', req.url ?? '/')) return { status: 429, headers: { 'retry-after': '0' }, body: { error: 'rate_limited', message: 'Too many requests' } };
+  // Variation extra-resources: the platform serves more than the three documented resources.
+  if (varies('extra-resources') && /^\/api\/v1\/(services|appointments)$/.test(path)) return json(200, []);
+  // Variation api-index: the version prefix itself answers an index of the resources it serves.
+  if (varies('api-index') && /^\/api\/v1\/?$/.test(path)) return json(200, { resources: ['customers', 'business', 'team-members', 'locations'].map((r) => ({ name: r, href: `/api/v1/${r}` })) });
+  const found = route(req.method ?? 'GET', path, ctx.fault);
+  if (found === undefined) return error(404, 'not_found', 'No such path');
+  if (found === 'method') return error(405, 'method_not_allowed', 'Method not allowed on this path');
+  let text: string;
+  try {
+    text = await readBody(req, varies('small-body-limit') ? SMALL_BODY_LIMIT : MAX_REQUEST_BYTES);
+  } catch {
+    return error(413, 'too_large', 'Request body too large');
+  }
+  let body: unknown;
+  if (text !== '') {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return error(400, 'invalid_json', 'The body is not valid JSON');
+    }
+  }
+  const request: RefRequest = { method: req.method ?? 'GET', path: url.pathname, params: found.params, headers: req.headers, body };
+  if (varies('auth-everywhere') || (varies('auth-writes-only') && request.method !== 'GET')) {
+    const denied = requireKey(request, ctx);
+    if (denied) return denied;
+  }
+  const { operationId } = found.route;
+  const reading = request.method === 'GET';
+  const answer = await found.route.handler(request, reading ? { ...ctx, state: replica.reads() } : ctx);
+  if (!reading) replica.wrote();
+  const paging = pagingOf(varies, operationId, options.fault);
+  return shapeRecordAnswer(varies, request, operationId, shapeListAnswer(varies, operationId, shapePatchAnswer(varies, request, answer), paging && ((rows) => pageOf(rows, url.pathname, url.searchParams, paging))));
+}
+
+/**
+ * Variations of what the contract does not show about records: a state the server keeps on each
+ * customer or team member (record-state, team-member-state, section 3), an event on every write
+ * (event-ids, event-link, section 6), and 400 or 403 for a team member id that names none
+ * (tm-unknown-id-400, tm-unknown-id-403, section 7).
+ */
+function shapeRecordAnswer(varies: RefContext['varies'], request: RefRequest, operationId: string | undefined, answer: RefResponse): RefResponse {
+  let shaped = answer;
+  // Fields the server keeps on every record it answers with, one or a list of them.
+  const keeping = (fields: Row): RefResponse => {
+    const kept = (row: unknown) => (isRecord(row) ? { ...row, ...fields } : row);
+    return { ...shaped, body: Array.isArray(shaped.body) ? shaped.body.map(kept) : kept(shaped.body) };
+  };
+  if (varies('record-state') && /Customers?$/.test(operationId ?? '') && shaped.status < 300) shaped = keeping({ state: 'active' });
+  if (varies('team-member-state') && /TeamMembers?$/.test(operationId ?? '') && shaped.status < 300) shaped = keeping({ status: 'active', statusChangedAt: '2026-01-01T00:00:00Z' });
+  if (varies('event-ids') && request.method !== 'GET' && shaped.status < 300) shaped = { ...shaped, headers: { ...shaped.headers, 'x-event-id': `evt_${randomBytes(6).toString('hex')}` } };
+  if (varies('event-link') && request.method !== 'GET' && shaped.status < 300) shaped = withLink(shaped, `</api/v1/events/evt_${randomBytes(6).toString('hex')}>; rel="event"`);
+  if (varies('tm-unknown-id-400') && operationId === 'findTeamMember' && shaped.status === 404) shaped = error(400, 'invalid_id', 'No team member has this id');
+  if (varies('tm-unknown-id-403') && operationId === 'findTeamMember' && shaped.status === 404) shaped = error(403, 'forbidden', 'No team member of yours has this id');
+  return shaped;
+}
+
+/**
+ * Variations of what the contract leaves open in every answer: the shape of an error body
+ * (section 7), the status of a validation error, and headers about the version (section 9).
+ */
+function shapeAnyAnswer(varies: RefContext['varies'], answer: RefResponse): RefResponse {
+  let shaped = answer;
+  if (varies('validation-400') && shaped.status === 422) shaped = { ...shaped, status: 400 };
+  const message = (shaped.body as { message?: string } | undefined)?.message ?? 'Error';
+  if (shaped.status >= 400 && varies('errors-problem-json')) {
+    shaped = { status: shaped.status, headers: { ...shaped.headers, 'content-type': 'application/problem+json' }, raw: JSON.stringify({ type: 'about:blank', title: message, status: shaped.status }) };
+  }
+  if (shaped.status >= 400 && varies('errors-plain-text')) {
+    shaped = { status: shaped.status, headers: { ...shaped.headers, 'content-type': 'text/plain; charset=utf-8' }, raw: `${shaped.status} ${message}` };
+  }
+  if (varies('version-headers')) shaped = { ...shaped, headers: { ...shaped.headers, 'api-version': '1.4.2', deprecation: 'false' } };
+  if (varies('version-successor-link')) shaped = withLink({ ...shaped, headers: { ...shaped.headers, sunset: 'Wed, 31 Dec 2031 23:59:59 GMT' } }, '</api/v2>; rel="successor-version"');
+  return shaped;
+}
+
+/** Variations of what a successful PATCH answers: the full record (default), the changes, or {}. */
+function shapePatchAnswer(varies: RefContext['varies'], request: RefRequest, answer: RefResponse): RefResponse {
+  if (request.method !== 'PATCH' || answer.status >= 300) return answer;
+  if (varies('patch-answers-changes')) return { ...answer, body: request.body };
+  if (varies('patch-answers-empty')) return { ...answer, body: {} };
+  return answer;
+}
+
+/**
+ * Variations of the lists (payload shapes, paging and ordering are not shown): {"data": [...]}
+ * (list-envelope), one page with its paging data (list-paged), newest first (list-newest-first),
+ * or ordered by name (list-sorted-by-name).
+ */
+function shapeListAnswer(varies: RefContext['varies'], operationId: string | undefined, answer: RefResponse, page?: (rows: unknown[]) => RefResponse): RefResponse {
+  if (answer.status >= 300 || !Array.isArray(answer.body)) return answer;
+  if (operationId !== 'listCustomers' && operationId !== 'listTeamMembers') return answer;
+  let rows = answer.body as Record<string, unknown>[];
+  if (varies('list-newest-first')) rows = rows.toReversed();
+  if (varies('list-sorted-by-name')) rows = rows.toSorted((a, b) => `${a.lastName} ${a.firstName}`.localeCompare(`${b.lastName} ${b.firstName}`));
+  if (varies('list-envelope')) return { ...answer, body: { data: rows } };
+  if (page) {
+    const paged = page(rows);
+    return { ...paged, headers: { ...answer.headers, ...paged.headers } };
+  }
+  if (varies('list-paged')) return { ...answer, body: { items: rows, page: 1, pageSize: PAGE_SIZE, total: rows.length, next: null } };
+  return { ...answer, body: rows };
+}
+
+/** One more Link header value, beside any the answer already carries. */
+function withLink(answer: RefResponse, link: string): RefResponse {
+  const links = [answer.headers?.link, link].filter(Boolean).join(', ');
+  return { ...answer, headers: { ...answer.headers, link: links } };
+}
+
+function write(res: ServerResponse, answer: RefResponse): void {
+  const headers: Record<string, string> = { ...answer.headers };
+  let payload: string | undefined = answer.raw;
+  if (payload === undefined && answer.body !== undefined) payload = JSON.stringify(answer.body);
+  if (payload !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
+    headers['content-type'] = 'application/json; charset=utf-8';
+  }
+  res.writeHead(answer.status, headers);
+  res.end(payload);
+}
+
+/**
+ * Robustness overlapping-run: another run starts writing to the business record mid-run;
+ * overlapping-run-team-members: to a team member (not the one this run is changing).
+ */
+function otherRun(state: State, robustness: string[]): (operationId: string | undefined) => void {
+  let businessUpdates = 0;
+  let memberUpdates = 0;
+  return (operationId) => {
+    if (robustness.includes('overlapping-run') && operationId === 'updateBusiness' && ++businessUpdates === OVERLAP_AFTER_BUSINESS_UPDATES) {
+      state.business = { ...state.business, name: `Conformance Check Business ${OTHER_RUN}` };
+    }
+    if (robustness.includes('overlapping-run-team-members') && operationId === 'updateTeamMember' && ++memberUpdates === OVERLAP_AFTER_MEMBER_UPDATES) {
+      const [id, member] = [...state.teamMembers].at(-1)!;
+      state.teamMembers.set(id, { ...member, firstName: `Conformance ${OTHER_RUN}` });
+    }
   };
 }

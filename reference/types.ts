@@ -1,5 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { State } from './state.ts';
+import type { FaultName } from './faults/fault-names.generated.ts';
+import type { VariationName } from './variation-names.generated.ts';
 
 export interface RefRequest {
   method: string;
@@ -22,11 +24,15 @@ export interface RefContext {
   state: State;
   apiKey: string;
   expiredKey: string;
-  /** Whether the named fault is switched on (at most one is). */
-  fault(name: string): boolean;
-  /** Whether the named legitimate variation is switched on (any number may be). */
-  varies(name: string): boolean;
+  /** Whether the named fault is switched on (at most one is). A name with a typo fails tsc. */
+  fault(name: FaultName | `${FaultFamily}:${string}`): boolean;
+  /** Whether the named legitimate variation is switched on (any number may be). A name with a typo fails tsc. */
+  varies(name: VariationName): boolean;
 }
+
+/** A family of generated faults, one per operation or field (route-missing:<operationId>): the family part is typed, the member is data. */
+export type FaultFamily = FamilyOf<FaultName>;
+type FamilyOf<Name> = Name extends `${infer Family}:${string}` ? Family : never;
 
 export type Handler = (req: RefRequest, ctx: RefContext) => RefResponse | Promise<RefResponse>;
 

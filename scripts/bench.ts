@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiClient } from '../helpers/http/client.ts';
 import { DEFAULT_VENDOR_CONFIG } from '../helpers/config/vendor-config.ts';
-import { projectRoot } from '../helpers/command/paths.ts';
+import { projectRoot } from '../helpers/core/paths.ts';
 import { startReference, type ReferenceOptions } from '../reference/server.ts';
 
 const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(1);

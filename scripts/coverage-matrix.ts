@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { loadCatalog, type CheckIdentity } from '../helpers/contract/catalog.ts';
-import { specDir } from '../helpers/command/paths.ts';
+import { specDir } from '../helpers/core/paths.ts';
 import { FAULTS } from '../reference/faults/index.ts';
 import { sitesOf, type SourceSite } from './source-sites.ts';
 

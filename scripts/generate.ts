@@ -6,10 +6,11 @@
 import { writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { loadCatalog } from '../helpers/contract/catalog.ts';
-import { projectRoot } from '../helpers/command/paths.ts';
+import { projectRoot } from '../helpers/core/paths.ts';
 import { FAULTS } from '../reference/faults/index.ts';
 import { checkSites, faultSites } from './source-sites.ts';
-import { faultNamesPath, renderFaultNames, renderRequirementIds, requirementIdsPath } from './typed-ids.ts';
+import { faultNamesPath, renderFaultNames, renderRequirementIds, renderVariationNames, requirementIdsPath, variationNamesPath } from './typed-ids.ts';
+import { VARIATIONS } from '../reference/variations.ts';
 import { coveragePath, listChecks, renderCoverage } from './coverage-matrix.ts';
 
 function write(path: string, text: string, what: string): void {
@@ -20,6 +21,7 @@ function write(path: string, text: string, what: string): void {
 const catalog = loadCatalog();
 write(requirementIdsPath, renderRequirementIds(catalog), `${catalog.requirements.length} requirement ids`);
 write(faultNamesPath, renderFaultNames(FAULTS), `${FAULTS.length} fault names`);
+write(variationNamesPath, renderVariationNames(VARIATIONS), `${VARIATIONS.length} variation names`);
 try {
   const checks = await listChecks();
   write(coveragePath, renderCoverage(checks, checkSites(), faultSites()), `${checks.length} checks`);

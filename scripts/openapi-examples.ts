@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { stringify } from 'yaml';
-import { openapiPath } from '../helpers/command/paths.ts';
+import { openapiPath } from '../helpers/core/paths.ts';
 import { seedCustomers } from '../reference/seed.ts';
 import { State } from '../reference/state.ts';
 import { businessRoutes } from '../reference/routes/business.ts';

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { projectRoot } from '../helpers/command/paths.ts';
+import { projectRoot } from '../helpers/core/paths.ts';
 
 async function outcomes(args: string[]): Promise<Map<string, string>> {
   const dir = join(mkdtempSync(join(tmpdir(), 'scr-same-')), 'reports');

@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
-import { projectRoot } from '../helpers/command/paths.ts';
+import { projectRoot } from '../helpers/core/paths.ts';
 
 export interface SourceSite {
   /** Path from the project root, e.g. suites/business.test.ts. */

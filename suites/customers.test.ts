@@ -6,17 +6,19 @@
  */
 import { afterAll, describe, inject } from 'vitest';
 import { observeAuth, type Probe } from '../helpers/checks/auth-observation.ts';
-import { changedFields, mismatches, sameId } from '../helpers/checks/compare.ts';
+import { changedFields, mismatches, sameId } from '../helpers/records/compare.ts';
 import { CustomerLane, customerCheck, type Scope } from '../helpers/resources/customer-lane.ts';
 import { ensure, said } from '../helpers/checks/assertions.ts';
 import { needsThat } from '../helpers/checks/precondition.ts';
-import { customerFixture, markerField } from '../helpers/resources/fixtures.ts';
-import { ApiClient, is2xx, type Answer } from '../helpers/http/client.ts';
+import { customerFixture, markerField } from '../helpers/records/fixtures.ts';
+import { is2xx, type Answer } from '../helpers/http/client.ts';
+import { journalledClient } from '../helpers/safety/journal.ts';
+import { currentJournal } from '../helpers/checks/current-journal.ts';
 import { CreatedRecords } from '../helpers/safety/created-records.ts';
 import { check } from '../helpers/checks/check.ts';
-import { writeBackBody } from '../helpers/resources/record-shapes.ts';
+import { writeBackBody } from '../helpers/records/record-shapes.ts';
 import { isRecord, type Row } from '../helpers/contract/record.ts';
-import { converge, windowOf } from '../helpers/checks/converge.ts';
+import { converge, windowOf } from '../helpers/core/converge.ts';
 import { Blocked } from '../helpers/checks/check.ts';
 import { requireOps, resourceOps } from '../helpers/contract/resource-ops.ts';
 import { sharedStep } from '../helpers/checks/shared-step.ts';
@@ -24,9 +26,9 @@ import { loadSpec, type Operation } from '../helpers/contract/spec.ts';
 
 const spec = await loadSpec();
 const target = inject('target');
-const client = new ApiClient(target);
+const client = journalledClient(target);
 const ops = requireOps(resourceOps(spec, 'customers'), 'customers', ['list', 'create', 'find', 'update', 'remove']);
-const lab = new CustomerLane(client, ops, target, new CreatedRecords());
+const lab = new CustomerLane(client, ops, target, new CreatedRecords(currentJournal()));
 const { idField } = lab;
 const patch = target.vendor.customerPatch;
 const suiteScope = lab.scope();

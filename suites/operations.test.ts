@@ -4,22 +4,24 @@
  */
 import { afterAll, describe, expect, inject } from 'vitest';
 import { check, type CheckRun } from '../helpers/checks/check.ts';
-import { ApiClient, fillId, is2xx } from '../helpers/http/client.ts';
+import { fillId, is2xx } from '../helpers/http/client.ts';
+import { journalledClient } from '../helpers/safety/journal.ts';
+import { currentJournal } from '../helpers/checks/current-journal.ts';
 import { CreatedRecords } from '../helpers/safety/created-records.ts';
 import { Snapshots } from '../helpers/safety/snapshots.ts';
-import { customerFixture } from '../helpers/resources/fixtures.ts';
+import { customerFixture } from '../helpers/records/fixtures.ts';
 import { loadSpec, statusMatches, type Operation } from '../helpers/contract/spec.ts';
-import { converge, windowOf } from '../helpers/checks/converge.ts';
-import { recordReader, writeBackBody, listItems, rowsOf } from '../helpers/resources/record-shapes.ts';
+import { converge, windowOf } from '../helpers/core/converge.ts';
+import { recordReader, writeBackBody, listItems, rowsOf } from '../helpers/records/record-shapes.ts';
 import { isRecord } from '../helpers/contract/record.ts';
 import { schemaProblems } from '../helpers/contract/schema.ts';
 
 const spec = await loadSpec();
 const target = inject('target');
-const client = new ApiClient(target);
-const createdRecords = new CreatedRecords();
+const client = journalledClient(target);
+const createdRecords = new CreatedRecords(currentJournal());
 const recordOf = recordReader(spec, target);
-const snapshots = new Snapshots(client, target.vendor.idField, undefined, recordOf);
+const snapshots = new Snapshots(client, target.vendor.idField, currentJournal(), recordOf);
 
 // Within a resource: list, create, find, update, delete — so that the record a delete
 // removes was found and updated first.

@@ -8,11 +8,12 @@
 import { afterAll, describe, inject } from 'vitest';
 import { observeAuth, type Probe } from '../helpers/checks/auth-observation.ts';
 import { check, type CheckRun } from '../helpers/checks/check.ts';
-import { changedFields, mismatches, sameId } from '../helpers/checks/compare.ts';
+import { changedFields, mismatches, sameId } from '../helpers/records/compare.ts';
 import { ensure, said } from '../helpers/checks/assertions.ts';
 import { needs, needsThat } from '../helpers/checks/precondition.ts';
-import { ApiClient, is2xx } from '../helpers/http/client.ts';
-import { writeBackBody } from '../helpers/resources/record-shapes.ts';
+import { is2xx } from '../helpers/http/client.ts';
+import { journalledClient } from '../helpers/safety/journal.ts';
+import { writeBackBody } from '../helpers/records/record-shapes.ts';
 import { isRecord } from '../helpers/contract/record.ts';
 import { requireOps, resourceOps } from '../helpers/contract/resource-ops.ts';
 import { loadSpec } from '../helpers/contract/spec.ts';
@@ -20,7 +21,7 @@ import { TeamMemberLane } from '../helpers/resources/team-member-lane.ts';
 
 const spec = await loadSpec();
 const target = inject('target');
-const client = new ApiClient(target);
+const client = journalledClient(target);
 const ops = requireOps(resourceOps(spec, 'team-members'), 'team-members', ['list', 'find', 'update']);
 const lane = new TeamMemberLane(client, ops, target);
 const { idField } = lane;

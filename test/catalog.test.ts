@@ -4,7 +4,9 @@ import { loadCatalog, type CheckId, type CheckIdOf, type ShouldRequirementId } f
 import { loadSpec } from '../helpers/contract/spec.ts';
 import { FAULTS, type FaultName } from '../reference/faults/index.ts';
 import type { KillPattern } from '../reference/faults/fault.ts';
-import { faultNamesPath, renderFaultNames, renderRequirementIds, requirementIdsPath } from '../scripts/typed-ids.ts';
+import type { RefContext } from '../reference/types.ts';
+import { VARIATIONS } from '../reference/variations.ts';
+import { faultNamesPath, renderFaultNames, renderRequirementIds, renderVariationNames, requirementIdsPath, variationNamesPath } from '../scripts/typed-ids.ts';
 
 describe('spec/requirements.yaml', () => {
   const catalog = loadCatalog();
@@ -51,6 +53,10 @@ describe('typed ids', () => {
     expect(readFileSync(faultNamesPath, 'utf8')).toBe(renderFaultNames(FAULTS));
   });
 
+  test('the variation name type is up to date (run `npm run generate`)', () => {
+    expect(readFileSync(variationNamesPath, 'utf8')).toBe(renderVariationNames(VARIATIONS));
+  });
+
   // The proof is `tsc --noEmit` (the first half of `npm test`): each line below must not compile.
   test('an id the catalogs do not hold fails the type check', () => {
     // @ts-expect-error a requirement id with a typo
@@ -62,5 +68,20 @@ describe('typed ids', () => {
     // @ts-expect-error a fault name with a typo
     const fault: FaultName = 'business-patch-replace';
     expect([check, warning, pattern, fault]).toHaveLength(4);
+  });
+
+  test('a fault or variation name a route asks for with a typo fails the type check', () => {
+    const asked: string[] = [];
+    const ctx = { fault: (name: string) => asked.push(name) > 0, varies: (name: string) => asked.push(name) > 0 } as Pick<RefContext, 'fault' | 'varies'>;
+    ctx.fault('auth-any-token-accepted');
+    ctx.fault('route-missing:retrieveBusiness');
+    // @ts-expect-error a fault name with a typo
+    ctx.fault('auth-any-token-acepted');
+    // @ts-expect-error a family of generated faults with a typo
+    ctx.fault('route-mising:retrieveBusiness');
+    ctx.varies('list-paged');
+    // @ts-expect-error a variation name with a typo
+    ctx.varies('list-page');
+    expect(asked).toHaveLength(6);
   });
 });

@@ -4,8 +4,8 @@
  * within bounds; past the page cap the checks that need the whole list are blocked, not failed.
  */
 import { describe, expect, test } from 'vitest';
-import { ListBroken, ListReader } from '../helpers/resources/list-reader.ts';
-import { converge, Lag } from '../helpers/checks/converge.ts';
+import { ListBroken, ListReader } from '../helpers/records/list-reader.ts';
+import { converge, Lag } from '../helpers/core/converge.ts';
 import { DEFAULT_VENDOR_CONFIG } from '../helpers/config/vendor-config.ts';
 import type { ApiClient } from '../helpers/http/client.ts';
 import type { TargetConfig } from '../helpers/config/target.ts';

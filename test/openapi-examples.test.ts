@@ -5,7 +5,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { openapiPath } from '../helpers/command/paths.ts';
+import { openapiPath } from '../helpers/core/paths.ts';
 import { schemaProblems } from '../helpers/contract/schema.ts';
 import { withSeedExamples } from '../scripts/openapi-examples.ts';
 

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { isMap, isScalar, parseDocument, type Pair } from 'yaml';
-import { openapiPath, projectRoot } from '../helpers/command/paths.ts';
+import { openapiPath, projectRoot } from '../helpers/core/paths.ts';
 
 const configPath = join(projectRoot, 'redocly.yaml');
 /** Where the spec says it was written from; absent in a checkout without the contract beside it. */

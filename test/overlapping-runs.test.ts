@@ -13,7 +13,7 @@ import { main } from '../helpers/command/cli.ts';
 import { loadSpec } from '../helpers/contract/spec.ts';
 import { DEFAULT_VENDOR_CONFIG } from '../helpers/config/vendor-config.ts';
 import { candidateValues, namedBusinessFields, type Candidate } from '../helpers/resources/business-values.ts';
-import { runIdsIn } from '../helpers/safety/run-marker.ts';
+import { runIdsIn } from '../helpers/records/run-marker.ts';
 import { MemberWatch } from '../helpers/safety/member-watch.ts';
 import { Interference } from '../helpers/safety/interference.ts';
 import type { Journal } from '../helpers/safety/journal.ts';

@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { openapiPath } from '../helpers/command/paths.ts';
+import { openapiPath } from '../helpers/core/paths.ts';
 import { readCatalog } from '../helpers/contract/catalog.ts';
 import { dataDir, DATA_SOURCES, MANIFEST, precompiledValidators, readPrecompiled, schemaKey } from '../helpers/contract/precompiled.ts';
 import { newSchemaAjv } from '../helpers/contract/schema.ts';

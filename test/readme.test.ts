@@ -12,8 +12,8 @@ import { afterAll, describe, expect, test, vi } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { main } from '../helpers/command/cli.ts';
 import { HELP } from '../helpers/command/options.ts';
-import { projectRoot } from '../helpers/command/paths.ts';
-import { suiteVersion } from '../helpers/command/version.ts';
+import { projectRoot } from '../helpers/core/paths.ts';
+import { suiteVersion } from '../helpers/core/version.ts';
 import type { RunResult } from '../helpers/results/run-result.ts';
 
 const readme = readFileSync(join(projectRoot, 'README.md'), 'utf8');

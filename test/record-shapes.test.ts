@@ -5,8 +5,8 @@
  */
 import { describe, expect, test } from 'vitest';
 import { DEFAULT_VENDOR_CONFIG } from '../helpers/config/vendor-config.ts';
-import { writeBackBody } from '../helpers/resources/record-shapes.ts';
-import { customerFixture } from '../helpers/resources/fixtures.ts';
+import { writeBackBody } from '../helpers/records/record-shapes.ts';
+import { customerFixture } from '../helpers/records/fixtures.ts';
 import type { Operation } from '../helpers/contract/spec.ts';
 import type { TargetConfig } from '../helpers/config/target.ts';
 

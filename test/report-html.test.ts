@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { startReference, type RunningReference } from '../reference/server.ts';
-import { projectRoot } from '../helpers/command/paths.ts';
+import { projectRoot } from '../helpers/core/paths.ts';
 import { runInProcess, type CliRun } from './support/cli.ts';
 import { CHROMIUM, hasChromium } from './support/validators.ts';
 

@@ -21,7 +21,8 @@ import { faultNamed } from '../reference/faults/index.ts';
 import { matches } from './support/verdicts.ts';
 import { buildRunResult, incompleteText, notTestedText, type RunResult } from '../helpers/results/run-result.ts';
 import { toSummaryMarkdown } from '../helpers/results/reporters/summary.ts';
-import { dependsOnUnselected, type CollectedCheck } from '../helpers/results/check-outcomes.ts';
+import type { CollectedCheck } from '../helpers/results/check-outcomes.ts';
+import { dependsOnUnselected } from '../helpers/core/selection.ts';
 import { loadCatalog } from '../helpers/contract/catalog.ts';
 
 const KEY = 'sk_reports_secret_0815';

@@ -2,7 +2,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { openapiPath, projectRoot } from '../helpers/command/paths.ts';
+import { openapiPath, projectRoot } from '../helpers/core/paths.ts';
 import { loadSpec } from '../helpers/contract/spec.ts';
 
 type Json = Record<string, any>;

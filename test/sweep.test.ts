@@ -8,7 +8,7 @@ import { sweep } from '../helpers/safety/sweep.ts';
 import { loadSpec, type Spec } from '../helpers/contract/spec.ts';
 import { DEFAULT_VENDOR_CONFIG } from '../helpers/config/vendor-config.ts';
 import { parseOptions } from '../helpers/command/options.ts';
-import { UsageError } from '../helpers/command/errors.ts';
+import { UsageError } from '../helpers/core/errors.ts';
 import type { TargetConfig } from '../helpers/config/target.ts';
 
 let ref: RunningReference;

@@ -11,10 +11,10 @@ import { buildRunResult, type RunFacts, type RunResult } from '../helpers/result
 import { writeReports } from '../helpers/results/write-reports.ts';
 import { loadCatalog } from '../helpers/contract/catalog.ts';
 import { loadSpec } from '../helpers/contract/spec.ts';
-import { suiteVersion } from '../helpers/command/version.ts';
+import { suiteVersion } from '../helpers/core/version.ts';
 import { runReasons, verifyBundle } from '../helpers/results/verify-bundle.ts';
 import { main } from '../helpers/command/cli.ts';
-import type { Outcome } from '../helpers/checks/check.ts';
+import type { Outcome } from '../helpers/core/outcome.ts';
 
 let specSha256 = '';
 beforeAll(async () => void (specSha256 = (await loadSpec()).sha256));

@@ -1,7 +1,7 @@
 import { excerpt, is2xx, type Answer } from '../http/client.ts';
-import { listItems } from '../resources/record-shapes.ts';
+import { listItems } from '../records/record-shapes.ts';
 import { isRecord } from '../contract/record.ts';
-import { sameId } from './compare.ts';
+import { sameId } from '../records/compare.ts';
 
 /** Fails the running check with a message that says what the target did. */
 export function ensure(condition: unknown, message: string | (() => string)): asserts condition {

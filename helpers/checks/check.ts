@@ -1,36 +1,11 @@
 import { inject, test, type TestContext } from 'vitest';
-import { NOT_SELECTED, selects } from './selection.ts';
-import { loadCatalog, requirementOf, type CheckId, type CheckIdentity, type Level } from '../contract/catalog.ts';
-import { withExchangeLog, type Exchange } from '../http/exchanges.ts';
+import { NOT_SELECTED, selects } from '../core/selection.ts';
+import { loadCatalog, requirementOf, type CheckId, type Level } from '../contract/catalog.ts';
+import { withExchangeLog } from '../http/exchanges.ts';
 import { TurnedAway } from '../http/client.ts';
 import { redactor } from '../http/redact.ts';
 import { Interference } from '../safety/interference.ts';
-
-export type Outcome = 'passed' | 'failed' | 'warning' | 'not-applicable' | 'blocked' | 'skipped';
-
-/** What a check tells the reporters, on top of vitest's own result. */
-export interface CheckMeta extends CheckIdentity {
-  changesData: boolean;
-  outcome?: Outcome;
-  reason?: string;
-  exchanges: Exchange[];
-  notes: string[];
-}
-
-/** Something the suite reports about the target that the contract does not rule on: never fails. */
-export interface ObservationMeta {
-  id: string;
-  title: string;
-  text: string;
-  exchanges: Exchange[];
-}
-
-declare module 'vitest' {
-  interface TaskMeta {
-    conformance?: CheckMeta;
-    observation?: ObservationMeta;
-  }
-}
+import type { CheckMeta, ObservationMeta } from '../model/check-meta.ts';
 
 export { NOT_SELECTED, selects };
 /** Whether this run's --only selects the check (a check left out sends nothing). */

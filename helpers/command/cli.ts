@@ -1,7 +1,7 @@
 import { commandEnvironment, HELP, parseOptions, plainHttpWarning, runProxy, type RunOptions } from './options.ts';
 import { proxyShown } from '../http/network.ts';
-import { EXIT, TargetError, UsageError } from './errors.ts';
-import { suiteVersion } from './version.ts';
+import { EXIT, TargetError, UsageError } from '../core/errors.ts';
+import { suiteVersion } from '../core/version.ts';
 import { redactor } from '../http/redact.ts';
 import type { TargetConfig } from '../config/target.ts';
 import type { RunningReference } from '../../reference/server.ts';
@@ -35,7 +35,7 @@ export async function main(argv: string[], env?: Record<string, string | undefin
       const { startReference } = await import('../../reference/server.ts');
       reference = await startReference({ apiKey: options.apiKey, expiredKey: options.expiredKey });
     }
-    const target = targetConfig(options, reference, (await import('../safety/run-marker.ts')).newRunId());
+    const target = targetConfig(options, reference, (await import('../records/run-marker.ts')).newRunId());
     redact = redactor(target);
     // The run itself (vitest above all, ~0.3 s) loads while the target is asked (the preflight):
     // time a distant target would otherwise leave this process idle.
@@ -125,7 +125,7 @@ export function targetLine(target: TargetConfig, embedded: boolean): string {
  * checks are declared from the spec and the configuration; nothing runs) and matched first.
  */
 async function refuseEmptySelection(target: TargetConfig, only: string): Promise<void> {
-  const [{ collectChecks }, { emptySelection }] = await Promise.all([import('./run-suites.ts'), import('../checks/selection.ts')]);
+  const [{ collectChecks }, { emptySelection }] = await Promise.all([import('./run-suites.ts'), import('../core/selection.ts')]);
   const problem = emptySelection(await collectChecks(target), only, target.readOnly);
   if (problem) throw new UsageError(`${problem}; nothing was sent to the target`);
 }
@@ -161,10 +161,9 @@ export const RECOVER_FILES = { requests: 'recover-requests.jsonl', har: 'recover
  * to RECOVER_FILES in DIR, scanned for the keys like a run's reports.
  */
 async function recoverCommand(target: TargetConfig, dir: string, cleanupTimeoutMs: number, redact: (t: string) => string, io: Io, preflightRequests: WireEntry[]): Promise<number> {
-  const [{ JOURNAL_FILE, readRequestLog }, { Journal }, { ApiClient }, { recover, formatLeftOnTarget }, { requestLogHar }, { scanForSecrets }] = await Promise.all([
+  const [{ JOURNAL_FILE, readRequestLog }, { Journal, journalledClient }, { recover, formatLeftOnTarget }, { requestLogHar }, { scanForSecrets }] = await Promise.all([
     import('./conform.ts'),
     import('../safety/journal.ts'),
-    import('../http/client.ts'),
     import('../safety/after-run-cleanup.ts'),
     import('../results/reporters/har.ts'),
     import('../safety/secret-scan.ts'),
@@ -180,7 +179,7 @@ async function recoverCommand(target: TargetConfig, dir: string, cleanupTimeoutM
   const har = join(dir, RECOVER_FILES.har);
   writeFileSync(requestLog, preflightRequests.map((e) => `${JSON.stringify(e)}\n`).join(''));
   const startedAt = new Date().toISOString();
-  const client = new ApiClient({ ...target, runId: run.runId, journalFile: file, requestLogFile: requestLog });
+  const client = journalledClient({ ...target, runId: run.runId, journalFile: file, requestLogFile: requestLog });
   client.phase = 'recovery';
   let code: number;
   try {

@@ -1,7 +1,7 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { WireEntry } from '../http/exchanges.ts';
 import { join, resolve } from 'node:path';
-import { EXIT, TargetError, UsageError } from './errors.ts';
+import { EXIT, TargetError, UsageError } from '../core/errors.ts';
 import { defaultConcurrency, type RunOptions } from './options.ts';
 import type { TargetConfig } from '../config/target.ts';
 import { ResultCollector } from '../results/reporters/collector.ts';
@@ -9,9 +9,8 @@ import { TerminalReporter, useColour } from '../results/reporters/terminal.ts';
 import { startSuites, suiteRank, type SuiteRun } from './run-suites.ts';
 import { loadSpec, type Spec } from '../contract/spec.ts';
 import { loadCatalog } from '../contract/catalog.ts';
-import { suiteVersion } from './version.ts';
-import { ApiClient } from '../http/client.ts';
-import { Journal, outstanding } from '../safety/journal.ts';
+import { suiteVersion } from '../core/version.ts';
+import { Journal, journalledClient, outstanding } from '../safety/journal.ts';
 import { foreignRunId, overlappingRunMessage } from '../safety/interference.ts';
 import { formatLeftOnTarget, leftAccordingToJournal, recover, takeBaseline } from '../safety/after-run-cleanup.ts';
 import { onInterrupt } from './signals.ts';
@@ -19,7 +18,7 @@ import { scanForSecrets } from '../safety/secret-scan.ts';
 import { buildRunResult, incompleteText, type RunResult, type Stopped } from '../results/run-result.ts';
 import { toSummaryMarkdown } from '../results/reporters/summary.ts';
 import type { CollectedCheck } from '../results/check-outcomes.ts';
-import { NOT_SELECTED } from '../checks/selection.ts';
+import { NOT_SELECTED } from '../core/selection.ts';
 import type { Io } from './io.ts';
 
 /** The run journal, in the report directory: what the run changed, for clean-up and for the record. */
@@ -56,7 +55,7 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
   const requestLog = join(dir, REQUEST_LOG_FILE);
   writeFileSync(requestLog, preflightRequests.map((e) => `${JSON.stringify(e)}\n`).join(''));
   const target: TargetConfig = { ...baseTarget, journalFile: journal.file, requestLogFile: requestLog, only: options.only };
-  const client = new ApiClient(target);
+  const client = journalledClient(target);
   client.phase = 'baseline';
   const collector = new ResultCollector(redact);
   const terminal = new TerminalReporter(io.stdout, useColour(io.stdout), options.expectations);

@@ -1,11 +1,6 @@
 import type { RunResult } from '../results/run-result.ts';
 import type { onInterrupt } from './signals.ts';
-
-/** Where the command writes: the process's streams, or a test's capture (the matrices run in process). */
-export interface Output {
-  write(text: string): unknown;
-  isTTY?: boolean;
-}
+import type { Output } from '../core/output.ts';
 
 export interface Io {
   stdout: Output;

@@ -1,10 +1,10 @@
 import type { RunOptions } from './options.ts';
-import { UsageError } from './errors.ts';
-import { suiteVersion } from './version.ts';
+import { UsageError } from '../core/errors.ts';
+import { suiteVersion } from '../core/version.ts';
 import { collectChecks, type DeclaredCheck } from './run-suites.ts';
 import { loadSpec } from '../contract/spec.ts';
 import type { Io } from './io.ts';
-import { emptySelection, selects } from '../checks/selection.ts';
+import { emptySelection, selects } from '../core/selection.ts';
 
 /**
  * The checks a run with these options would hold the target to. The suites are only collected:

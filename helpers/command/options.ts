@@ -2,12 +2,12 @@ import { parseArgs } from 'node:util';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
-import { UsageError } from './errors.ts';
+import { UsageError } from '../core/errors.ts';
 import { loadVendorConfig, type VendorConfig } from '../config/vendor-config.ts';
 import { loadExpectations, type Expectations } from '../config/expectations.ts';
 import type { Product } from '../config/product.ts';
-import { isLoopback, proxyEnvironment, proxyFor, type Network } from '../http/network.ts';
-import type { ExtraHeader } from '../http/redact.ts';
+import { isLoopback, proxyEnvironment, proxyFor } from '../http/network.ts';
+import type { ExtraHeader, Network } from '../config/target.ts';
 
 /** Everything a run needs to know, resolved from flags, then environment, then `.env`. */
 export interface RunOptions {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ApiClient, is2xx, NoAnswerError, TRANSIENT_STATUSES, type Answer } from '../http/client.ts';
-import { TargetError, UsageError } from './errors.ts';
-import { businessFieldName, businessRecordIn } from '../resources/record-shapes.ts';
+import { TargetError, UsageError } from '../core/errors.ts';
+import { businessFieldName, businessRecordIn } from '../records/record-shapes.ts';
 import { isRecord } from '../contract/record.ts';
 import { diagnoseTls, proxyShown } from '../http/network.ts';
 import type { TargetConfig } from '../config/target.ts';

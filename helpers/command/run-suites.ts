@@ -3,9 +3,9 @@ import { BaseSequencer, createVitest, type Reporter, type TestSpecification } fr
 
 type CancelReason = Parameters<Awaited<ReturnType<typeof createVitest>>['cancelCurrentRun']>[0];
 import { basename, join } from 'node:path';
-import { codeRoot, projectRoot } from './paths.ts';
+import { codeRoot, projectRoot } from '../core/paths.ts';
 import type { TargetConfig } from '../config/target.ts';
-import type { CheckMeta } from '../checks/check.ts';
+import type { CheckMeta } from '../model/check-meta.ts';
 import type { CheckIdentity, Level } from '../contract/catalog.ts';
 
 export interface SuiteRunOptions {

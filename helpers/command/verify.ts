@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { EXIT, UsageError } from './errors.ts';
+import { EXIT, UsageError } from '../core/errors.ts';
 import { verifyBundle } from '../results/verify-bundle.ts';
 import type { Io } from './io.ts';
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { specDir } from '../command/paths.ts';
+import { specDir } from '../core/paths.ts';
 import { readValidatedJson } from './json-file.ts';
-import type { Outcome } from '../checks/check.ts';
+import type { Outcome } from '../core/outcome.ts';
 
 /** A known deviation an implementation's CI pins in its --expect file. */
 export interface Expectation {

@@ -1,7 +1,7 @@
 import type { Ajv } from 'ajv';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { UsageError } from '../command/errors.ts';
+import { UsageError } from '../core/errors.ts';
 
 // ajv is loaded when a file is given, not at every start (--help, --version, runs without files).
 const require = createRequire(import.meta.url);

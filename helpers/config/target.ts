@@ -1,6 +1,21 @@
 import type { VendorConfig } from './vendor-config.ts';
-import type { ExtraHeader } from '../http/redact.ts';
-import type { Network } from '../http/network.ts';
+
+/** A request header given with --header; `secrets` are the values it took from the environment, by variable. */
+export interface ExtraHeader {
+  name: string;
+  value: string;
+  secrets?: { variable: string; value: string }[];
+}
+
+/** How the target is reached: the proxy (decided once, from the environment) and TLS material by file. */
+export interface Network {
+  /** The proxy every request to the target goes through; undefined: straight to the target. */
+  proxy?: string;
+  /** PEM files: a CA to trust besides the system's (--ca), a client certificate and its key (--cert, --key). */
+  caFile?: string;
+  certFile?: string;
+  keyFile?: string;
+}
 
 /** What the command hands each suite file (through vitest's provide/inject). */
 export interface TargetConfig {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { vendorConfigSchemaPath } from '../command/paths.ts';
+import { vendorConfigSchemaPath } from '../core/paths.ts';
 import { readValidatedJson } from './json-file.ts';
-import { UsageError } from '../command/errors.ts';
+import { UsageError } from '../core/errors.ts';
 
 /** What a vendor tells the suite about the parts of its API the contract does not show. */
 export interface VendorConfig {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { requirementsPath } from '../command/paths.ts';
+import { requirementsPath } from '../core/paths.ts';
 import { readPrecompiled } from './precompiled.ts';
 import type { MustRequirementId, NotShownKey, RequirementIdPrefix, ShouldRequirementId } from './requirement-ids.generated.ts';
 

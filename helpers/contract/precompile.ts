@@ -2,7 +2,7 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Code } from 'ajv';
-import { openapiPath } from '../command/paths.ts';
+import { openapiPath } from '../core/paths.ts';
 import { readCatalog } from './catalog.ts';
 import { dataDir, MANIFEST, schemaKey, sourcesHash, VALIDATORS } from './precompiled.ts';
 import { newSchemaAjv } from './schema.ts';

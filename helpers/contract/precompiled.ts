@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { openapiPath, projectRoot, requirementsPath } from '../command/paths.ts';
+import { openapiPath, projectRoot, requirementsPath } from '../core/paths.ts';
 
 /**
  * Data the build (scripts/build.mjs → precompile.ts) derives from the spec once, so that a run

@@ -1,7 +1,7 @@
 import { isMainThread } from 'node:worker_threads';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { openapiPath } from '../command/paths.ts';
+import { openapiPath } from '../core/paths.ts';
 import { readPrecompiled } from './precompiled.ts';
 
 /** One documented operation, as the suites need it: everything here is read from spec/openapi.yaml. */

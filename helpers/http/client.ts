@@ -5,7 +5,6 @@ import { appendFileSync } from 'node:fs';
 import { threadId } from 'node:worker_threads';
 import { inCheck, recordExchange, type Exchange, type WireEntry } from './exchanges.ts';
 import { redactor } from './redact.ts';
-import { Journal } from '../safety/journal.ts';
 import { rateLimiter } from './rate-limit.ts';
 import { dispatcherFor, tlsFailure } from './network.ts';
 
@@ -81,6 +80,16 @@ export const is2xx = (answer: { status: number }): boolean => answer.status >= 2
 /** The path of one record: `path` with its {id} filled in by the URL-encoded id (e.g. `${collection}/{id}`). */
 export const fillId = (path: string, id: unknown): string => path.replace(/\{[^}]+\}/, () => encodeURIComponent(String(id)));
 
+/**
+ * A creation, deletion or write, told as the target is asked or answers, so that the run can undo
+ * it whatever happens next (helpers/safety/journal.ts hears these: see journalledClient).
+ */
+export type WriteEvent =
+  | { kind: 'creating'; listPath: string }
+  | { kind: 'created'; path: string; listPath: string; id: unknown }
+  | { kind: 'deleted'; path: string }
+  | { kind: 'wrote'; path: string; fields: string[] };
+
 /** The target did not give a complete answer; the message says what happened, in one line. */
 export class NoAnswerError extends Error {
   override name = 'NoAnswerError';
@@ -98,16 +107,20 @@ export class ApiClient {
   private readonly redact: (text: string) => string;
   private readonly dispatcher: Dispatcher;
 
-  private readonly journal?: Journal;
   private readonly limiter?: ReturnType<typeof rateLimiter>;
 
   /**
    * Every attempt goes to `onWire` as it ends, or else to the run's request log
-   * (target.requestLogFile): the record of every request on the wire, whoever sent it.
+   * (target.requestLogFile): the record of every request on the wire, whoever sent it. Every
+   * creation, deletion and write goes to `onWrite`.
    */
-  constructor(private readonly target: TargetConfig, dispatcher?: Dispatcher, private readonly onWire?: (entry: WireEntry) => void) {
+  constructor(
+    private readonly target: TargetConfig,
+    dispatcher?: Dispatcher,
+    private readonly onWire?: (entry: WireEntry) => void,
+    private readonly onWrite?: (event: WriteEvent) => void,
+  ) {
     this.redact = redactor(target);
-    this.journal = target.journalFile ? new Journal(target.journalFile) : undefined;
     this.limiter = rateLimiter(target.rate);
     this.dispatcher = dispatcher ?? dispatcherFor(target.network ?? {}, target.timeoutMs);
   }
@@ -119,8 +132,8 @@ export class ApiClient {
 
   /**
    * Sends a request; transient answers to requests that are safe to repeat are retried (see
-   * retryDelay), each attempt recorded as its own exchange. Creations, deletions and writes are
-   * journalled (helpers/safety/journal.ts) so that the run can undo them whatever happens next.
+   * retryDelay), each attempt recorded as its own exchange. Creations, deletions and writes go to
+   * onWrite (the run journal) so that the run can undo them whatever happens next.
    */
   async send(options: SendOptions): Promise<Answer> {
     const url = this.target.baseUrl + options.path;
@@ -135,9 +148,9 @@ export class ApiClient {
     }
     if (options.method === 'PATCH') {
       const fields = options.body && typeof options.body === 'object' && !Array.isArray(options.body) ? Object.keys(options.body) : [];
-      this.journal?.append({ kind: 'wrote', path: options.path, fields });
+      this.onWrite?.({ kind: 'wrote', path: options.path, fields });
     }
-    if (options.method === 'POST') this.journal?.append({ kind: 'creating', listPath: options.path });
+    if (options.method === 'POST') this.onWrite?.({ kind: 'creating', listPath: options.path });
     for (let attempt = 1; ; attempt++) {
       await this.limiter?.wait();
       const outcome = await this.attempt(options, url, headers, body, attempt);
@@ -208,15 +221,15 @@ export class ApiClient {
   }
 
   private journalAnswer(options: SendOptions, answer: Answer): void {
-    if (!this.journal) return;
+    if (!this.onWrite) return;
     const ok = is2xx(answer);
     if (options.method === 'POST' && ok && answer.json && typeof answer.json === 'object' && !Array.isArray(answer.json)) {
       const id = (answer.json as Record<string, unknown>)[this.target.vendor.idField];
       if (id !== undefined && id !== null) {
-        this.journal.append({ kind: 'created', path: fillId(`${options.path}/{id}`, id), listPath: options.path, id });
+        this.onWrite({ kind: 'created', path: fillId(`${options.path}/{id}`, id), listPath: options.path, id });
       }
     }
-    if (options.method === 'DELETE' && (ok || answer.status === 404)) this.journal.append({ kind: 'deleted', path: options.path });
+    if (options.method === 'DELETE' && (ok || answer.status === 404)) this.onWrite({ kind: 'deleted', path: options.path });
   }
 
   private authorization(auth: Auth): string | undefined {

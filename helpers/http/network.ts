@@ -2,16 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { connect, rootCertificates } from 'node:tls';
 import type { Dispatcher } from 'undici';
-
-/** How the target is reached: the proxy (decided once, from the environment) and TLS material by file. */
-export interface Network {
-  /** The proxy every request to the target goes through; undefined: straight to the target. */
-  proxy?: string;
-  /** PEM files: a CA to trust besides the system's (--ca), a client certificate and its key (--cert, --key). */
-  caFile?: string;
-  certFile?: string;
-  keyFile?: string;
-}
+import type { Network } from '../config/target.ts';
 
 /** The proxy settings of an environment, as curl and undici's EnvHttpProxyAgent read them. */
 export interface ProxyEnvironment {

@@ -1,15 +1,10 @@
+import type { ExtraHeader } from '../config/target.ts';
+
 /** Placeholders that stand for the keys wherever a key would otherwise be shown. */
 export const KEY_PLACEHOLDERS = {
   apiKey: '$SCHEDULING_API_KEY',
   expiredKey: '$SCHEDULING_EXPIRED_KEY',
 } as const;
-
-/** A request header given with --header; `secrets` are the values it took from the environment, by variable. */
-export interface ExtraHeader {
-  name: string;
-  value: string;
-  secrets?: { variable: string; value: string }[];
-}
 
 export interface Secrets {
   apiKey?: string;

@@ -1,17 +1,17 @@
 import { is2xx, type Answer, type ApiClient, type Auth } from '../http/client.ts';
 import { isDeepStrictEqual } from 'node:util';
-import { converge, CONVERGE_WINDOW_MS } from '../checks/converge.ts';
+import { converge, CONVERGE_WINDOW_MS } from '../core/converge.ts';
 import type { Operation } from '../contract/spec.ts';
-import { businessRecordIn, pick } from './record-shapes.ts';
+import { businessRecordIn, pick } from '../records/record-shapes.ts';
 import { type Row } from '../contract/record.ts';
 import { differingFields, hasDocumentedType, type NamedField } from './business-values.ts';
 import { Blocked } from '../checks/check.ts';
 import { restoreFields } from '../safety/restore-record.ts';
 import { takeSnapshot } from '../safety/take-snapshot.ts';
-import { currentJournal } from '../safety/current-journal.ts';
+import { currentJournal } from '../checks/current-journal.ts';
 import { foreignRunId, Interference } from '../safety/interference.ts';
-import { runIdsIn } from '../safety/run-marker.ts';
-import { changedFieldNames } from '../checks/compare.ts';
+import { runIdsIn } from '../records/run-marker.ts';
+import { changedFieldNames } from '../records/compare.ts';
 import type { Journal } from '../safety/journal.ts';
 
 /**

@@ -1,8 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { BusinessField, Spec } from '../contract/spec.ts';
 import type { TargetConfig } from '../config/target.ts';
-import { businessFieldName } from './record-shapes.ts';
-import { markValue } from '../safety/run-marker.ts';
+import { businessFieldName } from '../records/record-shapes.ts';
+import { markValue } from '../records/run-marker.ts';
 
 /** A documented business field under the name the target uses for it. */
 export interface NamedField {

@@ -1,14 +1,14 @@
-import { changedFieldNames, changedFields } from '../checks/compare.ts';
+import { changedFieldNames, changedFields } from '../records/compare.ts';
 import { restoreFields } from '../safety/restore-record.ts';
 import { ensure, foundRecord, said } from '../checks/assertions.ts';
-import { ListReader } from './list-reader.ts';
-import { converge, windowOf } from '../checks/converge.ts';
+import { ListReader } from '../records/list-reader.ts';
+import { converge, windowOf } from '../core/converge.ts';
 import { Blocked, NotApplicable } from '../checks/check.ts';
 import { fillId, is2xx, TurnedAway, type Answer, type ApiClient } from '../http/client.ts';
-import { NAME_FIELDS, pick, writableFields } from './record-shapes.ts';
+import { NAME_FIELDS, pick, writableFields } from '../records/record-shapes.ts';
 import { isRecord, type Row } from '../contract/record.ts';
 import { undocumented, type ResourceOps } from '../contract/resource-ops.ts';
-import { currentJournal } from '../safety/current-journal.ts';
+import { currentJournal } from '../checks/current-journal.ts';
 import { MemberWatch } from '../safety/member-watch.ts';
 import { sharedStep } from '../checks/shared-step.ts';
 import type { Operation } from '../contract/spec.ts';
@@ -44,7 +44,7 @@ export class TeamMemberLane {
     this.deleteProbe = undocumented(ops.find, 'DELETE', 'deleteTeamMember');
     this.lists = new ListReader(client, target);
     this.windowMs = windowOf(target);
-    this.watch = new MemberWatch(this.runId, this.idField, (id) => fillId(ops.find.path, id));
+    this.watch = new MemberWatch(this.runId, this.idField, (id) => fillId(ops.find.path, id), currentJournal());
   }
 
   /** Every member listed, every page (see ListReader): what the target lists, or an error saying why it cannot be read whole. */

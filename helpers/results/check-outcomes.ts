@@ -1,6 +1,6 @@
 import type { CheckIdentity } from '../contract/catalog.ts';
 import type { Exchange } from '../http/exchanges.ts';
-import type { Outcome } from '../checks/check.ts';
+import type { Outcome } from '../core/outcome.ts';
 
 /** One check as every report shows it. */
 export interface CollectedCheck extends CheckIdentity {
@@ -21,14 +21,6 @@ export interface Observation {
   text: string;
   exchanges: Exchange[];
 }
-
-/**
- * The not-applicable reason of a check whose prerequisite check --only left out: like the
- * prerequisite, it is outside what the run selected (see unproven() in run-result.ts).
- */
-export const dependsOnUnselected = (checkId: string) => `depends on ${checkId}, which did not run`;
-export const isOutsideSelection = (c: { outcome: string; reason?: string | null }) =>
-  c.outcome === 'skipped' || (c.outcome === 'not-applicable' && /^depends on \S+, which did not run$/.test(c.reason ?? ''));
 
 export interface Counts {
   must: { passed: number; failed: number };

@@ -1,9 +1,10 @@
 import { loadCatalog, type CheckIdentity, type Level, type NotChecked, type Requirement } from '../contract/catalog.ts';
 import type { Exchange, WireEntry } from '../http/exchanges.ts';
-import type { Outcome } from '../checks/check.ts';
+import type { Outcome } from '../core/outcome.ts';
 import { pinStatus, type Expectation, type Expectations, type PinStatus } from '../config/expectations.ts';
-import { countOutcomes, isOutsideSelection, type CollectedCheck, type Counts, type Observation } from './check-outcomes.ts';
-import { EXIT } from '../command/errors.ts';
+import { isOutsideSelection } from '../core/selection.ts';
+import { countOutcomes, type CollectedCheck, type Counts, type Observation } from './check-outcomes.ts';
+import { EXIT } from '../core/errors.ts';
 
 import type { LeftOnTarget } from '../safety/restore-record.ts';
 

@@ -4,10 +4,10 @@ import { sha256, summaryMarkdown } from './reporters/certification.ts';
 import { CERTIFICATION_DIR, REPORT_FILES } from './write-reports.ts';
 import { VERDICT_TEXT, type RunResult } from './run-result.ts';
 import type { Product } from '../config/product.ts';
-import { suiteVersion } from '../command/version.ts';
+import { suiteVersion } from '../core/version.ts';
 import { loadSpec } from '../contract/spec.ts';
 import { loadCatalog } from '../contract/catalog.ts';
-import { UsageError } from '../command/errors.ts';
+import { UsageError } from '../core/errors.ts';
 
 export interface BundleVerification {
   /** The certification directory that was read. */

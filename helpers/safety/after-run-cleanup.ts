@@ -1,9 +1,9 @@
 import { fillId, is2xx, type ApiClient } from '../http/client.ts';
 import { outstanding, type Journal, type Outstanding } from './journal.ts';
-import { markerBase, markerField } from '../resources/fixtures.ts';
-import { markedRecords, runIdOf, runIdsIn } from './run-marker.ts';
-import { recordReader } from '../resources/record-shapes.ts';
-import { ListReader } from '../resources/list-reader.ts';
+import { markerBase, markerField } from '../records/fixtures.ts';
+import { markedRecords, runIdOf, runIdsIn } from '../records/run-marker.ts';
+import { recordReader } from '../records/record-shapes.ts';
+import { ListReader } from '../records/list-reader.ts';
 import { isRecord, type Row } from '../contract/record.ts';
 import { isDeepStrictEqual } from 'node:util';
 import { byPath, holding, restoreFields, restoreRecord, type LeftOnTarget } from './restore-record.ts';

@@ -1,6 +1,5 @@
 import { fillId, is2xx, type ApiClient } from '../http/client.ts';
 import type { Operation } from '../contract/spec.ts';
-import { currentJournal } from './current-journal.ts';
 import type { Journal } from './journal.ts';
 
 /**
@@ -12,7 +11,7 @@ import type { Journal } from './journal.ts';
 export class CreatedRecords {
   private readonly created = new Map<string, { id: unknown; deleteOp: Operation }>();
 
-  constructor(private readonly journal: Journal | undefined = currentJournal()) {}
+  constructor(private readonly journal: Journal | undefined) {}
 
   /** A record whose create the client journalled (the target answered it with its id). */
   record(deleteOp: Operation, id: unknown): void {

@@ -1,4 +1,4 @@
-import { runIdsIn } from './run-marker.ts';
+import { runIdsIn } from '../records/run-marker.ts';
 import type { Row } from '../contract/record.ts';
 
 /**

@@ -1,5 +1,7 @@
 import { appendFileSync, existsSync, readFileSync, renameSync, statSync } from 'node:fs';
 import type { Row } from '../contract/record.ts';
+import type { TargetConfig } from '../config/target.ts';
+import { ApiClient } from '../http/client.ts';
 
 /**
  * One line of the run journal. Paths are concrete (ids filled in), relative to the base URL.
@@ -111,4 +113,10 @@ export function outstanding(entries: JournalEntry[]): Outstanding {
   }
   for (const path of everCreated) written.delete(path);
   return { created: [...created.values()].reverse(), listPaths, everCreated, written, snapshots, interference };
+}
+
+/** A client whose creations, deletions and writes go to the run journal the target names (journalFile), as they happen. */
+export function journalledClient(target: TargetConfig): ApiClient {
+  const journal = target.journalFile ? new Journal(target.journalFile) : undefined;
+  return new ApiClient(target, undefined, undefined, journal && ((event) => journal.append(event)));
 }

@@ -1,6 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { changedFieldNames } from '../checks/compare.ts';
-import { currentJournal } from './current-journal.ts';
+import { changedFieldNames } from '../records/compare.ts';
 import { foreignRunId, Interference } from './interference.ts';
 import type { Journal } from './journal.ts';
 import type { Row } from '../contract/record.ts';
@@ -27,7 +26,7 @@ export class MemberWatch {
     private readonly runId: string,
     private readonly idField: string,
     private readonly pathOf: (id: string) => string,
-    private readonly journal: Journal | undefined = currentJournal(),
+    private readonly journal: Journal | undefined,
   ) {}
 
   /** An update of member `id` went out: what is read next may differ because of it. */

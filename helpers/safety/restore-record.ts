@@ -1,8 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { is2xx, NoAnswerError, type ApiClient } from '../http/client.ts';
-import { businessRecordIn, pick, type RecordReader } from '../resources/record-shapes.ts';
+import { businessRecordIn, pick, type RecordReader } from '../records/record-shapes.ts';
 import { type Row } from '../contract/record.ts';
-import { converge } from '../checks/converge.ts';
+import { converge } from '../core/converge.ts';
 
 /** A record the run could not leave as it found it, and why: the report's last section. */
 export interface LeftOnTarget {

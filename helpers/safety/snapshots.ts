@@ -1,10 +1,9 @@
 import type { ApiClient } from '../http/client.ts';
 import type { Journal } from './journal.ts';
 import { outstanding } from './journal.ts';
-import { writableFields, type RecordReader } from '../resources/record-shapes.ts';
+import { writableFields, type RecordReader } from '../records/record-shapes.ts';
 import { isRecord, type Row } from '../contract/record.ts';
 import { restoreRecord, type LeftOnTarget } from './restore-record.ts';
-import { currentJournal } from './current-journal.ts';
 import { takeSnapshot } from './take-snapshot.ts';
 
 /**
@@ -19,7 +18,7 @@ export class Snapshots {
   constructor(
     private readonly client: ApiClient,
     private readonly idField = 'id',
-    private readonly journal: Journal | undefined = currentJournal(),
+    private readonly journal: Journal | undefined,
     /** The record in a GET's answer (the business record may sit in an envelope). */
     private readonly recordOf: RecordReader = (_path, json) => (isRecord(json) ? json : undefined),
   ) {}

@@ -1,7 +1,7 @@
 import { ApiClient, is2xx } from '../http/client.ts';
-import { markerBase, markerField } from '../resources/fixtures.ts';
+import { markerBase, markerField } from '../records/fixtures.ts';
 import { type LeftOnTarget } from './restore-record.ts';
-import { markedRecords, type MarkedRecord } from './run-marker.ts';
+import { markedRecords, type MarkedRecord } from '../records/run-marker.ts';
 import type { Spec } from '../contract/spec.ts';
 import type { TargetConfig } from '../config/target.ts';
 

@@ -1,6 +1,6 @@
 import { fillId, is2xx, type ApiClient } from '../http/client.ts';
 import type { Journal } from './journal.ts';
-import { type RecordReader } from '../resources/record-shapes.ts';
+import { type RecordReader } from '../records/record-shapes.ts';
 import { isRecord, type Row } from '../contract/record.ts';
 
 /**

@@ -146,8 +146,9 @@ export const businessFaults: Fault[] = [
   {
     name: 'business-hours-reset',
     description: 'An update that does not send businessHours empties them.',
-    // Seen by the first update, and by the first one after the lane has set businessHours again.
-    kills: ids('BUS-UPDATE-PARTIAL', [FIELDS[0], FIELDS[FIELDS.indexOf('businessHours') + 1]]),
+    // The lane changes the fields in the order of the update schema (spec/openapi.yaml): seen by
+    // the first update (name), and by the first one after the lane has set businessHours again.
+    kills: ['BUS-UPDATE-PARTIAL:name', 'BUS-UPDATE-PARTIAL:termsAndConditionsUrl'],
   },
 
   // --- Authentication ---------------------------------------------------------------------

@@ -60,7 +60,7 @@ function ownRule(ctx: RefContext, field: string, value: string): boolean {
 }
 
 /** What a variation's business record holds instead of the seed's, so that it keeps its own rules. */
-export function seedChanges(varies: (name: string) => boolean): Record<string, unknown> {
+export function seedChanges(varies: RefContext['varies']): Record<string, unknown> {
   return {
     ...(varies('social-links-own-domain') && {
       instagramUrl: 'https://www.instagram.com/referencebarbers', twitterUrl: 'https://x.com/referencebarbers', facebookUrl: 'https://www.facebook.com/referencebarbers',
@@ -71,7 +71,7 @@ export function seedChanges(varies: (name: string) => boolean): Record<string, u
 
 /** Variations business-envelope-*: the retrieval and the update answer the record inside an envelope. */
 function enveloped(ctx: RefContext, record: Record<string, unknown>): unknown {
-  const name = ['data', 'business', 'result'].find((n) => ctx.varies(`business-envelope-${n}`));
+  const name = (['data', 'business', 'result'] as const).find((n) => ctx.varies(`business-envelope-${n}`));
   return name ? { [name]: record } : record;
 }
 

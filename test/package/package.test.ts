@@ -14,8 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { projectRoot } from '../../helpers/command/paths.ts';
-import { suiteVersion } from '../../helpers/command/version.ts';
+import { projectRoot } from '../../helpers/core/paths.ts';
+import { suiteVersion } from '../../helpers/core/version.ts';
 import { startReference } from '../../reference/server.ts';
 
 interface Ran {

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { projectRoot } from '../../helpers/command/paths.ts';
+import { projectRoot } from '../../helpers/core/paths.ts';
 import { build, isStale } from '../../scripts/build.mjs';
 
 export interface CliRun {

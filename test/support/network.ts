@@ -4,7 +4,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
-import { projectRoot } from '../../helpers/command/paths.ts';
+import { projectRoot } from '../../helpers/core/paths.ts';
 
 /** The test CA and certificates (scripts/make-test-certs.sh): paths, and their contents. */
 export const tlsDir = join(projectRoot, 'test', 'fixtures', 'tls');

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { projectRoot, specDir } from '../../helpers/command/paths.ts';
+import { projectRoot, specDir } from '../../helpers/core/paths.ts';
 
 const require = createRequire(import.meta.url);
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;

@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import type { SerializedError } from 'vitest';
 import type { CollectedCheck, Observation } from '../check-outcomes.ts';
-import type { CheckMeta, ObservationMeta } from '../../checks/check.ts';
+import type { CheckMeta, ObservationMeta } from '../../model/check-meta.ts';
 
 /** Turns vitest's test cases into the result model; every other reporter reads from here. */
 export class ResultCollector implements Reporter {

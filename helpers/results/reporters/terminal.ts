@@ -1,7 +1,7 @@
 import { styleText } from 'node:util';
 import type { CollectedCheck } from '../check-outcomes.ts';
 import type { Expectations } from '../../config/expectations.ts';
-import type { Output } from '../../command/io.ts';
+import type { Output } from '../../core/output.ts';
 import { incompleteText, isKnownDeviation, notTestedText, scopeText, VERDICT_TEXT, type RunResult } from '../run-result.ts';
 
 type Style = Parameters<typeof styleText>[0];

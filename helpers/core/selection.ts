@@ -1,8 +1,16 @@
-// What --only selects. Apart from check.ts (which loads vitest's test API) so that the command's
+// What --only selects, for the suite worker and the main process alike. Apart from check.ts (which loads vitest's test API) so that the command's
 // main thread can match checks without loading vitest's runtime (chai, expect, snapshots).
 
 /** The reason of a check that --only left out: such checks are not part of the run's reports. */
 export const NOT_SELECTED = 'not selected by --only';
+
+/**
+ * The not-applicable reason of a check whose prerequisite check --only left out: like the
+ * prerequisite, it is outside what the run selected (see unproven() in run-result.ts).
+ */
+export const dependsOnUnselected = (checkId: string) => `depends on ${checkId}, which did not run`;
+export const isOutsideSelection = (c: { outcome: string; reason?: string | null }) =>
+  c.outcome === 'skipped' || (c.outcome === 'not-applicable' && /^depends on \S+, which did not run$/.test(c.reason ?? ''));
 
 /** Whether --only selects a check or an observation: it matches the own id and title (not vitest's describe path), so ^ and $ work. */
 export function selects(only: string | undefined, def: { id: string; title: string }): boolean {

@@ -1,6 +1,6 @@
 import type { TargetConfig } from '../config/target.ts';
 import { NAME_FIELDS } from './record-shapes.ts';
-import { markedValue } from '../safety/run-marker.ts';
+import { markedValue } from './run-marker.ts';
 
 /** The fixture field that carries the run marker: configured, or the first name-like string field. */
 export function markerField(target: TargetConfig): string | undefined {

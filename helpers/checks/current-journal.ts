@@ -1,5 +1,5 @@
 import { inject } from 'vitest';
-import { Journal } from './journal.ts';
+import { Journal } from '../safety/journal.ts';
 
 /** The run journal of the run this suite worker belongs to, if the command handed one over. */
 export function currentJournal(): Journal | undefined {

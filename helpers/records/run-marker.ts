@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { fillId, type ApiClient } from '../http/client.ts';
-import { ListReader } from '../resources/list-reader.ts';
+import { ListReader } from './list-reader.ts';
 import { isRecord, type Row } from '../contract/record.ts';
 import type { TargetConfig } from '../config/target.ts';
 

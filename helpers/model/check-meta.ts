@@ -1,0 +1,29 @@
+import type { CheckIdentity } from '../contract/catalog.ts';
+import type { Exchange } from '../http/exchanges.ts';
+import type { Outcome } from '../core/outcome.ts';
+
+// What a check in the suite worker hands the main process's reporters, through vitest's task meta.
+
+/** What a check tells the reporters, on top of vitest's own result. */
+export interface CheckMeta extends CheckIdentity {
+  changesData: boolean;
+  outcome?: Outcome;
+  reason?: string;
+  exchanges: Exchange[];
+  notes: string[];
+}
+
+/** Something the suite reports about the target that the contract does not rule on: never fails. */
+export interface ObservationMeta {
+  id: string;
+  title: string;
+  text: string;
+  exchanges: Exchange[];
+}
+
+declare module 'vitest' {
+  interface TaskMeta {
+    conformance?: CheckMeta;
+    observation?: ObservationMeta;
+  }
+}
