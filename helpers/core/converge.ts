@@ -8,8 +8,13 @@
 
 /** How long a read waits for the run's own write to show, unless told (--converge-window). */
 export const CONVERGE_WINDOW_MS = 3000;
-/** After a write failed to show within the window, later waits are this many times the longest lag seen (none if none was). */
+/**
+ * After a write failed to show within the window, later waits are this many times the longest
+ * lag seen, and at least LAG_FLOOR_MS on a target that has lagged at all (a busy machine stretches
+ * a lag); none on a target that never lagged.
+ */
 const LAG_FACTOR = 3;
+const LAG_FLOOR_MS = 1000;
 const FIRST_PAUSE_MS = 50;
 const MAX_PAUSE_MS = 500;
 
@@ -23,7 +28,8 @@ export class Lag {
   expired = false;
 
   budget(windowMs: number): number {
-    return this.expired ? Math.min(windowMs, LAG_FACTOR * this.longestMs) : windowMs;
+    if (!this.expired) return windowMs;
+    return this.longestMs === 0 ? 0 : Math.min(windowMs, Math.max(LAG_FACTOR * this.longestMs, LAG_FLOOR_MS));
   }
 }
 const learned = new Lag();
