@@ -150,10 +150,9 @@ describe.concurrent('customers', () => {
       ensure(twinChanged.length === 0, () => `the ${variant} of ${String(addressed.id)} changed customer ${String(twin.id)}: ${twinChanged.join('; ')}`);
       const after = await lab.preExisting('listing customers after');
       const touched: string[] = [];
-      for (const [id, row] of before) {
-        const now = after.get(id) ?? (await lab.find(id)).json;
-        const changed = isRecord(now) && sameId(now[idField], id) ? changedFields(row, now) : ['gone'];
-        if (changed.length) touched.push(`${id} (${changed.join('; ')})`);
+      for (const [id, print] of before) {
+        const changed = await lab.changedSince(id, print, after.get(id));
+        if (changed) touched.push(`${id} (${changed})`);
       }
       ensure(touched.length === 0, () => `the ${variant} of ${String(addressed.id)} changed pre-existing customers: ${touched.join(', ')}`);
     });

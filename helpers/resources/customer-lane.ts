@@ -9,7 +9,8 @@ import { is2xx, type Answer, type ApiClient } from '../http/client.ts';
 import type { CreatedRecords } from '../safety/created-records.ts';
 import { pick } from '../records/record-shapes.ts';
 import { ListReader, type ListEnd } from '../records/list-reader.ts';
-import { isRecord, type Row } from '../contract/record.ts';
+import { isRecord, SERVER_MAINTAINED, type Row } from '../contract/record.ts';
+import { createHash } from 'node:crypto';
 import type { ResourceOps } from '../contract/resource-ops.ts';
 import type { TargetConfig } from '../config/target.ts';
 
@@ -231,11 +232,22 @@ export class CustomerLane {
     return first;
   }
 
-  /** The customers of the whole list this run did not create, by id. */
-  async preExisting(why: string): Promise<Map<string, Row>> {
-    const rows = new Map<string, Row>();
-    await this.scanAll(why, (row) => void (this.isOurs(row[this.idField]) || rows.set(String(row[this.idField]), row)));
-    return rows;
+  /**
+   * The customers of the whole list this run did not create: their ids, each with a fingerprint
+   * of its fields (not the row: a list may hold tens of thousands).
+   */
+  async preExisting(why: string): Promise<Map<string, string>> {
+    const prints = new Map<string, string>();
+    await this.scanAll(why, (row) => void (this.isOurs(row[this.idField]) || prints.set(String(row[this.idField]), fingerprint(row))));
+    return prints;
+  }
+
+  /** Whether a customer listed with `print` before is still as it was: undefined if so, else what it is now (found again, since a list may leave it out meanwhile). */
+  async changedSince(id: string, print: string, listed?: string): Promise<string | undefined> {
+    if (listed === print) return undefined;
+    const now = (await this.find(id)).json;
+    if (!isRecord(now) || !sameId(now[this.idField], id)) return 'gone';
+    return fingerprint(now) === print ? undefined : `now ${JSON.stringify(now)}`;
   }
 
   update(id: unknown, body: Row): Promise<Answer> {
@@ -279,6 +291,12 @@ export class CustomerLane {
     }
     return left;
   }
+}
+
+/** The fields of a row but those the server stamps, in a fixed order, as a short digest. */
+function fingerprint(row: Row): string {
+  const fields = Object.keys(row).filter((k) => !SERVER_MAINTAINED.test(k)).sort().map((k) => [k, row[k]]);
+  return createHash('sha1').update(JSON.stringify(fields)).digest('base64');
 }
 
 /**

@@ -108,7 +108,8 @@ async function undoOnce(client: ApiClient, journal: Journal, target: TargetConfi
       continue;
     }
     for (const path of found) await remove(path);
-    const still = await ownRecords(client, listPath, state, target);
+    // A list that held none of them is verified already: a long one is not read twice for nothing.
+    const still = found.length ? await ownRecords(client, listPath, state, target) : [];
     if (typeof still === 'string') left.set(listPath, `could not verify by listing: ${still}`);
     else for (const path of still) left.set(path, left.get(path) ?? 'still listed after being deleted');
   }
