@@ -39,6 +39,10 @@ export interface ConformanceOptions {
   timeoutMs?: number;
   runTimeoutSeconds?: number;
   rate?: number;
+  /** --retry-budget: how long a check waits out a target that stopped answering (default 30). */
+  retryBudgetSeconds?: number;
+  /** --max-body-mib: the largest answer body read (default 5). */
+  maxBodyMiB?: number;
   allowHttp?: boolean;
   /** Stops the run as Ctrl-C does: no new checks, the target restored; the result says "interrupted". */
   signal?: AbortSignal;
@@ -90,7 +94,7 @@ function argvOf(o: ConformanceOptions): string[] {
     ...flag('base-url', o.baseUrl), ...flag('api-key', o.apiKey), ...flag('expired-key', o.expiredKey),
     ...flag('config', o.config), ...flag('report-dir', o.reportDir), ...flag('strict', o.strict), ...flag('read-only', o.readOnly),
     ...flag('only', o.only), ...flag('expect', o.expect), ...flag('summary', o.summary), ...flag('timeout', o.timeoutMs),
-    ...flag('run-timeout', o.runTimeoutSeconds), ...flag('rate', o.rate), ...flag('allow-http', o.allowHttp),
+    ...flag('run-timeout', o.runTimeoutSeconds), ...flag('rate', o.rate), ...flag('retry-budget', o.retryBudgetSeconds), ...flag('max-body-mib', o.maxBodyMiB), ...flag('allow-http', o.allowHttp),
     ...(o.certify
       ? ['--certify', ...flag('vendor', o.certify.vendor), ...flag('product', o.certify.product), ...flag('product-version', o.certify.version), ...flag('contact', o.certify.contact)]
       : []),

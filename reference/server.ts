@@ -84,8 +84,8 @@ async function readBody(req: IncomingMessage, limit: number): Promise<string> {
 
 function idStyle(has: RefContext['varies']): IdStyle {
   if (has('ids-reused')) return 'reused';
-  if (has('ids-integer')) return 'integer';
-  if (has('ids-prefixed')) return 'prefixed';
+  if (has('ids-integer') || has('ids-canonical-zeros')) return 'integer';
+  if (has('ids-prefixed') || has('ids-canonical-case')) return 'prefixed';
   return 'uuid';
 }
 
@@ -110,6 +110,8 @@ const REPLICA_LAG_MS = 300;
 /** Robustness overlapping-run(-team-members): the other run writes after this many updates of this run's. */
 const OVERLAP_AFTER_BUSINESS_UPDATES = 5;
 const OVERLAP_AFTER_MEMBER_UPDATES = 2;
+/** Robustness overlapping-run-unmarked: right after this run's first field update (its name). */
+const OVERLAP_UNMARKED_AFTER_BUSINESS_UPDATES = 2;
 
 /** A name from outside the code (a command line, a test) that names nothing fails the start. */
 function checkNames(options: ReferenceOptions): void {
@@ -205,6 +207,7 @@ function responder(ctx: RefContext, options: ReferenceOptions): (req: IncomingMe
   // the same mechanism as the robustness faults: one implementation of each misbehaviour.
   const encodingFault = options.fault && robustnessNamed(options.fault) ? [options.fault] : [];
   const misbehave = robustnessFaults([...(options.robustness ?? []), ...encodingFault], { redirectTo: options.redirectTo });
+  ctx.keyRevoked = () => misbehave.keyRevoked();
   const rateLimited = everyNth(RATE_LIMITED_EVERY);
   const overlap = otherRun(ctx.state, options.robustness ?? []);
   const replica = readReplica(ctx.state, ctx.varies('read-replica-lag'));
@@ -358,6 +361,7 @@ function write(res: ServerResponse, answer: RefResponse): void {
 
 /**
  * Robustness overlapping-run: another run starts writing to the business record mid-run;
+ * overlapping-run-unmarked: to a field no marker can carry, while its lease says it is going;
  * overlapping-run-team-members: to a team member (not the one this run is changing).
  */
 function otherRun(state: State, robustness: string[]): (operationId: string | undefined) => void {
@@ -366,6 +370,10 @@ function otherRun(state: State, robustness: string[]): (operationId: string | un
   return (operationId) => {
     if (robustness.includes('overlapping-run') && operationId === 'updateBusiness' && ++businessUpdates === OVERLAP_AFTER_BUSINESS_UPDATES) {
       state.business = { ...state.business, name: `Conformance Check Business ${OTHER_RUN}` };
+    }
+    if (robustness.includes('overlapping-run-unmarked') && operationId === 'updateBusiness' && ++businessUpdates === OVERLAP_UNMARKED_AFTER_BUSINESS_UPDATES) {
+      state.business = { ...state.business, currencyIso: state.business.currencyIso === 'CHF' ? 'JPY' : 'CHF' };
+      state.insert(state.customers, { firstName: 'Conformance', lastName: `Customer ${OTHER_RUN} lease-${Math.floor(Date.now() / 1000)}`, email: `lease+${OTHER_RUN}@example.com` }, 'cus');
     }
     if (robustness.includes('overlapping-run-team-members') && operationId === 'updateTeamMember' && ++memberUpdates === OVERLAP_AFTER_MEMBER_UPDATES) {
       const [id, member] = [...state.teamMembers].at(-1)!;

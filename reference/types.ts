@@ -28,6 +28,8 @@ export interface RefContext {
   fault(name: FaultName | `${FaultFamily}:${string}`): boolean;
   /** Whether the named legitimate variation is switched on (any number may be). A name with a typo fails tsc. */
   varies(name: VariationName): boolean;
+  /** Whether the valid key has been revoked by now (robustness key-revoked-from). */
+  keyRevoked?(): boolean;
 }
 
 /** A family of generated faults, one per operation or field (route-missing:<operationId>): the family part is typed, the member is data. */
@@ -63,4 +65,19 @@ export function everyNth(n: number): (method: string, path: string) => boolean {
     turnedAway.add(key);
     return true;
   };
+}
+
+/**
+ * The record a path id names. Variations ids-canonical-case and ids-canonical-zeros canonicalise
+ * the id (the same id written another way); `lenientFault` matches it leniently, as a parseInt
+ * would: a known id with characters after or before it names that record.
+ */
+export function lookUp(table: Map<string, Record<string, unknown>>, id: string, ctx: RefContext, lenientFault: FaultName): Record<string, unknown> | undefined {
+  const exact = table.get(id);
+  if (exact) return exact;
+  const rows = [...table.values()];
+  if (ctx.varies('ids-canonical-case')) return rows.find((r) => String(r.id).toLowerCase() === id.toLowerCase());
+  if (ctx.varies('ids-canonical-zeros') && /^\d+$/.test(id)) return table.get(String(Number(id)));
+  if (ctx.fault(lenientFault)) return rows.find((r) => id.startsWith(String(r.id)) || id.endsWith(String(r.id)));
+  return undefined;
 }

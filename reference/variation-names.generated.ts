@@ -4,6 +4,8 @@
 export type VariationName =
   | 'api-index'
   | 'auth-everywhere'
+  | 'auth-scheme-any-case'
+  | 'auth-several-spaces'
   | 'auth-writes-only'
   | 'business-envelope-business'
   | 'business-envelope-data'
@@ -22,6 +24,8 @@ export type VariationName =
   | 'event-ids'
   | 'event-link'
   | 'extra-resources'
+  | 'ids-canonical-case'
+  | 'ids-canonical-zeros'
   | 'ids-integer'
   | 'ids-prefixed'
   | 'ids-reused'

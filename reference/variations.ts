@@ -65,6 +65,8 @@ const ENVELOPES: Variation[] = [
 export const VARIATIONS: Variation[] = [
   { name: 'ids-integer', notShown: 'id-format', description: 'Ids are JSON integers.' },
   { name: 'ids-prefixed', notShown: 'id-format', description: 'Ids are prefixed strings such as cus_000123.' },
+  { name: 'ids-canonical-case', notShown: 'id-format', description: 'Ids are prefixed strings such as cus_000123, found in any case: /customers/CUS_000123 is the same customer.' },
+  { name: 'ids-canonical-zeros', notShown: 'id-format', description: 'Ids are integers, found with leading zeros too: /customers/007 is customer 7.' },
   { name: 'create-200', notShown: 'customer-team-member-shapes', description: 'Create Customer answers 200 instead of 201.' },
   { name: 'delete-200-body', notShown: 'customer-team-member-shapes', description: 'Delete Customer answers 200 with the deleted customer instead of 204.' },
   { name: 'auth-everywhere', notShown: 'undocumented-auth', description: 'Every endpoint, not only the business, requires the bearer key.' },
@@ -144,6 +146,9 @@ export const VARIATIONS: Variation[] = [
   // Section 6: events.
   { name: 'event-ids', notShown: 'events', description: 'Every write answers with the id of the event it emitted (X-Event-Id).' },
   { name: 'event-link', notShown: 'events', description: 'Every write links the event it emitted (Link: </api/v1/events/…>; rel="event").' },
+  // Section 4 and 5.1: what the grammar of "Bearer <API_KEY>" allows besides that spelling.
+  { name: 'auth-scheme-any-case', notShown: 'authorization-leniency', description: 'The scheme is matched ignoring case (RFC 7235 2.1): "bearer <key>" and "BEARER <key>" are accepted.' },
+  { name: 'auth-several-spaces', notShown: 'authorization-leniency', description: 'Several spaces between Bearer and the key are accepted (RFC 6750 2.1: "Bearer" 1*SP b64token).' },
   // Section 7: the shape of an error body, the status of a validation error, unknown team members.
   { name: 'tm-unknown-id-400', notShown: 'unknown-team-member', description: 'Finding a team member by an id that names none answers 400.' },
   { name: 'tm-unknown-id-403', notShown: 'unknown-team-member', description: 'Finding a team member by an id that names none of the caller\'s answers 403.' },

@@ -9,19 +9,21 @@ import { observeAuth, type Probe } from '../helpers/checks/auth-observation.ts';
 import { changedFields, mismatches, sameId } from '../helpers/records/compare.ts';
 import { CustomerLane, customerCheck, type Scope } from '../helpers/resources/customer-lane.ts';
 import { ensure, said } from '../helpers/checks/assertions.ts';
-import { needsThat } from '../helpers/checks/precondition.ts';
+import { needs, needsThat } from '../helpers/checks/precondition.ts';
 import { customerFixture, markerField } from '../helpers/records/fixtures.ts';
 import { is2xx, type Answer } from '../helpers/http/client.ts';
 import { journalledClient } from '../helpers/safety/journal.ts';
 import { currentJournal } from '../helpers/checks/current-journal.ts';
 import { CreatedRecords } from '../helpers/safety/created-records.ts';
-import { check } from '../helpers/checks/check.ts';
-import { writeBackBody } from '../helpers/records/record-shapes.ts';
+import { check, settleDifferencesWith, Blocked } from '../helpers/checks/check.ts';
+import { writeBackBody, rowsOf } from '../helpers/records/record-shapes.ts';
 import { isRecord, type Row } from '../helpers/contract/record.ts';
 import { converge, windowOf } from '../helpers/core/converge.ts';
-import { Blocked } from '../helpers/checks/check.ts';
 import { requireOps, resourceOps } from '../helpers/contract/resource-ops.ts';
 import { sharedStep } from '../helpers/checks/shared-step.ts';
+import { leasePlace } from '../helpers/safety/lease.ts';
+import { ID_NEAR_MISSES } from '../helpers/contract/id-near-misses.ts';
+import { madeBy, wrongRecordFound } from '../helpers/checks/id-near-miss.ts';
 import { loadSpec, type Operation } from '../helpers/contract/spec.ts';
 
 const spec = await loadSpec();
@@ -32,6 +34,9 @@ const lab = new CustomerLane(client, ops, target, new CreatedRecords(currentJour
 const { idField } = lab;
 const patch = target.vendor.customerPatch;
 const suiteScope = lab.scope();
+// A difference another run's writes may have made is settled before it is a failure (see JUDGES_DIFFERENCES).
+const place = leasePlace(spec, target);
+settleDifferencesWith('CUS-', () => lab.settle(place));
 
 afterAll(async () => {
   try {
@@ -229,6 +234,44 @@ describe.concurrent('customers', () => {
 function reused(id: unknown): Blocked {
   return new Blocked('the target', `the deleted customer's id ${String(id)} already names another customer (the target reuses ids), so what a deleted id answers cannot be judged`);
 }
+
+// Near misses of a customer's id (helpers/contract/id-near-misses.ts): never another customer, nor
+// this one unless the near miss is its id written another way; a write to one creates nothing.
+describe.concurrent('customers: near misses of an id', () => {
+  for (const miss of ID_NEAR_MISSES) {
+    // A write to a canonical form may rightly change or delete the customer itself: only finds are judged for those.
+    const variants = miss.canonical ? (['find'] as const) : (['find', 'update', 'delete'] as const);
+    for (const variant of variants) {
+      const op = { find: ops.find, update: ops.update, delete: ops.remove }[variant];
+      customerCheck(lab, { id: `CUS-ID-NEAR-MISS:${variant}:${miss.name}`, title: `${op.method} ${op.path} with ${miss.description} ${miss.canonical ? 'answers no other customer' : 'neither answers nor changes that customer or another, and creates none'}` }, async (scope, run) => {
+        const made = await scope.make(`near miss ${variant}`);
+        const near = miss.of(made.id);
+        if ('unavailable' in near) return run.notApplicable(near.unavailable);
+        const before = await needs('CUS-LIST:array', lab.readList('listing customers before'));
+        if (before.some((r) => sameId(r[idField], near.id))) run.notApplicable(`${near.id} is the id of a listed customer, not a near miss`);
+        const asked = `${op.method} ${op.path} with ${near.id} (${miss.description} ${String(made.id)})`;
+        if (variant === 'find') {
+          const answer = await lab.find(near.id);
+          const wrong = wrongRecordFound(answer, miss, near.id, made.record, idField, 'customer');
+          ensure(!wrong, () => `${asked} ${wrong}: ${said(answer)}`);
+          return;
+        }
+        const standing = await needs('CUS-FIND', lab.read(made.id, 'reading the customer before'));
+        const answer = variant === 'update' ? await lab.update(near.id, patch) : await client.call(op, { id: near.id });
+        const found = await lab.find(made.id);
+        ensure(is2xx(found), () => `${asked} ${said(answer)}, and the customer ${String(made.id)} is no longer found: GET ${ops.find.path} ${said(found)}`);
+        if (variant === 'update' && isRecord(found.json)) {
+          const changed = changedFields(standing, found.json);
+          ensure(changed.length === 0, () => `${asked} ${said(answer)}, and changed the customer ${String(made.id)}: ${changed.join('; ')}`);
+          // Customers the other checks create meanwhile are this run's own, not made by the write.
+          const added = madeBy(patch, near.id, before, await needs('CUS-LIST:array', lab.readList('listing customers after')), idField).filter((id) => !lab.isOurs(id));
+          for (const id of added) lab.adopt(id);
+          ensure(added.length === 0, () => `${asked} ${said(answer)}, and created customers ${added.map(String).join(', ')} (deleted again at the end of the run)`);
+        }
+      });
+    }
+  }
+});
 
 describe('customers: authentication (not documented, observed only)', () => {
   const mine: Scope = lab.scope();

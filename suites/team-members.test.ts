@@ -7,7 +7,7 @@
  */
 import { afterAll, describe, inject } from 'vitest';
 import { observeAuth, type Probe } from '../helpers/checks/auth-observation.ts';
-import { check, type CheckRun } from '../helpers/checks/check.ts';
+import { check, type CheckRun, settleDifferencesWith } from '../helpers/checks/check.ts';
 import { changedFields, mismatches, sameId } from '../helpers/records/compare.ts';
 import { ensure, said } from '../helpers/checks/assertions.ts';
 import { needs, needsThat } from '../helpers/checks/precondition.ts';
@@ -16,8 +16,11 @@ import { journalledClient } from '../helpers/safety/journal.ts';
 import { writeBackBody } from '../helpers/records/record-shapes.ts';
 import { isRecord } from '../helpers/contract/record.ts';
 import { requireOps, resourceOps } from '../helpers/contract/resource-ops.ts';
+import { leasePlace } from '../helpers/safety/lease.ts';
 import { loadSpec } from '../helpers/contract/spec.ts';
 import { TeamMemberLane } from '../helpers/resources/team-member-lane.ts';
+import { ID_NEAR_MISSES, type IdMiss } from '../helpers/contract/id-near-misses.ts';
+import { madeBy, wrongRecordFound } from '../helpers/checks/id-near-miss.ts';
 
 const spec = await loadSpec();
 const target = inject('target');
@@ -25,6 +28,9 @@ const client = journalledClient(target);
 const ops = requireOps(resourceOps(spec, 'team-members'), 'team-members', ['list', 'find', 'update']);
 const lane = new TeamMemberLane(client, ops, target);
 const { idField } = lane;
+// A difference another run's writes may have made is settled before it is a failure (see JUDGES_DIFFERENCES).
+const place = leasePlace(spec, target);
+settleDifferencesWith('TM-', () => lane.settle(place));
 /** How many listed members the find check asks for: enough to catch a find that ignores the id. */
 const FIND_SAMPLE = 10;
 
@@ -36,6 +42,10 @@ afterAll(async () => {
     await client.close();
   }
 });
+
+/** The fields a list row and a find both show, whose values differ (a list may show fewer fields). */
+const sharedFieldsDiffer = (listed: Record<string, unknown>, found: Record<string, unknown>) =>
+  changedFields(listed, found, Object.keys(found).filter((k) => !(k in listed)).concat(Object.keys(listed).filter((k) => !(k in found))));
 
 /** The member with the most fields (the first of them): a PATCH that loses fields shows best on it. */
 const richest = (rows: Record<string, unknown>[]) => rows.reduce<Record<string, unknown> | undefined>((best, r) => (!best || Object.keys(r).length > Object.keys(best).length ? r : best), undefined);
@@ -51,7 +61,8 @@ describe('team members', () => {
     await lane.initial();
   });
 
-  check({ id: 'TM-FIND', title: `GET ${ops.find.path} answers 2xx with the member of that id, for each listed member (up to ${FIND_SAMPLE})` }, async (run) => {
+  // Judged by content, not by the id label: the member found carries the values the list shows for it.
+  check({ id: 'TM-FIND', title: `GET ${ops.find.path} answers 2xx with the member of that id, as the list shows it, for each listed member (up to ${FIND_SAMPLE})` }, async (run) => {
     await someMember(run, (rows) => rows[0]);
     const wrong: string[] = [];
     for (const member of (await lane.initial()).slice(0, FIND_SAMPLE)) {
@@ -59,6 +70,13 @@ describe('team members', () => {
       const answer = await lane.find(id);
       if (!is2xx(answer)) wrong.push(`${String(id)}: ${said(answer)}`);
       else if (!isRecord(answer.json) || !sameId(answer.json[idField], id)) wrong.push(`${String(id)}: answered ${isRecord(answer.json) ? `the member with ${idField} ${JSON.stringify(answer.json[idField])}` : said(answer)}`);
+      else if (sharedFieldsDiffer(member, answer.json).length) {
+        // The list may be older than the find: both are asked again before the target is blamed.
+        const listed = (await lane.readList('listing team members again')).find((r) => sameId(r[idField], id));
+        const found = await lane.find(id);
+        const differ = listed && isRecord(found.json) ? sharedFieldsDiffer(listed, found.json) : [];
+        if (differ.length) wrong.push(`${String(id)}: answered other values than the list shows for it (${differ.join('; ')})`);
+      }
     }
     ensure(wrong.length === 0, () => `listed members not found by their id: ${wrong.join('; ')}`);
   });
@@ -142,6 +160,45 @@ describe('team members: authentication (not documented, observed only)', () => {
     });
   }
 });
+
+// Near misses of a member's id (helpers/contract/id-near-misses.ts): never another member, nor this
+// one unless the near miss is its id written another way; an update of one changes and creates none.
+describe('team members: near misses of an id', () => {
+  for (const miss of ID_NEAR_MISSES) {
+    check({ id: `TM-ID-NEAR-MISS:find:${miss.name}`, title: `GET ${ops.find.path} with ${miss.description} answers ${miss.canonical ? 'no other member' : 'neither that member nor another'}` }, async (run) => {
+      const { member, near } = await nearMissOf(run, miss);
+      const answer = await lane.find(near);
+      const wrong = wrongRecordFound(answer, miss, near, member, idField, 'member');
+      ensure(!wrong, () => `GET ${ops.find.path} with ${near} (${miss.description} ${String(member[idField])}) ${wrong}: ${said(answer)}`);
+    });
+    // A write to a canonical form may rightly change the member itself.
+    if (miss.canonical) continue;
+    check({ id: `TM-ID-NEAR-MISS:update:${miss.name}`, title: `PATCH ${ops.update.path} with ${miss.description} changes no member and creates none`, changesData: true }, async (run) => {
+      const { member, near, listed } = await nearMissOf(run, miss);
+      const id = member[idField];
+      const original = await needs('TM-FIND', lane.read(id, 'reading the member before'));
+      const body = target.vendor.teamMemberPatch ?? lane.nameChange(original) ?? run.notApplicable('the member has no name-like string field to change: configure teamMemberPatch');
+      const asked = `PATCH ${ops.update.path} with ${near} (${miss.description} ${String(id)}) and ${JSON.stringify(body)}`;
+      await lane.changing(original, async () => {
+        const answer = await lane.update(near, body);
+        const changed = changedFields(original, await lane.read(id, 'reading the member after'));
+        ensure(changed.length === 0, () => `${asked} ${said(answer)}, and changed the member ${String(id)}: ${changed.join('; ')}`);
+        const added = madeBy(body, near, listed, await lane.readList('listing team members after'), idField);
+        if (added.length) throw new Error(`${asked} ${said(answer)}, and created members ${added.map(String).join(', ')}, which the interface cannot do. ${await lane.undoCreate(added)}`);
+      });
+    });
+  }
+});
+
+/** The last member listed at the start (not the first, which a find that ignores the id answers) and a near miss of its id that no member has. */
+async function nearMissOf(run: CheckRun, miss: IdMiss) {
+  const listed = await needs('TM-LIST', lane.initial());
+  const member = listed.at(-1) ?? run.notApplicable('the target lists no team member');
+  const near = miss.of(member[idField]);
+  if ('unavailable' in near) return run.notApplicable(near.unavailable);
+  if (listed.some((r) => sameId(r[idField], near.id))) run.notApplicable(`${near.id} is the id of a listed member, not a near miss`);
+  return { member, near: near.id, listed };
+}
 
 // Last, because on a broken target they create or delete a member: what they cannot undo
 // through the API, their reason names.

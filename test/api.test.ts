@@ -16,6 +16,8 @@ test('options that cannot run throw a ConformanceError with exit code 2 and the 
   expect(error).toBeInstanceOf(ConformanceError);
   expect(error).toMatchObject({ exitCode: 2, message: expect.stringContaining('missing.json') });
   await expect(runConformance({ only: '(' })).rejects.toMatchObject({ exitCode: 2, message: expect.stringMatching(/^--only "\(" is not a regular expression/) });
+  await expect(runConformance({ maxBodyMiB: 0 })).rejects.toMatchObject({ exitCode: 2, message: expect.stringMatching(/^--max-body-mib must be a number of MiB above 0/) });
+  await expect(runConformance({ retryBudgetSeconds: -1 })).rejects.toMatchObject({ exitCode: 2, message: expect.stringMatching(/^--retry-budget must be a number of seconds from 0/) });
   await expect(listChecks({ only: '^NO-SUCH' })).resolves.toEqual([]);
 });
 

@@ -14,8 +14,8 @@ const SUITES = ['customers', 'team-members'];
 const running: RunningReference[] = [];
 afterAll(() => Promise.all(running.map((r) => r.close())));
 
-async function run(args: string[], fault?: FaultName) {
-  const ref = await startReference({ fault });
+async function run(args: string[], fault?: FaultName, variations?: string[]) {
+  const ref = await startReference({ fault, variations });
   running.push(ref);
   const before = ref.state.snapshot();
   const cli = await runInProcess(['--base-url', ref.url, ...args], { SCHEDULING_API_KEY: ref.apiKey });
@@ -32,7 +32,7 @@ describe.concurrent('customer and team member suites', () => {
     expect(cli.code, cli.stderr).toBe(0);
     expect(result.suiteErrors).toEqual([]);
     expect(idsWith(ours, ['failed', 'warning', 'not-applicable', 'skipped'])).toEqual([]);
-    expect(ours.length).toBe(21);
+    expect(ours.length).toBe(35);
     expect(result.observations.filter((o) => SUITES.includes(o.resource))).toHaveLength(8);
     expect(after.customers).toEqual(before.customers);
     expect(after.teamMembers).toEqual(before.teamMembers);
@@ -41,12 +41,26 @@ describe.concurrent('customer and team member suites', () => {
   test('--read-only runs only the checks that change nothing, and sends these resources only GET', async () => {
     const { cli, before, after, ours, result } = await run(['--read-only']);
     expect(cli.code, cli.stderr).toBe(0);
-    expect(idsWith(ours, ['passed'])).toEqual(['CUS-LIST:array', 'TM-FIND', 'TM-LIST']);
-    expect(idsWith(ours, ['skipped'])).toHaveLength(18);
+    expect(idsWith(ours, ['passed'])).toEqual(['CUS-LIST:array', 'TM-FIND', ...['find:leading-zero', 'find:other-case', 'find:prefix', 'find:suffix'].map((v) => `TM-ID-NEAR-MISS:${v}`), 'TM-LIST']);
+    expect(idsWith(ours, ['skipped'])).toHaveLength(28);
     const methods = new Set([...ours, ...result.observations.filter((o) => SUITES.includes(o.resource))].flatMap((c) => c.exchanges.map((e) => e.request.method)));
     expect([...methods]).toEqual(['GET']);
     expect(after.customers).toEqual(before.customers);
     expect(after.teamMembers).toEqual(before.teamMembers);
+  });
+
+  test.for([
+    ['ids-canonical-case', 'other-case', /\/[A-Z]+_\d+$/],
+    ['ids-canonical-zeros', 'leading-zero', /\/0\d+$/],
+  ] as const)('a target that canonicalises ids (%s): the near miss finds the same record, and passes', async ([variation, miss, nearPath]) => {
+    const { cli, ours } = await run([], undefined, [variation]);
+    expect(cli.code, cli.stderr).toBe(0);
+    for (const id of [`CUS-ID-NEAR-MISS:find:${miss}`, `TM-ID-NEAR-MISS:find:${miss}`]) {
+      const c = ours.find((o) => o.id === id);
+      expect(c?.outcome, id).toBe('passed');
+      const asked = c?.exchanges.filter((e) => e.request.method === 'GET' && nearPath.test(e.request.url));
+      expect(asked?.map((e) => e.response?.status), id).toEqual([200]);
+    }
   });
 
   test.for([

@@ -9,7 +9,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { ApiClient, MAX_RETRIES, NoAnswerError, RETRY_AFTER_CAP_MS, retryDelay } from '../helpers/http/client.ts';
+import { ApiClient, MAX_RETRIES, NoAnswerError, RETRY_AFTER_CAP_MS, retryDelay, TurnedAway } from '../helpers/http/client.ts';
+import { BLOCKS_BEFORE_STOP } from '../helpers/http/environment.ts';
 import { withExchangeLog, type Exchange } from '../helpers/http/exchanges.ts';
 import { DEFAULT_VENDOR_CONFIG } from '../helpers/config/vendor-config.ts';
 import type { TargetConfig } from '../helpers/config/target.ts';
@@ -36,7 +37,7 @@ async function serve(listener: RequestListener): Promise<TargetConfig> {
 }
 
 describe('response bodies are capped', () => {
-  test('an endless body fails the request after 5 MiB, with bounded memory', async () => {
+  test('an endless body ends the request after 5 MiB, with bounded memory', async () => {
     const chunk = Buffer.alloc(64 * 1024, 'x');
     const target = await serve((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -54,6 +55,18 @@ describe('response bodies are capped', () => {
     const grownMiB = (after.heapUsed + after.arrayBuffers - before.heapUsed - before.arrayBuffers) / 2 ** 20;
     expect(grownMiB).toBeLessThan(64);
     await client.close();
+  });
+
+  test('inside a check, a body over the cap blocks it by the suite, naming the flag that raises it; --max-body-mib raises it', async () => {
+    const body = JSON.stringify({ pad: 'x'.repeat(2 * 2 ** 20) });
+    const target = await serve((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body));
+    const small = new ApiClient({ ...target, maxBodyBytes: 2 ** 20, sentinels: ['/x'] });
+    const error = await withExchangeLog([], () => small.send({ method: 'GET', path: '/big' })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TurnedAway);
+    expect((error as TurnedAway).message).toBe('blocked by the suite: GET /big: response body larger than 1 MiB, the suite\'s limit (--max-body-mib raises it)');
+    const large = new ApiClient({ ...target, maxBodyBytes: 3 * 2 ** 20, sentinels: ['/x'] });
+    expect((await withExchangeLog([], () => large.send({ method: 'GET', path: '/big' }))).status).toBe(200);
+    await Promise.all([small.close(), large.close()]);
   });
 });
 
@@ -132,6 +145,84 @@ describe('transient answers are retried, a bounded number of times, only when sa
     expect(retryDelay(answer(500, '1'), 1)).toBeUndefined();
     expect(retryDelay(answer(404), 1)).toBeUndefined();
     expect(retryDelay({ transient: false }, 1)).toBeUndefined();
+  });
+});
+
+describe('an anomaly inside a check asks the sentinel before the answer is judged', () => {
+  let runs = 0;
+  /** A target whose /sentinel and /x answer as `answer` says at each moment; every request is written down. */
+  async function target(answer: (path: string, auth: string | undefined) => number, retryBudgetMs = 1500) {
+    const seen: string[] = [];
+    const config = await serve((req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      const status = answer(req.url ?? '', req.headers.authorization);
+      res.writeHead(status, { 'content-type': status >= 500 ? 'text/html' : 'application/json' }).end(status >= 500 ? '<html>Bad Gateway</html>' : '{}');
+    });
+    // A run of its own: the environment's state is kept per run.
+    return { seen, client: new ApiClient({ ...config, runId: `scr-20260101-0000${String(++runs).padStart(4, '0')}`, sentinels: ['/sentinel'], retryBudgetMs }) };
+  }
+  const inCheck = <T>(fn: () => Promise<T>) => withExchangeLog([], fn);
+
+  test('a 500 on one path while the sentinel answers is the implementation\'s answer: judged at once', async () => {
+    const { seen, client } = await target((path) => (path === '/x' ? 500 : 200));
+    expect((await inCheck(() => client.send({ method: 'GET', path: '/x' }))).status).toBe(500);
+    expect(seen).toEqual(['GET /x', 'GET /sentinel']);
+    await client.close();
+  });
+
+  test('an outage of every path (HTML 502) is waited out within the budget, and the answer after it judged', async () => {
+    // Longer than the quick retries (1.75 s), well within the budget.
+    const until = Date.now() + 2500;
+    const { seen, client } = await target(() => (Date.now() < until ? 502 : 200), 30_000);
+    expect((await inCheck(() => client.send({ method: 'PATCH', path: '/x', body: {} }))).status).toBe(200);
+    expect(seen).toContain('GET /sentinel');
+    await client.close();
+  });
+
+  test('an answer that came while the sentinel failed is asked again once the sentinel answers, never judged', async () => {
+    let sentinelAsked = 0;
+    const { seen, client } = await target((path) => (path === '/sentinel' ? (++sentinelAsked === 1 ? 500 : 200) : seen.filter((s) => s === 'GET /x').length <= 2 ? 500 : 204));
+    expect((await inCheck(() => client.send({ method: 'GET', path: '/x' }))).status).toBe(204);
+    expect(seen).toEqual(['GET /x', 'GET /sentinel', 'GET /x', 'GET /sentinel', 'GET /x']);
+    await client.close();
+  });
+
+  test(`down for the whole budget: blocked by the environment; after ${BLOCKS_BEFORE_STOP} in a row the next request is not sent`, async () => {
+    const { seen, client } = await target(() => 503);
+    for (let i = 0; i < BLOCKS_BEFORE_STOP; i++) {
+      const error = await inCheck(() => client.send({ method: 'GET', path: '/x' })).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TurnedAway);
+      expect((error as TurnedAway).message).toMatch(/^blocked by the environment: the target stopped answering \(GET \/sentinel, the request that worked at the start, answered 503 with an HTML page\): GET \/x answered 503 with an HTML page, for 1\.5 s \(--retry-budget\)/);
+    }
+    const before = seen.length;
+    await expect(inCheck(() => client.send({ method: 'GET', path: '/x' }))).rejects.toThrow(/^blocked by the environment: GET \/x was not sent: the target stopped answering/);
+    expect(seen).toHaveLength(before);
+    await client.close();
+  });
+
+  test('the valid key refused after it worked: the sentinel is the request it was proven on, and says so', async () => {
+    const { client } = await target((_path, auth) => (auth === `Bearer ${KEY}` ? 401 : 200));
+    await expect(inCheck(() => client.send({ method: 'POST', path: '/x', body: {} }))).rejects.toThrow(/^blocked by the environment: the key is no longer accepted \(GET \/sentinel, the request that worked at the start, answered 401 to the valid key\): POST \/x answered 401 to the valid key/);
+    // Another key refused is an answer like any other.
+    expect((await inCheck(() => client.send({ method: 'GET', path: '/x', auth: 'none' }))).status).toBe(200);
+    await client.close();
+  });
+
+  test('a POST whose answer may hide a creation is not asked again: blocked while the sentinel fails, judged while it answers', async () => {
+    const down = await target(() => 502);
+    await expect(inCheck(() => down.client.send({ method: 'POST', path: '/x', body: {} }))).rejects.toThrow(/^blocked by the environment: POST \/x answered 502 with an HTML page, and the target stopped answering .*: not asked again, as it may have been taken/);
+    expect(down.seen.filter((s) => s.startsWith('POST'))).toHaveLength(1);
+    const up = await target((path) => (path === '/x' ? 502 : 200));
+    expect((await inCheck(() => up.client.send({ method: 'POST', path: '/x', body: {} }))).status).toBe(502);
+    expect(up.seen).toEqual(['POST /x', 'GET /sentinel']);
+    await Promise.all([down.client.close(), up.client.close()]);
+  });
+
+  test('outside a check (the clean-up, the preflight) the answer is returned as before: no sentinel', async () => {
+    const { seen, client } = await target((path) => (path === '/x' ? 500 : 200));
+    expect((await client.send({ method: 'GET', path: '/x' })).status).toBe(500);
+    expect(seen).toEqual(['GET /x']);
+    await client.close();
   });
 });
 

@@ -43,11 +43,13 @@ describe('--only', () => {
     expect(requests).toEqual([]);
   });
 
-  test('^BUS-AUTH writes to nothing but the business record: no customer, no team member, no observation', async () => {
+  test('^BUS-AUTH writes to nothing but the business record: no customer but the run\'s lease, no team member, no observation', async () => {
     const { run, requests } = await sent(['--only', '^BUS-AUTH']);
     expect(run.code, run.stderr).toBe(0);
-    expect(writes(requests).filter((r) => !r.startsWith('PATCH /api/v1/business'))).toEqual([]);
-    expect(requests.filter((r) => /customers/.test(r))).toEqual([]);
+    // The run's lease (helpers/safety/lease.ts) is the one customer it creates, and it deletes it last.
+    const others = writes(requests).filter((r) => !r.startsWith('PATCH /api/v1/business'));
+    expect(others).toEqual(['POST /api/v1/customers', expect.stringMatching(/^DELETE \/api\/v1\/customers\/[^/]+$/)]);
+    expect(requests.filter((r) => /customers/.test(r) && !others.includes(r) && r !== 'GET /api/v1/customers')).toEqual([]);
     expect(run.stdout).not.toMatch(/AUTH-UNDOCUMENTED/);
   });
 });
@@ -123,9 +125,17 @@ describe('negative numbers', () => {
     ['--timeout', '-1', /--timeout must be a whole number of milliseconds .*got "-1"/],
     ['--run-timeout', '-0.5', /--run-timeout must be a number of seconds above 0 .*got "-0.5"/],
     ['--wait-for-target', '-3', /--wait-for-target must be a number of seconds from 0 .*got "-3"/],
+    ['--retry-budget', '-1', /--retry-budget must be a number of seconds from 0 .*got "-1"/],
+    ['--max-body-mib', '-5', /--max-body-mib must be a number of MiB above 0 and at most 256, got "-5"/],
+    ['--max-body-mib', '0', /--max-body-mib must be a number of MiB above 0 and at most 256, got "0"/],
   ] as const)('%s %s gets the flag\'s own message', ([flag, value, message]) => {
     expect(() => parseOptions([flag, value], {})).toThrow(message);
   });
+});
+
+test('--retry-budget and --max-body-mib default to a deploy-sized blip and 5 MiB, and take what is given', () => {
+  expect(parseOptions([], {})).toMatchObject({ retryBudgetMs: 30_000, maxBodyBytes: 5 * 2 ** 20 });
+  expect(parseOptions(['--retry-budget', '2.5', '--max-body-mib', '64'], {})).toMatchObject({ retryBudgetMs: 2500, maxBodyBytes: 64 * 2 ** 20 });
 });
 
 describe('--concurrency by default suits the target', () => {

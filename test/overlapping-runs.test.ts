@@ -1,10 +1,11 @@
 /**
- * Issue 12 §1: two runs against the same target. What a run writes carries its marker, so a
- * second run recognises a baseline that holds another run's values and stops before changing
- * anything; interference during a run stops the business lane with exit 2, never a failed check,
- * and no foreign value is written back.
+ * Issue 12 §1, issue 21 §2: two runs against the same target. What a run writes carries its
+ * marker, and a run holds a lease (a customer of its own, refreshed while it goes), so a second
+ * run recognises a target another run is changing and stops before changing anything;
+ * interference during a run stops the lane with exit 2, never a failed check, and no foreign
+ * value is written back.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -18,7 +19,9 @@ import { MemberWatch } from '../helpers/safety/member-watch.ts';
 import { Interference } from '../helpers/safety/interference.ts';
 import type { Journal } from '../helpers/safety/journal.ts';
 import type { TargetConfig } from '../helpers/config/target.ts';
-import { runCli } from './support/cli.ts';
+import { runCli, type CliRun } from './support/cli.ts';
+import { isLive, leaseOf, LEASE_TTL_MS, othersLive } from '../helpers/safety/lease.ts';
+import { markedRows } from '../helpers/records/run-marker.ts';
 import { readResult } from './support/verdicts.ts';
 
 const running: RunningReference[] = [];
@@ -67,8 +70,9 @@ describe('a second run', () => {
     const io = { stdout: { write: () => true }, stderr: { write: (t: string) => stderr.push(t) } };
     const code = await main(['--base-url', ref.url, '--report-dir', dir], { SCHEDULING_API_KEY: ref.apiKey }, io);
     expect(code).toBe(2);
+    // No lease of that run on the target: it was stopped, and left its values behind.
     expect(stderr.join('')).toContain(
-      `another conformance run is changing this target (run ${OTHER_RUN}), or one crashed before restoring; wait, or use --recover / --sweep`,
+      `run ${OTHER_RUN} left its values on this target and is not going (it holds no lease on the target): \`--recover <its report directory>\` undoes it; without its journal, \`--sweep\` shows what it left and \`--release ${OTHER_RUN}\` frees the target`,
     );
     expect(ref.state.snapshot()).toEqual(before);
     // Nothing but reads went out.
@@ -152,5 +156,84 @@ describe('watching the team members for another writer', () => {
     const { watch: own } = watch();
     own.listed([{ id: 1, name: `Conformance ${RUN}` }]);
     expect(own.interfered()).toBe(false);
+  });
+});
+
+describe('two runs started together (issue 21 §2)', () => {
+  const env = (ref: RunningReference) => ({ SCHEDULING_API_KEY: ref.apiKey, SCHEDULING_EXPIRED_KEY: ref.expiredKey });
+  const junitFailures = (run: CliRun) => {
+    const file = join(run.reportDir, 'junit.xml');
+    return existsSync(file) ? (readFileSync(file, 'utf8').match(/<failure/g) ?? []).length : 0;
+  };
+
+  /** Two runs against one conformant reference, the second `delayMs` after the first. */
+  async function together(delayMs: number, extra: string[]) {
+    const ref = await startReference();
+    running.push(ref);
+    const before = ref.state.snapshot();
+    const first = runCli(['--base-url', ref.url, ...extra], env(ref));
+    await new Promise((resolve) => setTimeout(resolve, delayMs));
+    const runs = await Promise.all([first, runCli(['--base-url', ref.url, ...extra], env(ref))]);
+    return { runs, before, after: ref.state.snapshot() };
+  }
+
+  /** Neither run blames the target: no exit 1, no failed testcase; what stopped says why; the data is as found. */
+  function expectNoFalseFailure({ runs, before, after }: Awaited<ReturnType<typeof together>>, label: string) {
+    for (const run of runs) {
+      expect([0, 2], `${label}: ${run.stderr}`).toContain(run.code);
+      expect(junitFailures(run), `${label}: failed testcases in ${run.reportDir}`).toBe(0);
+      if (run.code === 2) expect(run.stderr, label).toMatch(/another conformance run is changing this target \(run scr-\d{8}-[0-9a-f]{8}, its lease was last seen|interference by scr-/);
+    }
+    expect(after, `${label}: the data as found`).toEqual(before);
+  }
+
+  test('0.2, 0.5 and 0.8 s apart, three tries in a row: no exit 1, no failed testcase, the data as found', async () => {
+    for (const delay of [200, 500, 800]) expectNoFalseFailure(await together(delay, []), `${delay} ms apart`);
+  });
+
+  test('the same with --rate 60 (the three tries at once, each against its own target)', async () => {
+    const tries = await Promise.all([200, 500, 800].map(async (delay) => [delay, await together(delay, ['--rate', '60'])] as const));
+    for (const [delay, outcome] of tries) expectNoFalseFailure(outcome, `${delay} ms apart, --rate 60`);
+  });
+
+  test('another run, going, changes a field no marker can carry: the difference is settled as interference (exit 2), and JUnit, JSON and summary agree', async () => {
+    const ref = await startReference({ robustness: ['overlapping-run-unmarked'] });
+    running.push(ref);
+    const summary = join(mkdtempSync(join(tmpdir(), 'scr-summary-')), 'summary.md');
+    const run = await runCli(['--base-url', ref.url, '--summary', summary], env(ref));
+    expect(run.code, run.stderr).toBe(2);
+    const result = readResult(run) as ReturnType<typeof readResult> & { stopped: string | null; verdict: string; exitCode: number };
+    expect({ stopped: result.stopped, verdict: result.verdict, exitCode: result.exitCode }).toEqual({ stopped: 'interference', verdict: 'incomplete', exitCode: 2 });
+    expect(result.checks.filter((c) => c.outcome === 'failed').map((c) => c.id)).toEqual([]);
+    // Before: "updating only name also changed currencyIso", a failure, exit 1.
+    const settled = result.checks.find((c) => c.id === 'BUS-UPDATE-PARTIAL:name');
+    expect(settled?.outcome).toBe('skipped');
+    expect(settled?.reason).toMatch(new RegExp(`^interference by ${OTHER_RUN}: run ${OTHER_RUN} is going on this target \\(its lease was last seen .*\\) while this run works on the business record`));
+    expect(junitFailures(run)).toBe(0);
+    expect(readFileSync(join(run.reportDir, 'junit.xml'), 'utf8')).toContain(`skipped: interference by ${OTHER_RUN}`);
+    expect(readFileSync(summary, 'utf8')).toMatch(/INCOMPLETE/);
+    expect(readFileSync(summary, 'utf8')).not.toMatch(/NOT CONFORMANT/);
+  });
+});
+
+describe('the lease', () => {
+  const row = (lastName: string, id = 'c1') => ({ id, lastName });
+  const marked = (lastName: string) => markedRows([row(lastName)], '/api/v1/customers', 'lastName', 'Customer', 'id')[0];
+
+  test('a customer whose marker field ends in lease-<epoch seconds> is a lease; any other marked customer is not', () => {
+    expect(leaseOf(marked(`Customer ${RUN} lease-1764090000`))).toEqual({ runId: RUN, path: '/api/v1/customers/c1', seenAt: 1_764_090_000_000 });
+    expect(leaseOf(marked(`Customer ${RUN} create`))).toBeUndefined();
+    expect(leaseOf(marked(`Customer ${RUN} lease`))).toBeUndefined();
+  });
+
+  test('it stands for a live run until LEASE_TTL_MS after its last beat; another run\'s live lease is found, this run\'s own is not', () => {
+    const seenAt = 1_764_090_000_000;
+    expect(isLive({ runId: RUN, path: '', seenAt }, seenAt + LEASE_TTL_MS - 1)).toBe(true);
+    expect(isLive({ runId: RUN, path: '', seenAt }, seenAt + LEASE_TTL_MS)).toBe(false);
+    const rows = [row(`Customer ${RUN} lease-1764090000`, 'a'), row(`Customer ${OTHER_RUN} lease-1764090000`, 'b'), row(`Customer ${OTHER_RUN} lease-1764089000`, 'c')];
+    const place = { listPath: '/api/v1/customers', field: 'lastName', base: 'Customer', idField: 'id' };
+    // The latest beat of each run counts.
+    expect(othersLive(rows, place, RUN, seenAt + 1000).map((l) => l.path)).toEqual(['/api/v1/customers/b']);
+    expect(othersLive(rows, place, RUN, seenAt + LEASE_TTL_MS)).toEqual([]);
   });
 });

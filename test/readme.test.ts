@@ -40,7 +40,7 @@ describe('the typed API example', () => {
   const cwd = process.cwd();
   afterAll(() => process.chdir(cwd));
 
-  test('runs as printed (the package name pointing at this checkout): lists, certifies the reference and verifies the bundle, never exiting', async () => {
+  test('runs as printed (the package name pointing at this checkout): lists, runs the reference with --certify, and verify refuses the self-test, never exiting', async () => {
     const code = block('## Typed API', 'ts');
     expect(code.trim().split('\n').length).toBeLessThanOrEqual(11);
     const file = join(scratch, 'example.ts');
@@ -64,7 +64,9 @@ describe('the typed API example', () => {
     expect(exit).not.toHaveBeenCalled();
     expect(logs[0]).toMatch(/^\d+ business checks, \d+ change data$/);
     expect(logs[1]).toMatch(/^conformant \[object Object\]$/);
-    expect(logs.at(-1)).toMatch(/^This bundle proves that Example Scheduler 1\.0\.0 of Example Ltd/);
+    // The embedded reference is no vendor's implementation: the bundle says so, and verify does not hold it.
+    expect(logs.at(-1)).toMatch(/^the run tested the suite's own embedded reference implementation \(a self-test\), not a vendor's implementation$/);
+    expect(readFileSync(join(scratch, 'conformance/certification/SUMMARY.md'), 'utf8')).toMatch(/\*\*Certified: no — a self-test/);
     exampleResult = JSON.parse(readFileSync(join(scratch, 'conformance/result.json'), 'utf8')) as RunResult;
     expect(exampleResult.verdict).toBe('conformant');
     expect(exampleResult.options.certify).toBe(true);
@@ -132,7 +134,7 @@ describe('CI examples and the Action', () => {
   const action = parseYaml(readFileSync(join(projectRoot, 'action.yml'), 'utf8')) as {
     inputs: Record<string, unknown>;
     outputs: Record<string, { value: string }>;
-    runs: { using: string; steps: { id?: string; run?: string; env?: Record<string, string> }[] };
+    runs: { using: string; steps: { id?: string; run?: string; env?: Record<string, string>; with?: Record<string, unknown>; if?: string }[] };
   };
   const flags = (text: string) => [...text.matchAll(/(?<![\w-])--([a-z][a-z-]*)/g)].map((m) => m[1]);
   const helpFlags = new Set(flags(HELP));
@@ -148,17 +150,23 @@ describe('CI examples and the Action', () => {
   /** `scheduling-conformance ...` command lines in a text. */
   const commands = (text: string) => [...text.matchAll(/scheduling-conformance(?:\.js"?)? ((?:--|verify)[^\n]*)/g)].map((m) => m[1]);
 
-  test('action.yml is a composite action whose outputs the run step writes, with flags the command has', () => {
+  test('action.yml is a composite action whose outputs its steps write, with flags the command has', () => {
     expect(action.runs.using).toBe('composite');
     const run = action.runs.steps.find((s) => s.id === 'run')!;
     for (const [name, output] of Object.entries(action.outputs)) {
-      expect(output.value).toBe(`\${{ steps.run.outputs.${name} }}`);
-      expect(run.run).toContain(`echo "${name}=`);
+      const [, step] = /^\$\{\{ steps\.([\w-]+)\.outputs\.([\w-]+) \}\}$/.exec(output.value) ?? [];
+      expect(action.runs.steps.find((s) => s.id === step)?.run, name).toContain(`echo "${name}=`);
     }
-    expect(Object.keys(action.inputs).sort()).toEqual(['api-key', 'base-url', 'certify', 'config', 'contact', 'expect', 'expired-key', 'product', 'product-version', 'report-dir', 'strict', 'vendor']);
+    // Every staging option of the command has its input (issue 21 §1).
+    expect(Object.keys(action.inputs).sort()).toEqual([
+      'api-key', 'artifact-name', 'base-url', 'ca', 'certify', 'cleanup-timeout', 'client-cert', 'client-key', 'concurrency', 'config', 'contact', 'expect', 'expired-key',
+      'header', 'product', 'product-version', 'rate', 'read-only', 'report-dir', 'run-timeout', 'strict', 'timeout', 'upload-artifact', 'vendor', 'wait-for-target',
+    ]);
     for (const f of flags(run.run!)) expect(helpFlags, `--${f}`).toContain(f);
-    // Every input reaches the step through its environment.
-    for (const input of Object.keys(action.inputs)) expect(Object.values(run.env ?? {})).toContain(`\${{ inputs.${input} }}`);
+    // Every input reaches a step through its environment, its `with` or its condition, never spliced into a script.
+    const reached = JSON.stringify(action.runs.steps.map((s) => [s.env, s.with, s.if]));
+    for (const input of Object.keys(action.inputs)) expect(reached, input).toMatch(new RegExp(`inputs\\.${input}\\b`));
+    for (const step of action.runs.steps) expect(step.run ?? '').not.toContain('${{');
   });
 
   const yamlBlocks = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]);
@@ -181,8 +189,12 @@ describe('CI examples and the Action', () => {
     const gh = parseYaml(documents[0][1]) as { jobs: Record<string, { strategy?: { matrix?: unknown }; steps: { uses?: string; with?: Record<string, string> }[] }> };
     const steps = Object.values(gh.jobs).flatMap((j) => j.steps);
     expect(steps.some((s) => s.uses?.startsWith('mikepenz/action-junit-report') && s.with?.report_paths?.endsWith('junit.xml'))).toBe(true);
-    expect(steps.some((s) => s.uses?.startsWith('actions/upload-artifact'))).toBe(true);
+    // The Action uploads the report directory itself; a second upload of the same name would fail the job.
+    expect(action.runs.steps.some((s) => (s as { uses?: string }).uses?.startsWith('actions/upload-artifact'))).toBe(true);
+    expect(steps.some((s) => s.uses?.startsWith('actions/upload-artifact'))).toBe(false);
     expect(Object.values(gh.jobs).some((j) => j.strategy?.matrix && j.steps.some((s) => s.with?.certify === 'true'))).toBe(true);
+    // Issue 21 §7: no certification without the expired key (BUS-AUTH-EXPIRED would stay untested).
+    for (const s of steps.filter((s) => s.with?.certify === 'true')) expect(s.with?.['expired-key'], 'a certify step').toMatch(/^\$\{\{ secrets/);
     const gl = parseYaml(documents[1][1]) as Record<string, { artifacts: { reports: { junit: string }; paths: string[] } }>;
     expect(gl.conformance.artifacts.reports.junit).toBe('conformance-report/junit.xml');
     expect(gl.conformance.artifacts.paths).toContain('conformance-report/');

@@ -7,6 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { DEFAULT_VENDOR_CONFIG } from '../helpers/config/vendor-config.ts';
 import { writeBackBody } from '../helpers/records/record-shapes.ts';
 import { customerFixture } from '../helpers/records/fixtures.ts';
+import { changedFieldNames, changedFields } from '../helpers/records/compare.ts';
 import type { Operation } from '../helpers/contract/spec.ts';
 import type { TargetConfig } from '../helpers/config/target.ts';
 
@@ -34,5 +35,15 @@ describe('customerFixture', () => {
     expect(a.email).toMatch(/^conformance\.customer\+scr-20260101-abcdef12-\d+@example\.com$/);
     expect(a.email).not.toBe(b.email);
     expect({ ...a, email: '' }).toEqual({ ...b, email: '' });
+  });
+});
+
+describe('the field diff', () => {
+  test('names the fields that differ, presence included, never a server stamp; among given names in their order', () => {
+    const before = { id: 1, name: 'A', phone: null, updatedAt: 'x', tags: ['a'] };
+    const after = { id: 1, name: 'B', updatedAt: 'y', tags: ['a'], email: 'e@example.com' };
+    expect(changedFieldNames(before, after)).toEqual(['name', 'phone', 'email']);
+    expect(changedFieldNames(before, after, ['email', 'tags', 'name'])).toEqual(['email', 'name']);
+    expect(changedFields(before, after, ['name'])).toEqual(['phone: was null, now nothing', 'email: was nothing, now "e@example.com"']);
   });
 });

@@ -67,13 +67,13 @@ describe('the after-run clean-up', () => {
     expect(ref.state.snapshot()).toEqual(before);
   });
 
-  test('a 4 s outage starting mid-run: the run\'s own clean-up waits it out, and nothing is left', async () => {
+  // Re-decided (issue 23): every request answering 500 is an outage (the sentinel fails too), not the implementation's answer.
+  test('a 4 s outage starting mid-run: the checks wait it out (the sentinel failed too), the run passes, and nothing is left', async () => {
     const ref = await reference(['outage-4s-from:120']);
     const before = ref.state.snapshot();
     const out: string[] = [];
     const code = await main(['--base-url', ref.url, '--report-dir', join(mkdtempSync(join(tmpdir(), 'scr-outage-')), 'reports')], { SCHEDULING_API_KEY: ref.apiKey }, { stdout: { write: (t: string) => out.push(t) }, stderr: { write: () => {} } });
-    // Checks that met the outage fail (a 500 is the target's answer); what the run changed is put back.
-    expect(code).toBe(1);
+    expect(code, out.join('').split('\n').filter((l) => /FAIL|BLKD/.test(l)).join('\n')).toBe(0);
     expect(out.join('')).toMatch(/Left on the target\n {2}nothing/);
     expect(ref.state.snapshot()).toEqual(before);
   });

@@ -40,6 +40,8 @@ function bundle(change: (f: RunFacts) => void = () => undefined): string {
 }
 
 const mustCheck = (f: RunFacts) => f.checks.find((c) => c.level === 'MUST')!;
+/** A run given no expired key: BUS-AUTH-EXPIRED not applicable, for the reason the catalog allows. */
+const expiredUntested = (f: RunFacts) => void Object.assign(f.checks.find((c) => c.requirement === 'BUS-AUTH-EXPIRED')!, { outcome: 'not-applicable', reason: 'no expired key was given (--expired-key)' });
 
 async function cli(args: string[]) {
   let stdout = '';
@@ -98,6 +100,9 @@ describe('verify <bundle-dir>', () => {
       ['another suite version', (f) => void (f.suiteVersion = '0.0.1'), /made by scheduling-conformance 0\.0\.1, not by this suite/],
       ['another spec', (f) => void (f.specSha256 = 'b'.repeat(64)), /made against a spec with SHA-256 b{64}/],
       ['not a certification', (f) => void (f.certify = false), /not a certification run/],
+      // Issue 21 §7: the suite's own reference is a self-test, and no MUST may stay untested.
+      ['the embedded reference', (f) => void (f.embeddedReference = true), /the run tested the suite's own embedded reference implementation \(a self-test\), not a vendor's implementation/],
+      ['no expired key', expiredUntested, /MUST requirement BUS-AUTH-EXPIRED has no proof \(not tested\): no check of it ran and passed: BUS-AUTH-EXPIRED not-applicable: no expired key was given/],
     ];
     // A requirement without proof, as result.json names it where the run model has "untested".
     const unproven = bundle();
@@ -114,6 +119,11 @@ describe('verify <bundle-dir>', () => {
     expect(readFileSync(join(blockedDir, 'SUMMARY.md'), 'utf8')).toMatch(/Certified: no — the run is incomplete: .+/);
     expect(readFileSync(join(bundle((f) => void Object.assign(mustCheck(f), { outcome: 'failed', reason: 'answered 500' })), 'SUMMARY.md'), 'utf8')).toContain('Certified: no — a MUST check failed');
     expect(readFileSync(join(bundle(), 'SUMMARY.md'), 'utf8')).toMatch(/Certified: yes/);
+    // A conformant verdict that leaves a MUST untested, or a self-test, is not a certification.
+    const untested = bundle(expiredUntested);
+    expect(JSON.parse(readFileSync(join(untested, 'result.json'), 'utf8'))).toMatchObject({ verdict: 'conformant', exitCode: 0 });
+    expect(readFileSync(join(untested, 'SUMMARY.md'), 'utf8')).toContain('**Certified: no — not every MUST requirement was tested: BUS-AUTH-EXPIRED (no expired key was given (--expired-key))**');
+    expect(readFileSync(join(bundle((f) => void (f.embeddedReference = true)), 'SUMMARY.md'), 'utf8')).toMatch(/\*\*Certified: no — a self-test: the run tested the suite's own embedded reference implementation, not the product named here/);
     // Several reasons at once: all of them, not the first.
     const many = await verifyBundle(bundle((f) => Object.assign(f, { only: 'x', expectFile: 'e.json' })));
     expect(many.reasons.filter((r) => /--only|--expect/.test(r))).toHaveLength(2);

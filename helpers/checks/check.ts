@@ -4,8 +4,9 @@ import { loadCatalog, requirementOf, type CheckId, type Level } from '../contrac
 import { withExchangeLog } from '../http/exchanges.ts';
 import { TurnedAway } from '../http/client.ts';
 import { redactor } from '../http/redact.ts';
-import { Interference } from '../safety/interference.ts';
+import { Interference, JUDGES_DIFFERENCES } from '../safety/interference.ts';
 import type { CheckMeta, ObservationMeta } from '../model/check-meta.ts';
+import { withRedirects } from './redirects.ts';
 
 export { NOT_SELECTED, selects };
 /** Whether this run's --only selects the check (a check left out sends nothing). */
@@ -28,11 +29,33 @@ export class Blocked extends Error {
   }
 }
 
-/** The check's own blocked outcome, if the error is one: Blocked itself, or a request the target turned away to the end. */
+/** The check's own blocked outcome, if the error is one: Blocked itself, or a request whose answer proves nothing (TurnedAway: by the target, the environment or the suite). */
 export function asBlocked(error: unknown): Blocked | undefined {
   if (error instanceof Blocked) return error;
   if (error instanceof TurnedAway) return new Blocked(error.by, error.reason);
   return undefined;
+}
+
+/** Per check id prefix, how a lane settles whether a difference may be another writer's (see JUDGES_DIFFERENCES). */
+const settlers = new Map<string, () => Promise<void>>();
+
+/** `settle` throws the Interference it finds: the check whose id starts with `prefix` is then stopped by it, not failed. */
+export function settleDifferencesWith(prefix: string, settle: () => Promise<void>): void {
+  settlers.set(prefix, settle);
+}
+
+/** Before a difference is recorded as the target's failure, the lane asks again, writing nothing. */
+async function settleDifference(id: string, failure: unknown): Promise<void> {
+  if (!JUDGES_DIFFERENCES.test(id) || asBlocked(failure) || failure instanceof NotApplicable || failure instanceof Interference) return;
+  for (const [prefix, settle] of settlers) {
+    if (!id.startsWith(prefix)) continue;
+    try {
+      await settle();
+    } catch (e) {
+      if (e instanceof Interference) throw e;
+      // Asking again did not work: the failure found stands.
+    }
+  }
 }
 
 export interface CheckRun {
@@ -110,7 +133,10 @@ export function check(def: CheckDefinition, body: (run: CheckRun) => Promise<voi
       context,
     };
     try {
-      await withExchangeLog(meta.exchanges, () => body(run));
+      await withExchangeLog(meta.exchanges, () => body(run).catch(async (e: unknown) => {
+        await settleDifference(def.id, e);
+        throw e;
+      }));
       meta.outcome = 'passed';
     } catch (failure) {
       const error = asBlocked(failure) ?? failure;
@@ -130,7 +156,7 @@ export function check(def: CheckDefinition, body: (run: CheckRun) => Promise<voi
         meta.reason = redact(error.message);
         context.skip(meta.reason);
       }
-      meta.reason = redact(reasonOf(error));
+      meta.reason = redact(withRedirects(reasonOf(error), meta.exchanges));
       if (requirement.level === 'SHOULD' && !target.strict) {
         meta.outcome = 'warning';
         return;

@@ -10,6 +10,10 @@ import { appendFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { processIo, type Io } from './io.ts';
+import { prepareOutputs } from './outputs.ts';
+import { writeNotTested } from './not-tested.ts';
+import { JOURNAL_FILE } from '../results/report-files.ts';
+import type { Journal } from '../safety/journal.ts';
 
 /**
  * The scheduling-conformance command. Returns the exit code; never throws. Writes only to `io`
@@ -19,6 +23,11 @@ export async function main(argv: string[], env?: Record<string, string | undefin
   let reference: RunningReference | undefined;
   let redact = (text: string) => text;
   let options: RunOptions | undefined;
+  let baseUrl: string | undefined;
+  const startedAt = new Date();
+  const preflightRequests: WireEntry[] = [];
+  // Set once this run wrote its own reports: an error after that does not replace them.
+  let reported = false;
   try {
     // Help and version answer whatever else is wrong (a bad .env, a bad base URL in the environment).
     if (argv.includes('--help') || argv.includes('-h')) return void io.stdout.write(HELP), EXIT.conformant;
@@ -29,49 +38,67 @@ export async function main(argv: string[], env?: Record<string, string | undefin
     const started = Date.now();
     redact = redactor(options);
     if (options.recover !== undefined && !options.baseUrl) throw new UsageError('--recover needs --base-url: the target the earlier run changed');
+    if (options.release !== undefined && !options.baseUrl) throw new UsageError('--release needs --base-url: the target the earlier run changed');
     if (options.list) return await (await import('./list.ts')).listCommand(options, io);
+    // Every path the command writes or reads is checked before anything is sent or started.
+    const recovery = options.recover !== undefined ? await recoveryJournal(options.recover, options.baseUrl!) : undefined;
+    if (isRun(options)) prepareOutputs(options);
     // What a run needs is loaded when it is needed: --help, --version and usage errors start fast.
     if (!options.baseUrl) {
       const { startReference } = await import('../../reference/server.ts');
       reference = await startReference({ apiKey: options.apiKey, expiredKey: options.expiredKey });
     }
     const target = targetConfig(options, reference, (await import('../records/run-marker.ts')).newRunId());
+    baseUrl = target.baseUrl;
     redact = redactor(target);
     // The run itself (vitest above all, ~0.3 s) loads while the target is asked (the preflight):
     // time a distant target would otherwise leave this process idle.
-    const conformModule = options.sweep || options.recover !== undefined ? undefined : import('./conform.ts');
+    const conformModule = options.sweep || options.recover !== undefined || options.release !== undefined ? undefined : import('./conform.ts');
     conformModule?.catch(() => {}); // awaited below; a failure to load is reported there
     io.stdout.write(`${targetLine(target, Boolean(reference))}\n`);
     const warning = plainHttpWarning(target.baseUrl, options.allowHttp);
     if (warning) io.stderr.write(`scheduling-conformance: ${warning}\n`);
     if (options.only !== undefined && !options.sweep) await refuseEmptySelection(target, options.only);
     const { preflight } = await import('./preflight.ts');
-    const preflightRequests: WireEntry[] = [];
-    const waited = await preflight(target, { waitMs: options.waitForTargetMs, say: (t) => io.stdout.write(redact(t)) }, (e) => preflightRequests.push(e));
+    const waited = await preflight(target, { waitMs: options.waitForTargetMs, say: (t) => io.stdout.write(redact(t)), runEndsAt: started + options.runTimeoutMs }, (e) => preflightRequests.push(e));
     target.stopChecksAt = started + waited + options.runTimeoutMs;
-    if (options.sweep) return await sweepCommand(target, options.sweepYes, redact, io);
-    if (options.recover !== undefined) return await recoverCommand(target, options.recover, options.cleanupTimeoutMs, redact, io, preflightRequests);
+    if (options.sweep) return await (await import('./leftovers.ts')).sweepCommand(target, options.sweepYes, redact, io);
+    if (options.release !== undefined) return await (await import('./leftovers.ts')).releaseCommand(target, options.release, options.releaseFrom, options.sweepYes, redact, io);
+    if (recovery) return await recoverCommand(target, recovery, options.cleanupTimeoutMs, redact, io, preflightRequests);
     const { conform } = await (conformModule ?? import('./conform.ts'));
-    return await conform(options, target, redact, io, preflightRequests);
+    return await conform(options, target, redact, { ...io, onResult: (run) => void ((reported = true), io.onResult?.(run)) }, preflightRequests);
   } catch (e) {
     const known = e instanceof UsageError || e instanceof TargetError;
     const line = known ? redact(e.message) : `internal error: ${redact(e instanceof Error ? e.message : String(e)).split('\n')[0]}`;
     io.stderr.write(`scheduling-conformance: ${line}\n`);
     // Where CI shows the summary, say why there is no verdict (exit 2 writes no report of checks).
-    notTestedSummary(line, options?.summaryFile ?? summaryFlag(argv), options?.stepSummaryFile ?? (env ?? process.env).GITHUB_STEP_SUMMARY);
+    notTestedSummary(line, options?.summaryFile ?? flagValue(argv, 'summary'), options?.stepSummaryFile ?? (env ?? process.env).GITHUB_STEP_SUMMARY);
+    // And in the report directory: its verdict is this run's, never an earlier run's left there.
+    const reportDir = options ? (isRun(options) ? options.reportDir : undefined) : runReportDir(argv);
+    if (reportDir && !reported) await writeNotTested({ dir: reportDir, why: line, options, baseUrl: baseUrl ?? options?.baseUrl ?? flagValue(argv, 'base-url'), startedAt, requests: preflightRequests, redact }).catch(() => {});
     return EXIT.usage;
   } finally {
     await reference?.close();
   }
 }
 
-/** --summary FILE of a command line whose options could not be read (the error may be elsewhere in it). */
-function summaryFlag(argv: string[]): string | undefined {
+/** A flag's value in a command line whose options could not be read (the error may be elsewhere in it). */
+function flagValue(argv: string[], flag: string): string | undefined {
   try {
-    return parseArgs({ args: argv, options: { summary: { type: 'string' } }, strict: false, allowPositionals: true }).values.summary as string | undefined;
+    const value = parseArgs({ args: argv, options: { [flag]: { type: 'string' } }, strict: false, allowPositionals: true }).values[flag];
+    return typeof value === 'string' ? value : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** Whether the command runs the suites (not --list, --sweep, --release or --recover, which write no verdict). */
+const isRun = (o: Pick<RunOptions, 'list' | 'sweep' | 'recover' | 'release'>) => !o.list && !o.sweep && o.recover === undefined && o.release === undefined;
+
+/** The --report-dir of a run whose options could not be read; the default one (a new timestamp) holds nothing yet. */
+function runReportDir(argv: string[]): string | undefined {
+  if (argv[0] === 'verify' || ['--list', '--sweep', '--release', '--recover'].some((f) => argv.some((a) => a === f || a.startsWith(`${f}=`)))) return undefined;
+  return flagValue(argv, 'report-dir');
 }
 
 /** The Markdown summary of a run that could not test the target: the one line that says why. */
@@ -107,6 +134,8 @@ function targetConfig(options: RunOptions, reference: RunningReference | undefin
     rate: options.rate,
     convergeWindowMs: options.convergeWindowMs,
     maxPages: options.maxPages,
+    retryBudgetMs: options.retryBudgetMs,
+    maxBodyBytes: options.maxBodyBytes,
     runId,
   };
 }
@@ -130,60 +159,53 @@ async function refuseEmptySelection(target: TargetConfig, only: string): Promise
   if (problem) throw new UsageError(`${problem}; nothing was sent to the target`);
 }
 
-/**
- * `--sweep`: lists what earlier, crashed runs left (by the run marker); with --yes deletes it.
- * Exit 2 if some of it stays after deleting.
- */
-async function sweepCommand(target: TargetConfig, yes: boolean, redact: (t: string) => string, io: Io): Promise<number> {
-  const [{ sweep }, { loadSpec }, { formatLeftOnTarget }] = await Promise.all([
-    import('../safety/sweep.ts'),
-    import('../contract/spec.ts'),
-    import('../safety/after-run-cleanup.ts'),
-  ]);
-  const result = await sweep(target, await loadSpec(), { yes });
-  const lines = result.found.map((f) => `  ${f.path}: ${f.field} holds run ${f.runId}\n`).join('');
-  if (!yes) {
-    io.stdout.write(redact(`Sweep: ${result.found.length} record(s) left by earlier runs${result.found.length ? `; run again with --yes to delete them:\n${lines}` : '\n'}`));
-    return EXIT.conformant;
-  }
-  io.stdout.write(redact(`Sweep: deleted ${result.deleted.length} record(s) left by earlier runs${result.found.length ? `:\n${lines}` : '\n'}`));
-  io.stdout.write(redact(formatLeftOnTarget(result.leftOnTarget)));
-  return result.leftOnTarget.length ? EXIT.usage : EXIT.conformant;
-}
-
 /** --recover's own record of its requests, in the report directory beside the run's: the preflight and the recovery. */
 export const RECOVER_FILES = { requests: 'recover-requests.jsonl', har: 'recover-exchanges.har' } as const;
+
+/** The journal --recover DIR undoes, and the run it names: checked before any request. */
+interface Recovery {
+  dir: string;
+  journal: Journal;
+  runId: string;
+}
+
+async function recoveryJournal(dir: string, baseUrl: string): Promise<Recovery> {
+  const { Journal } = await import('../safety/journal.ts');
+  const file = join(dir, JOURNAL_FILE);
+  if (!existsSync(file)) throw new UsageError(`--recover ${dir}: no ${JOURNAL_FILE} there (give the report directory of the run); nothing was sent to the target`);
+  const journal = new Journal(file);
+  const run = journal.read().find((e) => e.kind === 'run');
+  const origin = new URL(baseUrl).origin;
+  if (!run) throw new UsageError(`--recover ${dir}: the journal does not say which target its run changed, so it is not undone on ${origin}`);
+  if (run.origin !== origin) throw new UsageError(`--recover ${dir}: that run changed ${run.origin}, not ${origin}; nothing was done`);
+  return { dir, journal, runId: run.runId };
+}
 
 /**
  * `--recover DIR`: finishes, from the run journal in DIR, what that run could not undo, verifies
  * it, and says what is left (exit 2 if anything is). Only against the origin the run's baseline
- * was taken from: another target's records are not the journal's to touch. Its own requests go
+ * was taken from (recoveryJournal): another target's records are not the journal's to touch. Its own requests go
  * to RECOVER_FILES in DIR, scanned for the keys like a run's reports.
  */
-async function recoverCommand(target: TargetConfig, dir: string, cleanupTimeoutMs: number, redact: (t: string) => string, io: Io, preflightRequests: WireEntry[]): Promise<number> {
-  const [{ JOURNAL_FILE, readRequestLog }, { Journal, journalledClient }, { recover, formatLeftOnTarget }, { requestLogHar }, { scanForSecrets }] = await Promise.all([
+async function recoverCommand(target: TargetConfig, { dir, journal, runId }: Recovery, cleanupTimeoutMs: number, redact: (t: string) => string, io: Io, preflightRequests: WireEntry[]): Promise<number> {
+  const [{ readRequestLog }, { journalledClient }, { recover, formatLeftOnTarget }, { requestLogHar }, { scanForSecrets }] = await Promise.all([
     import('./conform.ts'),
     import('../safety/journal.ts'),
     import('../safety/after-run-cleanup.ts'),
     import('../results/reporters/har.ts'),
     import('../safety/secret-scan.ts'),
   ]);
-  const file = join(dir, JOURNAL_FILE);
-  if (!existsSync(file)) throw new UsageError(`--recover ${dir}: no ${JOURNAL_FILE} there (give the report directory of the run)`);
-  const journal = new Journal(file);
-  const run = journal.read().find((e) => e.kind === 'run');
+  const file = journal.file;
   const origin = new URL(target.baseUrl).origin;
-  if (!run) throw new UsageError(`--recover ${dir}: the journal does not say which target its run changed, so it is not undone on ${origin}`);
-  if (run.origin !== origin) throw new UsageError(`--recover ${dir}: that run changed ${run.origin}, not ${origin}; nothing was done`);
   const requestLog = join(dir, RECOVER_FILES.requests);
   const har = join(dir, RECOVER_FILES.har);
   writeFileSync(requestLog, preflightRequests.map((e) => `${JSON.stringify(e)}\n`).join(''));
   const startedAt = new Date().toISOString();
-  const client = journalledClient({ ...target, runId: run.runId, journalFile: file, requestLogFile: requestLog });
+  const client = journalledClient({ ...target, runId, journalFile: file, requestLogFile: requestLog });
   client.phase = 'recovery';
   let code: number;
   try {
-    const recovery = await recover(client, journal, { ...target, runId: run.runId }, { cleanupTimeoutMs });
+    const recovery = await recover(client, journal, { ...target, runId }, { cleanupTimeoutMs });
     if (recovery.deleted.length) io.stdout.write(redact(`Deleted: ${recovery.deleted.join(', ')}\n`));
     if (recovery.restored.length) io.stdout.write(redact(`Restored: ${recovery.restored.join(', ')}\n`));
     io.stdout.write(redact(formatLeftOnTarget(recovery.leftOnTarget)));

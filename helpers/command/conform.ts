@@ -10,21 +10,24 @@ import { startSuites, suiteRank, type SuiteRun } from './run-suites.ts';
 import { loadSpec, type Spec } from '../contract/spec.ts';
 import { loadCatalog } from '../contract/catalog.ts';
 import { suiteVersion } from '../core/version.ts';
+import { BLOCKS_BEFORE_STOP, environmentChannel, type EnvironmentGone } from '../http/environment.ts';
+import { sentinelPaths } from './preflight.ts';
 import { Journal, journalledClient, outstanding } from '../safety/journal.ts';
-import { foreignRunId, overlappingRunMessage } from '../safety/interference.ts';
+import { foreignRunId, overlappingRunMessage, settledByInterference } from '../safety/interference.ts';
+import { Lease, LEASE_BEAT_MS, leasePlace, liveLeasesOfOthers } from '../safety/lease.ts';
 import { formatLeftOnTarget, leftAccordingToJournal, recover, takeBaseline } from '../safety/after-run-cleanup.ts';
 import { onInterrupt } from './signals.ts';
 import { scanForSecrets } from '../safety/secret-scan.ts';
 import { buildRunResult, incompleteText, type RunResult, type Stopped } from '../results/run-result.ts';
 import { toSummaryMarkdown } from '../results/reporters/summary.ts';
+import { certificationRefusal } from '../results/reporters/certification.ts';
 import type { CollectedCheck } from '../results/check-outcomes.ts';
 import { NOT_SELECTED } from '../core/selection.ts';
 import type { Io } from './io.ts';
+import { JOURNAL_FILE, REQUEST_LOG_FILE } from '../results/report-files.ts';
+import { commandLine } from './relaunch.ts';
 
-/** The run journal, in the report directory: what the run changed, for clean-up and for the record. */
-export const JOURNAL_FILE = 'run-journal.jsonl';
-/** Every request the run sent, whoever sent it (see WireEntry): what the HAR and the count are made from. */
-export const REQUEST_LOG_FILE = 'requests.jsonl';
+export { JOURNAL_FILE, REQUEST_LOG_FILE };
 
 /**
  * The report writers (xmlbuilder2 and its YAML parser above all, ~60 ms): loaded while the suites
@@ -62,6 +65,7 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
   const skip = filteredOut;
   collector.onCheck((c) => skip(c) || terminal.check(c));
   const say = (text: string) => io.stderr.write(redact(text));
+  const recoverLine = commandLine([...options.relaunch, '--base-url', target.baseUrl, '--recover', dir]);
 
   let stopped: Stopped | undefined;
   let suites: SuiteRun | undefined;
@@ -73,7 +77,7 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
     },
     (signal) => {
       const left = leftAccordingToJournal(journal, target.runId);
-      say(`\n${signal} again: exiting at once.\n${formatLeftOnTarget(left)}${left.length ? `scheduling-conformance --base-url ${new URL(target.baseUrl).origin} --recover ${dir} undoes it later\n` : ''}`);
+      say(`\n${signal} again: exiting at once.\n${formatLeftOnTarget(left)}${left.length ? `${recoverLine} undoes it later\n` : ''}`);
       process.exit(EXIT.interrupted);
     },
   );
@@ -85,19 +89,46 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
     void suites?.cancel('keyboard-input');
   };
   const timer = setTimeout(timeUp, Math.max(0, stopAt - Date.now()));
+  let beats: NodeJS.Timeout | undefined;
+  // A lane that gave up on the environment (helpers/http/environment.ts): the run stops as on a signal.
+  let environmentGone: string | undefined;
+  const environment = environmentChannel(target.runId);
+  environment.onmessage = (message) => {
+    if (stopped) return;
+    stopped = 'environment';
+    environmentGone = (message as { data: EnvironmentGone }).data.reason;
+    say(`\n${environmentGone}: ${BLOCKS_BEFORE_STOP} checks in a row were blocked by it; no new checks start; cleaning up what the target allows\n`);
+    void suites?.cancel('keyboard-input');
+  };
 
   try {
     const spec = await loadSpec();
+    target.sentinels = sentinelPaths(spec);
     // Start-up counts: a timeout already past changes nothing on the target.
     if (Date.now() >= stopAt) timeUp();
+    let lease: Lease | undefined;
     if (!target.readOnly && !stopped) {
       for (const p of await takeBaseline(client, spec, target, journal)) say(`warning: ${p}\n`);
+      const place = leasePlace(spec, target);
       // Another run's values in the baseline are not what the target holds when no run is at work.
       for (const record of outstanding(journal.read()).snapshots.values()) {
         const other = foreignRunId(record, target.runId);
-        if (other) throw new TargetError(overlappingRunMessage(other));
+        if (!other) continue;
+        const live = place ? (await liveLeasesOfOthers(client, place, target.runId).catch(() => [])).find((l) => l.runId === other) : undefined;
+        throw new TargetError(overlappingRunMessage(other, live, Boolean(live)));
       }
+      client.phase = 'lease';
+      const taken = await Lease.take(client, target, place, journal);
+      if ('busy' in taken) {
+        client.phase = 'after-run clean-up';
+        await recover(client, journal, target, { cleanupTimeoutMs: options.cleanupTimeoutMs });
+        throw new TargetError(overlappingRunMessage(taken.busy.runId, taken.busy, true));
+      }
+      if ('none' in taken) say(`warning: no lease taken on the target (${taken.none}): a run started beside this one would not know of it\n`);
+      else lease = taken.lease;
     }
+    // Beats go on through the clean-up (an outage may hold it up to --cleanup-timeout), which deletes the lease last.
+    if (lease) beats = setInterval(() => lease.beat(), LEASE_BEAT_MS).unref();
     if (!stopped) {
       suites = await startSuites({ target, reporters: [collector], stillWanted: () => !stopped, concurrency: options.concurrency ?? defaultConcurrency(target.baseUrl) });
       loadReportWriters().catch(() => {}); // a failure to load shows where they are written
@@ -107,6 +138,8 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
     clearTimeout(timer);
     client.phase = 'after-run clean-up';
     const recovery = await recover(client, journal, target, { cleanupTimeoutMs: options.cleanupTimeoutMs });
+    clearInterval(beats);
+    await lease?.settled();
     removeHandlers();
 
     if (stopped) {
@@ -134,7 +167,7 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
       certify: Boolean(options.certify),
       expectFile: options.certify ? undefined : options.expectFile,
       expectations: options.expectations,
-      checks: collector.checks.filter((c) => !skip(c)).toSorted((a, b) => suiteRank(a.resource) - suiteRank(b.resource)),
+      checks: settledByInterference(collector.checks.filter((c) => !skip(c)), interference).toSorted((a, b) => suiteRank(a.resource) - suiteRank(b.resource)),
       observations: collector.observations,
       suiteErrors: collector.suiteErrors,
       requirementText: (id) => catalog.byId.get(id)?.text ?? '',
@@ -148,7 +181,9 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
     const written = (await loadReportWriters()).writeReports(dir, run, { redact, certify: options.certify });
     io.onResult?.(run);
     terminal.summary(run, written);
-    if (run.leftOnTarget.length) io.stderr.write(redact(`scheduling-conformance: to finish later what is left: scheduling-conformance --base-url ${new URL(target.baseUrl).origin} --recover ${dir}\n`));
+    const refusal = written.bundle ? certificationRefusal(run) : undefined;
+    if (refusal) say(`scheduling-conformance: not certified: ${refusal}\n`);
+    if (run.leftOnTarget.length) io.stderr.write(redact(`scheduling-conformance: to finish later what is left: ${recoverLine}\n`));
     const summaryFiles = writeSummary(run, options, redact);
 
     const leaks = scanForSecrets([...written.files, journal.file, requestLog, ...summaryFiles], target);
@@ -164,13 +199,18 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
     if (run.verdict === 'incomplete' && !stopped && !collector.suiteErrors.length) {
       say(`scheduling-conformance: INCOMPLETE: ${incompleteText(run)}\n`);
     }
+    if (stopped === 'environment') {
+      say(`scheduling-conformance: could not test: ${environmentGone}; ${BLOCKS_BEFORE_STOP} checks in a row were blocked by the environment, so the run stopped and cleaned up what the target allowed\n`);
+    }
     if (stopped === 'run-timeout') {
       say(`scheduling-conformance: run timeout: the run was stopped after ${options.runTimeoutMs / 1000} s; checks not run are reported as skipped\n`);
     }
     return run.exitCode;
   } finally {
     clearTimeout(timer);
+    clearInterval(beats);
     removeHandlers();
+    environment.close();
     await client.close();
   }
 }

@@ -8,6 +8,9 @@ import { loadExpectations, type Expectations } from '../config/expectations.ts';
 import type { Product } from '../config/product.ts';
 import { isLoopback, proxyEnvironment, proxyFor } from '../http/network.ts';
 import type { ExtraHeader, Network } from '../config/target.ts';
+import { relaunchWords } from './relaunch.ts';
+import { isIssuedRunId } from '../records/run-marker.ts';
+import { MAX_BODY_BYTES, RETRY_BUDGET_MS } from '../http/limits.ts';
 
 /** Everything a run needs to know, resolved from flags, then environment, then `.env`. */
 export interface RunOptions {
@@ -32,12 +35,20 @@ export interface RunOptions {
   allowHttp: boolean;
   /** Only list what earlier, crashed runs left behind (by the run marker), then exit. */
   sweep: boolean;
-  /** --yes: the sweep deletes what it lists. */
+  /** --yes: the sweep deletes what it lists, --release does what it lists. */
   sweepYes: boolean;
   /** --recover DIR: undo, from that report directory's journal, what its run left; then exit. */
   recover?: string;
+  /** --release RUN: free the target of a run that was stopped and whose journal is lost; then exit. */
+  release?: string;
+  /** --from PATH: the originals --release puts back (an earlier report directory, its journal, or a JSON file). */
+  releaseFrom?: string;
   /** How long the after-run clean-up retries what it could not undo (--cleanup-timeout). */
   cleanupTimeoutMs: number;
+  /** How long a check waits out a target that stopped answering before it is blocked by the environment (--retry-budget). */
+  retryBudgetMs: number;
+  /** The largest answer body the suite reads (--max-body-mib). */
+  maxBodyBytes: number;
   /** Only checks whose name matches this pattern (a regular expression). */
   only?: string;
   expectFile?: string;
@@ -64,6 +75,8 @@ export interface RunOptions {
   convergeWindowMs?: number;
   /** --max-pages: pages a list is read to before its completeness is unknown. */
   maxPages?: number;
+  /** How to start the command again against this target (relaunch.ts): for the printed --recover line. */
+  relaunch: string[];
 }
 
 export const HELP = `Usage: scheduling-conformance [options]
@@ -99,10 +112,20 @@ Options:
                       default 3); a write that never shows still fails
   --max-pages N       read a paged list to at most N pages (default 1000); past them, the checks that
                       need the whole list are blocked
-  --sweep             only list customers left by earlier, crashed runs (by their run marker);
-                      with --yes, delete them
+  --sweep             only list customers left by earlier, crashed runs (by their run marker), and the
+                      business and team member fields holding their values; with --yes, delete the
+                      customers (never those of a run still going: its lease is live)
   --cleanup-timeout S retry what the clean-up could not undo for at most S seconds (default 60)
+  --retry-budget S    when a request and the preflight's known-good request both fail (5xx, no answer, the
+                      key refused), ask again for up to S seconds before the check is blocked by the
+                      environment; 3 such blocks in a row stop the run, exit 2 (default 30)
+  --max-body-mib N    read answer bodies up to N MiB; a larger one blocks its check, never fails it (default 5)
   --recover DIR       only undo, from DIR's run journal, what that run left on the target, then exit
+  --release RUN       only free the target of run RUN (as --sweep names it), stopped with its journal lost:
+                      list what it would write (RUN's customers deleted, the fields holding its marker
+                      put back: the marker taken out, or the originals of --from); with --yes, do it
+  --from PATH         with --release: the originals to put back (an earlier run's report directory or
+                      run-journal.jsonl, or a JSON file {"<path>": {record}, ...})
   --only PATTERN      run only checks whose "<id> <title>" matches PATTERN (a regular expression);
                       one that matches none exits 2 before any request
   --expect FILE       known deviations: check id -> expected outcome (see spec/expectations.schema.json);
@@ -126,7 +149,8 @@ HTTPS_PROXY, HTTP_PROXY and NO_PROXY are honoured (never for this machine); the 
 Exit codes:
   0    conformant: every MUST check passed (and every SHOULD check with --strict)
   1    not conformant: a MUST check failed (or a SHOULD check with --strict)
-  2    usage or configuration error, or the target cannot be tested (unreachable, key refused)
+  2    usage or configuration error, or the target cannot be tested (unreachable, key refused,
+       or the environment failing for --retry-budget in 3 checks in a row: outage, key revoked)
   130  interrupted (Ctrl-C / SIGTERM); the run restored what it changed before exiting
 `;
 
@@ -146,7 +170,11 @@ const FLAGS = {
   sweep: { type: 'boolean' },
   yes: { type: 'boolean' },
   recover: { type: 'string' },
+  release: { type: 'string' },
+  from: { type: 'string' },
   'cleanup-timeout': { type: 'string' },
+  'retry-budget': { type: 'string' },
+  'max-body-mib': { type: 'string' },
   header: { type: 'string', multiple: true },
   ca: { type: 'string' },
   cert: { type: 'string' },
@@ -221,6 +249,15 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
   if (!Number.isFinite(cleanupS) || cleanupS < 0 || cleanupS * 1000 > MAX_TIMER_MS) {
     throw new UsageError(`--cleanup-timeout must be a number of seconds from 0 to ${Math.floor(MAX_TIMER_MS / 1000)}, got "${cleanupText}"`);
   }
+  const budgetText = (values['retry-budget'] as string | undefined) ?? String(RETRY_BUDGET_MS / 1000);
+  const budgetS = Number(budgetText);
+  if (!Number.isFinite(budgetS) || budgetS < 0 || budgetS * 1000 > MAX_TIMER_MS) {
+    throw new UsageError(`--retry-budget must be a number of seconds from 0 to ${Math.floor(MAX_TIMER_MS / 1000)}, got "${budgetText}"`);
+  }
+  const bodyText = (values['max-body-mib'] as string | undefined) ?? String(MAX_BODY_BYTES / 2 ** 20);
+  const bodyMiB = Number(bodyText);
+  // Bodies are held in memory as a string: V8 caps one at about 512 MiB.
+  if (!Number.isFinite(bodyMiB) || bodyMiB <= 0 || bodyMiB > 256) throw new UsageError(`--max-body-mib must be a number of MiB above 0 and at most 256, got "${bodyText}"`);
   if (values.recover !== undefined && (values.sweep || values['read-only'] || values.only !== undefined)) {
     throw new UsageError('--recover only undoes what an earlier run left: it cannot be combined with --sweep, --read-only or --only');
   }
@@ -231,7 +268,14 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
   }
   if (values.sweep && values['read-only']) throw new UsageError('--sweep deletes records: it cannot be combined with --read-only');
   if (values.sweep && values.only !== undefined) throw new UsageError('--sweep deletes by the run marker, not by check: it cannot be combined with --only');
-  if (values.yes && !values.sweep) throw new UsageError('--yes only confirms --sweep');
+  const release = values.release as string | undefined;
+  if (release !== undefined && (values.sweep || values.recover !== undefined || values['read-only'] || values.only !== undefined)) {
+    throw new UsageError('--release only frees the target of one earlier run: it cannot be combined with --sweep, --recover, --read-only or --only');
+  }
+  if (release !== undefined && !isIssuedRunId(release)) throw new UsageError(`--release needs the id of the run to release, as --sweep names it (scr-YYYYMMDD-xxxxxxxx), got "${release}"`);
+  if (values.from !== undefined && release === undefined) throw new UsageError('--from only gives --release the originals to put back');
+  if (values.from !== undefined && !existsSync(values.from as string)) throw new UsageError(`--from ${values.from as string}: no such file or directory`);
+  if (values.yes && !values.sweep && release === undefined) throw new UsageError('--yes only confirms --sweep or --release');
   const concurrencyText = values.concurrency as string | undefined;
   const concurrency = concurrencyText === undefined ? undefined : Number(concurrencyText);
   if (concurrency !== undefined && (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16)) {
@@ -278,7 +322,11 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
     sweep: Boolean(values.sweep),
     sweepYes: Boolean(values.yes),
     recover: values.recover as string | undefined,
+    release,
+    releaseFrom: values.from as string | undefined,
     cleanupTimeoutMs: cleanupS * 1000,
+    retryBudgetMs: budgetS * 1000,
+    maxBodyBytes: Math.floor(bodyMiB * 2 ** 20),
     only,
     expectFile,
     expectations: expectFile && !certify ? loadExpectations(expectFile) : undefined,
@@ -293,6 +341,7 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
     waitForTargetMs: waitS * 1000,
     convergeWindowMs: convergeS === undefined ? undefined : convergeS * 1000,
     maxPages,
+    relaunch: relaunchWords(argv, env),
   };
 }
 
@@ -340,7 +389,7 @@ function extraHeader(text: string, env: Record<string, string | undefined>): Ext
 }
 
 /** Flags that take a number. */
-const NUMERIC_FLAGS = ['--timeout', '--run-timeout', '--rate', '--wait-for-target', '--concurrency', '--cleanup-timeout', '--converge-window', '--max-pages'];
+const NUMERIC_FLAGS = ['--timeout', '--run-timeout', '--rate', '--wait-for-target', '--concurrency', '--cleanup-timeout', '--retry-budget', '--max-body-mib', '--converge-window', '--max-pages'];
 
 /**
  * parseArgs takes "-5" after a flag for an option of its own ("argument is ambiguous"): a

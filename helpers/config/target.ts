@@ -46,6 +46,16 @@ export interface TargetConfig {
   maxPages?: number;
   /** How long a read waits for the run's own write to show (--converge-window), in ms; undefined: CONVERGE_WINDOW_MS. */
   convergeWindowMs?: number;
+  /** How long a check waits out a target that stopped answering (--retry-budget); undefined: RETRY_BUDGET_MS. */
+  retryBudgetMs?: number;
+  /** The largest body the suite reads (--max-body-mib); undefined: MAX_BODY_BYTES. */
+  maxBodyBytes?: number;
+  /**
+   * Paths of the sentinel: GETs that worked at the preflight, the one the key was proven on first,
+   * asked again before an anomaly is blamed on the target (helpers/http/client.ts). Undefined: no
+   * sentinel, every answer is judged as it comes.
+   */
+  sentinels?: string[];
 }
 
 declare module 'vitest' {

@@ -16,6 +16,7 @@ export type MustRequirementId =
   | 'BUS-AUTH-INVALID'
   | 'BUS-AUTH-EXPIRED'
   | 'BUS-AUTH-REJECTED-NO-CHANGE'
+  | 'BUS-AUTH-NO-RECORD'
   | 'CUS-CREATE'
   | 'CUS-FIND'
   | 'CUS-LIST'
@@ -23,10 +24,12 @@ export type MustRequirementId =
   | 'CUS-ISOLATION'
   | 'CUS-DELETE'
   | 'CUS-UNKNOWN-NOT-2XX'
+  | 'CUS-ID-NEAR-MISS'
   | 'TM-LIST'
   | 'TM-FIND'
   | 'TM-UPDATE'
   | 'TM-ISOLATION'
+  | 'TM-ID-NEAR-MISS'
   | 'TM-NO-CREATE'
   | 'TM-NO-DELETE';
 
@@ -53,10 +56,14 @@ export type RequirementIdPrefix =
   | 'CUS-'
   | 'CUS-CREATE-'
   | 'CUS-DELETE-'
+  | 'CUS-ID-'
+  | 'CUS-ID-NEAR-'
   | 'CUS-UNKNOWN-'
   | 'CUS-UNKNOWN-NOT-'
   | 'OP-'
   | 'TM-'
+  | 'TM-ID-'
+  | 'TM-ID-NEAR-'
   | 'TM-NO-';
 
 /** Statements of the contract not made into checks (not-checked), by key. */
@@ -72,5 +79,6 @@ export type NotShownKey =
   | 'limits'
   | 'versioning'
   | 'unknown-team-member'
+  | 'authorization-leniency'
   | 'id-format'
   | 'business-bodies';

@@ -25,6 +25,13 @@ export function resourceOps(spec: Spec, resource: string): ResourceOps {
   return ops;
 }
 
+/** The business is one record, addressed without an id: its retrieval and its update. */
+export function businessOps(spec: Spec): { retrieve: Operation; update: Operation } {
+  const { list: retrieve, update } = resourceOps(spec, 'business');
+  if (!retrieve || !update) throw new Error('spec: the business needs a GET and a PATCH operation');
+  return { retrieve, update };
+}
+
 /** The operations a suite is built on; a spec without them cannot drive it. */
 export function requireOps<K extends keyof ResourceOps>(ops: ResourceOps, resource: string, kinds: K[]): Required<Pick<ResourceOps, K>> {
   for (const k of kinds) if (!ops[k]) throw new Error(`spec: resource ${resource} documents no ${k} operation`);

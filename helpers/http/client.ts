@@ -7,13 +7,14 @@ import { inCheck, recordExchange, type Exchange, type WireEntry } from './exchan
 import { redactor } from './redact.ts';
 import { rateLimiter } from './rate-limit.ts';
 import { dispatcherFor, tlsFailure } from './network.ts';
+import { environmentOf, type Environment } from './environment.ts';
+import { MAX_BODY_BYTES, RETRY_BUDGET_MS } from './limits.ts';
 
-/** Bodies beyond this fail the check instead of filling memory. */
-export const MAX_BODY_BYTES = 5 * 1024 * 1024;
+export { MAX_BODY_BYTES };
 /** How much of a body an exchange keeps for reports. */
 export const EXCERPT_BYTES = 16 * 1024;
 
-/** Answers worth asking again: the target is busy, or a gateway in front of it failed. */
+/** Answers asked again at once, a few times: the target is busy, or a gateway in front of it failed. */
 export const TRANSIENT_STATUSES = [429, 502, 503, 504];
 /**
  * Methods retried after any transient answer: repeating them has the same effect.
@@ -26,26 +27,30 @@ export const RETRIED_METHODS = ['GET', 'DELETE', 'PATCH'];
  * the request, so only those are asked again.
  */
 export const POST_RETRY_STATUSES = [429, 503];
+/** Quick retries of a transient answer before the sentinel is asked (250 ms, 500 ms, 1 s apart). */
 export const MAX_RETRIES = 3;
 
 /**
- * Thrown inside a check when the target turned a request away to the end: 429 or 503 on the last
- * retry. The target says "not now", which is no verdict on the contract, so the check, and every
- * check that needed the answer, is blocked by the target, never failed or passed on it. Outside a
- * check (the clean-up, which retries on its own terms; the preflight) the answer is returned.
+ * Thrown inside a check when a request's answer proves nothing about the implementation: the
+ * target turned it away to the end (429 or 503 on the last retry, while the sentinel answered:
+ * "not now"), the environment failed it (the target stopped answering, or the key is no longer
+ * accepted, for the whole --retry-budget), or it met a limit of the suite (--max-body-mib). The
+ * check, and every check that needed the answer, is blocked by `by`, never failed or passed on
+ * it. Outside a check (the clean-up, which retries on its own terms; the preflight) the answer is
+ * returned, or NoAnswerError thrown.
  */
 export class TurnedAway extends Error {
   override name = 'TurnedAway';
-  readonly by = 'the target';
-  constructor(readonly reason: string) {
-    super(`blocked by the target: ${reason}`);
+  constructor(readonly reason: string, readonly by: 'the target' | 'the environment' | 'the suite' = 'the target') {
+    super(`blocked by ${by}: ${reason}`);
   }
 }
 
 /** A Retry-After longer than this is cut to it: the run must end in bounded time. */
 export const RETRY_AFTER_CAP_MS = 10_000;
-/** Wait before retry n when the target names no Retry-After: 250 ms, 500 ms, 1 s. */
+/** Wait before retry n when the target names no Retry-After: 250 ms, doubling, at most MAX_BACKOFF_MS. */
 const BACKOFF_MS = 250;
+const MAX_BACKOFF_MS = 4_000;
 
 /** Which Authorization header a request carries. */
 export type Auth = 'valid' | 'none' | 'expired' | { authorization: string };
@@ -134,38 +139,96 @@ export class ApiClient {
    * Sends a request; transient answers to requests that are safe to repeat are retried (see
    * retryDelay), each attempt recorded as its own exchange. Creations, deletions and writes go to
    * onWrite (the run journal) so that the run can undo them whatever happens next.
+   *
+   * Inside a check, an answer that may be the environment's rather than the implementation's (an
+   * anomaly: see anomalyOf) is not judged before the sentinel (target.sentinels) is asked: while
+   * it answers, the answer is the implementation's and stands; while it fails too, the request is
+   * asked again with backoff until the environment has been down for --retry-budget, and then the
+   * check is blocked by the environment. A POST that may have been taken is not asked again.
    */
   async send(options: SendOptions): Promise<Answer> {
     const url = this.target.baseUrl + options.path;
-    const headers: Record<string, string> = Object.fromEntries((this.target.headers ?? []).map((h) => [h.name.toLowerCase(), h.value]));
-    headers.accept = options.accept ?? 'application/json';
-    const authorization = this.authorization(options.auth ?? 'valid');
-    if (authorization !== undefined) headers.authorization = authorization;
-    let body: string | undefined;
-    if (options.body !== undefined) {
-      body = JSON.stringify(options.body);
-      headers['content-type'] = 'application/json';
-    }
+    const headers = this.headersFor(options);
+    const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+    const env = inCheck() && this.target.sentinels?.length ? environmentOf(this.target.runId) : undefined;
+    const asked = `${options.method} ${options.path}`;
+    if (env?.gone) throw new TurnedAway(`${asked} was not sent: ${env.gone}`, 'the environment');
     if (options.method === 'PATCH') {
       const fields = options.body && typeof options.body === 'object' && !Array.isArray(options.body) ? Object.keys(options.body) : [];
       this.onWrite?.({ kind: 'wrote', path: options.path, fields });
     }
     if (options.method === 'POST') this.onWrite?.({ kind: 'creating', listPath: options.path });
+    // Whether the last answer came while the sentinel failed too: it proves nothing, once it answers again.
+    let whileDown = false;
     for (let attempt = 1; ; attempt++) {
       await this.limiter?.wait();
       const outcome = await this.attempt(options, url, headers, body, attempt);
-      const delay = attempt <= MAX_RETRIES && retriable(options.method, outcome) ? retryDelay(outcome, attempt) : undefined;
-      if (delay === undefined) {
-        if ('failure' in outcome || outcome.status >= 500 || outcome.status === 429) this.troubles += 1;
-        if ('failure' in outcome) throw new NoAnswerError(`${options.method} ${options.path}: ${outcome.failure}`);
-        this.journalAnswer(options, outcome);
-        if (POST_RETRY_STATUSES.includes(outcome.status) && inCheck()) {
-          throw new TurnedAway(`${options.method} ${options.path} answered ${outcome.status} each of the ${attempt} times it was asked (the target says "not now"): try again later${outcome.status === 429 ? ', or with a lower --rate' : ''}`);
+      if ('limit' in outcome && inCheck()) throw new TurnedAway(`${asked}: ${outcome.failure}`, 'the suite');
+      const trouble = anomalyOf(outcome, options.auth ?? 'valid');
+      // A refused key is an answer in which the target says it did not take the request.
+      const repeatable = retriable(options.method, outcome) || trouble === KEY_REFUSED;
+      // Only an answer to the valid key says the key still works.
+      if (trouble === undefined) {
+        if ((options.auth ?? 'valid') === 'valid') env?.healthy();
+      } else if (repeatable && attempt <= MAX_RETRIES && retryDelay(outcome, attempt) !== undefined) {
+        await pause(retryDelay(outcome, attempt)!);
+        continue;
+      } else if (env) {
+        const down = await this.sentinel(env, options, trouble);
+        if (down === undefined && whileDown && repeatable) {
+          whileDown = false;
+          continue;
         }
-        return outcome;
+        whileDown = down !== undefined;
+        if (down !== undefined) {
+          const left = env.downSince! + (this.target.retryBudgetMs ?? RETRY_BUDGET_MS) - Date.now();
+          if (repeatable && left > 0) {
+            await pause(Math.min(left, retryDelay(outcome, attempt, true)!));
+            continue;
+          }
+          if (!repeatable) throw new TurnedAway(`${asked} ${trouble}, and ${down}: not asked again, as it may have been taken (the clean-up finds what it created by the run marker)`, 'the environment');
+          env.blocked(down);
+          throw new TurnedAway(`${down}: ${asked} ${trouble}, for ${(this.target.retryBudgetMs ?? RETRY_BUDGET_MS) / 1000} s (--retry-budget) and ${attempt} attempts`, 'the environment');
+        }
       }
-      await new Promise((resolve) => setTimeout(resolve, delay));
+      // An outage the clean-up may wait out; a refused key does not come back by waiting.
+      if (trouble !== undefined && trouble !== KEY_REFUSED) this.troubles += 1;
+      if ('failure' in outcome) throw new NoAnswerError(`${asked}: ${outcome.failure}`);
+      this.journalAnswer(options, outcome);
+      if (POST_RETRY_STATUSES.includes(outcome.status) && inCheck()) {
+        throw new TurnedAway(`${asked} answered ${outcome.status} each of the ${attempt} times it was asked (the target says "not now"): try again later${outcome.status === 429 ? ', or with a lower --rate' : ''}`);
+      }
+      return outcome;
     }
+  }
+
+  /**
+   * Asks the sentinel: the preflight's known-good request (the first of target.sentinels, the one
+   * the key was proven on; for other trouble of that very request, the next). Why the environment
+   * is down, or undefined while the sentinel answers as it did.
+   */
+  private sentinel(env: Environment, options: SendOptions, trouble: string): Promise<string | undefined> {
+    const sentinels = this.target.sentinels!;
+    const keyTrouble = trouble === KEY_REFUSED;
+    const path = keyTrouble ? sentinels[0] : (sentinels.find((p) => options.method !== 'GET' || p !== options.path) ?? sentinels[0]);
+    const ask: SendOptions = { method: 'GET', path };
+    return env.sentinel(path, async () => {
+      await this.limiter?.wait();
+      const outcome = await this.attempt(ask, this.target.baseUrl + path, this.headersFor(ask), undefined, 1);
+      const failed = anomalyOf(outcome, 'valid');
+      if (failed === undefined) return undefined;
+      if (failed === KEY_REFUSED) return `the key is no longer accepted (GET ${path}, the request that worked at the start, ${failed})`;
+      return `the target stopped answering (GET ${path}, the request that worked at the start, ${failed})`;
+    });
+  }
+
+  private headersFor(options: SendOptions): Record<string, string> {
+    const headers: Record<string, string> = Object.fromEntries((this.target.headers ?? []).map((h) => [h.name.toLowerCase(), h.value]));
+    headers.accept = options.accept ?? 'application/json';
+    const authorization = this.authorization(options.auth ?? 'valid');
+    if (authorization !== undefined) headers.authorization = authorization;
+    if (options.body !== undefined) headers['content-type'] = 'application/json';
+    return headers;
   }
 
   private async attempt(
@@ -174,7 +237,7 @@ export class ApiClient {
     headers: Record<string, string>,
     body: string | undefined,
     attempt: number,
-  ): Promise<Answer | { failure: string; transient: boolean }> {
+  ): Promise<Answer | Failure> {
     const started = Date.now();
     const exchange: Exchange = {
       startedAt: new Date(started).toISOString(),
@@ -193,7 +256,7 @@ export class ApiClient {
         dispatcher: this.dispatcher,
         signal: AbortSignal.timeout(this.target.timeoutMs),
       });
-      const { text, bytes } = await readCapped(res.body);
+      const { text, bytes } = await readCapped(res.body, this.target.maxBodyBytes ?? MAX_BODY_BYTES);
       const resHeaders = flattenHeaders(res.headers);
       exchange.response = {
         status: res.statusCode,
@@ -209,7 +272,7 @@ export class ApiClient {
       exchange.durationMs = Date.now() - started;
       exchange.error = this.redact(describeFailure(e, this.target.timeoutMs));
       this.record(exchange);
-      return { failure: exchange.error, transient: isConnectionReset(e) };
+      return { failure: exchange.error, transient: isConnectionReset(e), ...(e instanceof BodyTooLarge && { limit: true as const }) };
     }
   }
 
@@ -248,16 +311,40 @@ export class ApiClient {
   }
 }
 
+/** No complete answer: what happened, whether it is worth asking again at once, and whether it was a limit of the suite. */
+type Failure = { failure: string; transient: boolean; limit?: true };
+
+/** What the sentinel answering 401 to the valid key is said to do. */
+const KEY_REFUSED = 'answered 401 to the valid key';
+
+/**
+ * What may be the environment's rather than the implementation's in an outcome, as a phrase
+ * ("answered 502 with an HTML page"), or undefined: a 5xx or 429 whatever its body, no complete
+ * answer (a reset, a timeout, a refused connection), the valid key refused (the preflight proved
+ * it). A limit of the suite is not the environment's either: it is reported apart.
+ */
+export function anomalyOf(outcome: Answer | Failure, auth: Auth): string | undefined {
+  if ('failure' in outcome) return outcome.limit ? undefined : `got no answer (${outcome.failure})`;
+  if (outcome.status >= 500 || outcome.status === 429) return `answered ${outcome.status}${/^text\/html/i.test(outcome.headers['content-type'] ?? '') ? ' with an HTML page' : ''}`;
+  if (outcome.status === 401 && auth === 'valid') return KEY_REFUSED;
+  return undefined;
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 function retriable(method: string, outcome: { status: number } | { transient: boolean }): boolean {
   if (RETRIED_METHODS.includes(method)) return true;
   return method === 'POST' && 'status' in outcome && POST_RETRY_STATUSES.includes(outcome.status);
 }
 
-/** How long to wait before repeating an attempt, or undefined when it is not worth repeating. */
-export function retryDelay(outcome: { status: number; headers: Record<string, string> } | { transient: boolean }, attempt: number): number | undefined {
-  const backoff = BACKOFF_MS * 2 ** (attempt - 1);
-  if ('transient' in outcome) return outcome.transient ? backoff : undefined;
-  if (!TRANSIENT_STATUSES.includes(outcome.status)) return undefined;
+/**
+ * How long to wait before repeating an attempt, or undefined when it is not worth repeating at
+ * once; `anomaly`: it is worth repeating (the sentinel says the environment is down).
+ */
+export function retryDelay(outcome: { status: number; headers: Record<string, string> } | { transient: boolean }, attempt: number, anomaly = false): number | undefined {
+  const backoff = Math.min(BACKOFF_MS * 2 ** (attempt - 1), MAX_BACKOFF_MS);
+  if ('transient' in outcome) return outcome.transient || anomaly ? backoff : undefined;
+  if (!TRANSIENT_STATUSES.includes(outcome.status)) return anomaly ? backoff : undefined;
   const retryAfter = outcome.headers['retry-after'];
   if (retryAfter === undefined) return backoff;
   const seconds = Number(retryAfter);
@@ -271,16 +358,20 @@ function isConnectionReset(e: unknown): boolean {
   return code === 'ECONNRESET' || code === 'UND_ERR_SOCKET';
 }
 
-class BodyTooLarge extends Error {}
+class BodyTooLarge extends Error {
+  constructor(readonly limit: number) {
+    super(`response body larger than ${limit / 1024 / 1024} MiB, the suite's limit (--max-body-mib raises it)`);
+  }
+}
 
-async function readCapped(body: AsyncIterable<Buffer> & { destroy(err?: Error): unknown }): Promise<{ text: string; bytes: number }> {
+async function readCapped(body: AsyncIterable<Buffer> & { destroy(err?: Error): unknown }, limit: number): Promise<{ text: string; bytes: number }> {
   const chunks: Buffer[] = [];
   let bytes = 0;
   for await (const chunk of body) {
     bytes += chunk.length;
-    if (bytes > MAX_BODY_BYTES) {
+    if (bytes > limit) {
       body.destroy();
-      throw new BodyTooLarge();
+      throw new BodyTooLarge(limit);
     }
     chunks.push(chunk);
   }
@@ -309,7 +400,7 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
 }
 
 export function describeFailure(e: unknown, timeoutMs: number): string {
-  if (e instanceof BodyTooLarge) return `response body larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB`;
+  if (e instanceof BodyTooLarge) return e.message;
   const err = e as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = err.code ?? err.cause?.code;
   if (err.name === 'TimeoutError' || err.name === 'AbortError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {

@@ -16,26 +16,34 @@ export interface Secrets {
 export const NEAR_MISS_MIN_LENGTH = 8;
 
 export interface NearMiss {
-  name: 'key-without-last-character' | 'key-with-one-character-changed' | 'key-with-case-changed';
+  name: 'key-without-first-character' | 'key-without-last-character' | 'key-with-middle-character-changed' | 'key-with-one-character-changed' | 'key-with-case-changed';
   key: string;
   /** What reports show instead: a bash expansion of the variable, so a cURL reproduction still works. */
   placeholder: string;
 }
 
 /**
- * Keys that differ from the valid one by a little: a target that compares keys by prefix, up to
- * the last character or ignoring case accepts one of them. Each is as secret as the key itself
- * (it gives the key away but for a character, or wholly), so the redactor replaces them too.
+ * Keys that differ from the valid one by a little: a target that compares keys by prefix or
+ * suffix, up to the last character, by their ends only or ignoring case accepts one of them.
+ * Each is as secret as the key itself (it gives the key away but for a character, or wholly),
+ * so the redactor replaces them too.
  */
 export function nearMissKeys(key: string): NearMiss[] {
   if (key.length < NEAR_MISS_MIN_LENGTH) return [];
   const head = key.slice(0, -1);
-  const last = key.slice(-1);
   const shift = (c: string, from: string, size: number) => String.fromCharCode(((c.charCodeAt(0) - from.charCodeAt(0) + 1) % size) + from.charCodeAt(0));
-  const changed = /\d/.test(last) ? shift(last, '0', 10) : /[a-z]/.test(last) ? shift(last, 'a', 26) : /[A-Z]/.test(last) ? shift(last, 'A', 26) : last === 'x' ? 'y' : 'x';
+  const other = (c: string) => (/\d/.test(c) ? shift(c, '0', 10) : /[a-z]/.test(c) ? shift(c, 'a', 26) : /[A-Z]/.test(c) ? shift(c, 'A', 26) : c === 'x' ? 'y' : 'x');
+  const changed = other(key.slice(-1));
+  const middle = Math.floor(key.length / 2);
+  const inside = other(key[middle]);
   const swapped = [...key].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
   const misses: NearMiss[] = [
+    { name: 'key-without-first-character', key: key.slice(1), placeholder: '${SCHEDULING_API_KEY#?}' },
     { name: 'key-without-last-character', key: head, placeholder: '${SCHEDULING_API_KEY%?}' },
+    {
+      name: 'key-with-middle-character-changed', key: key.slice(0, middle) + inside + key.slice(middle + 1),
+      placeholder: `\${SCHEDULING_API_KEY:0:${middle}}${inside}\${SCHEDULING_API_KEY:${middle + 1}}`,
+    },
     { name: 'key-with-one-character-changed', key: head + changed, placeholder: `\${SCHEDULING_API_KEY%?}${changed}` },
   ];
   if (swapped !== key) misses.push({ name: 'key-with-case-changed', key: swapped, placeholder: '${SCHEDULING_API_KEY~~}' });

@@ -13,15 +13,21 @@ export function mismatches(expected: Row, actual: Row): string[] {
     .map((k) => `${k}: expected ${show(expected[k])}, got ${show(actual[k])}`);
 }
 
-/** The fields (either side) that differ between two readings of a record, besides `except` and server-stamped ones. */
+/** The fields (either side) that differ between two readings of a record, besides `except` and server-stamped ones, described for a message. */
 export function changedFields(before: Row, after: Row, except: string[] = []): string[] {
-  return changedFieldNames(before, after, except).map((k) => `${k}: was ${show(before[k])}, now ${show(after[k])}`);
+  return changedFieldNames(before, after)
+    .filter((k) => !except.includes(k))
+    .map((k) => `${k}: was ${show(before[k])}, now ${show(after[k])}`);
 }
 
-/** The names of the fields changedFields describes. */
-export function changedFieldNames(before: Row, after: Row, except: string[] = []): string[] {
-  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
-  return [...keys].filter((k) => !except.includes(k) && !SERVER_MAINTAINED.test(k) && !isDeepStrictEqual(before[k], after[k]));
+/**
+ * The one field diff: the names of the fields that differ between two readings of a record,
+ * presence included, besides server-stamped ones; among `names` (in their order) when given,
+ * else among the fields of either reading.
+ */
+export function changedFieldNames(before: Row, after: Row, names?: string[]): string[] {
+  const among = names ?? [...new Set([...Object.keys(before), ...Object.keys(after)])];
+  return among.filter((k) => !SERVER_MAINTAINED.test(k) && (k in before !== k in after || !isDeepStrictEqual(before[k], after[k])));
 }
 
 /** A record without the given fields (a copy to send back without its id, say). */

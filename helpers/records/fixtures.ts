@@ -19,15 +19,17 @@ let made = 0;
  * before its '@', so that no two creates send the same email: the contract does not say
  * whether a target keeps customer emails unique, and one that does must not answer 409.
  */
-export function customerFixture(target: TargetConfig, label = ''): Record<string, unknown> {
+export function customerFixture(target: TargetConfig, label = '', tag?: string): Record<string, unknown> {
   const body = structuredClone(target.vendor.customerFixture);
   const field = markerField(target);
   if (field) body[field] = markedValue(String(body[field] ?? ''), target.runId, label.replace(/\s+/g, ' ').trim());
   made += 1;
+  // The main process makes bodies too (the run's lease): a tag of its own keeps them apart from a worker's.
+  tag ??= String(made);
   for (const [key, value] of Object.entries(body)) {
     if (typeof value !== 'string' || key === field) continue;
     const at = value.lastIndexOf('@');
-    if (at > 0) body[key] = `${value.slice(0, at)}+${target.runId}-${made}${value.slice(at)}`;
+    if (at > 0) body[key] = `${value.slice(0, at)}+${target.runId}-${tag}${value.slice(at)}`;
   }
   return body;
 }

@@ -1,5 +1,6 @@
 import { isRecord, SERVER_MAINTAINED, type Row } from '../contract/record.ts';
 import type { Operation, Spec } from '../contract/spec.ts';
+import { businessOps } from '../contract/resource-ops.ts';
 import type { TargetConfig } from '../config/target.ts';
 
 /** The fields of `row` named in `names`, in the row's order; a name the row lacks is left out. */
@@ -93,7 +94,7 @@ export type RecordReader = (path: string, json: unknown) => Row | undefined;
 
 /** Reads the business record out of its retrieval's answer (businessRecordIn), any other record as the object it is. */
 export function recordReader(spec: Spec, target: TargetConfig): RecordReader {
-  const businessPath = spec.operations.find((o) => o.resource === 'business' && o.method === 'GET')?.path;
+  const businessPath = businessOps(spec).retrieve.path;
   const names = spec.businessFields.map((f) => businessFieldName(f.specName, f.vendorConfigKey, target));
   return (path, json) => {
     if (path !== businessPath) return isRecord(json) ? json : undefined;

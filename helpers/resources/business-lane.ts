@@ -4,12 +4,13 @@ import { converge, CONVERGE_WINDOW_MS } from '../core/converge.ts';
 import type { Operation } from '../contract/spec.ts';
 import { businessRecordIn, pick } from '../records/record-shapes.ts';
 import { type Row } from '../contract/record.ts';
-import { differingFields, hasDocumentedType, type NamedField } from './business-values.ts';
+import { hasDocumentedType, type NamedField } from './business-values.ts';
 import { Blocked } from '../checks/check.ts';
 import { restoreFields } from '../safety/restore-record.ts';
 import { takeSnapshot } from '../safety/take-snapshot.ts';
 import { currentJournal } from '../checks/current-journal.ts';
-import { foreignRunId, Interference } from '../safety/interference.ts';
+import { anotherRunAt, foreignRunId, Interference } from '../safety/interference.ts';
+import type { LeasePlace } from '../safety/lease.ts';
 import { runIdsIn } from '../records/run-marker.ts';
 import { changedFieldNames } from '../records/compare.ts';
 import type { Journal } from '../safety/journal.ts';
@@ -87,11 +88,24 @@ export class BusinessLane {
     const changed = this.lastRead && !this.sentSinceRead ? changedFieldNames(this.lastRead, now).filter((f) => !this.wrote(f, now[f])) : [];
     this.lastRead = now;
     this.sentSinceRead = false;
-    if (other) this.interference = new Interference(other, `the business record holds a value written by run ${other}`);
-    else if (changed.length) this.interference = new Interference('another writer', `${changed.join(', ')} of the business record changed between two reads with no update sent`);
-    else return;
-    this.journal?.append({ kind: 'interference', path: this.retrieveOp.path, by: this.interference.by });
-    throw this.interference;
+    if (other) this.stop(new Interference(other, `the business record holds a value written by run ${other}`));
+    if (changed.length) this.stop(new Interference('another writer', `${changed.join(', ')} of the business record changed between two reads with no update sent`));
+  }
+
+  private stop(found: Interference): never {
+    this.interference = found;
+    this.journal?.append({ kind: 'interference', path: this.retrieveOp.path, by: found.by });
+    throw found;
+  }
+
+  /**
+   * Before a difference is recorded as the target's failure: another run at work (its marker in
+   * the record as it reads now, or its live lease) stops the lane instead. Writes nothing.
+   */
+  async settle(place: LeasePlace | undefined): Promise<void> {
+    if (this.interference) return;
+    const found = await anotherRunAt(this.client, place, this.runId, [await this.readRaw()], 'the business record');
+    if (found) this.stop(found);
   }
 
   /** Throws the Interference the lane met, if any: every step after it stops too. */
@@ -185,7 +199,7 @@ export class BusinessLane {
 
   /** Documented fields whose value now differs from the snapshot. */
   differences(now: Row): string[] {
-    return differingFields(this.before(), now, this.exposed().map((f) => f.name));
+    return changedFieldNames(this.before(), now, this.exposed().map((f) => f.name));
   }
 
   /**
@@ -204,7 +218,7 @@ export class BusinessLane {
     const writable = this.writeBack(snapshot);
     const { still } = await restoreFields(access, snapshot, names, {
       body: (fields) => pick(writable, fields),
-      differing: (now) => differingFields(snapshot, now, names).filter((f) => ours(now, f)),
+      differing: (now) => changedFieldNames(snapshot, now, names).filter((f) => ours(now, f)),
     });
     return still;
   }

@@ -147,8 +147,3 @@ export function hasDocumentedType(field: BusinessField, value: unknown): boolean
   if (type === 'number' && Number.isInteger(value) && field.types.includes('integer')) return true;
   return field.types.includes(type);
 }
-
-/** Names (among `names`) whose values differ between two reads, presence included. */
-export function differingFields(a: Record<string, unknown>, b: Record<string, unknown>, names: string[]): string[] {
-  return names.filter((n) => n in a !== n in b || !isDeepStrictEqual(a[n], b[n]));
-}

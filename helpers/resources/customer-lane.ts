@@ -5,6 +5,9 @@ import { converge, windowOf } from '../core/converge.ts';
 import { ModeLock } from '../core/mode-lock.ts';
 import { customerFixture, markerBase, markerField } from '../records/fixtures.ts';
 import { markedRows, runIdOf } from '../records/run-marker.ts';
+import { anotherRunAt } from '../safety/interference.ts';
+import { currentJournal } from '../checks/current-journal.ts';
+import type { LeasePlace } from '../safety/lease.ts';
 import { is2xx, type Answer, type ApiClient } from '../http/client.ts';
 import type { CreatedRecords } from '../safety/created-records.ts';
 import { pick } from '../records/record-shapes.ts';
@@ -238,7 +241,10 @@ export class CustomerLane {
    */
   async preExisting(why: string): Promise<Map<string, string>> {
     const prints = new Map<string, string>();
-    await this.scanAll(why, (row) => void (this.isOurs(row[this.idField]) || prints.set(String(row[this.idField]), fingerprint(row))));
+    // Not those a run of this suite marked (this run's lease, another run's customers): the suite's, not the implementation's.
+    const field = markerField(this.target);
+    const suites = (r: Row) => field !== undefined && runIdOf(r[field], markerBase(this.target)) !== undefined;
+    await this.scanAll(why, (row) => void (this.isOurs(row[this.idField]) || suites(row) || prints.set(String(row[this.idField]), fingerprint(row))));
     return prints;
   }
 
@@ -248,6 +254,17 @@ export class CustomerLane {
     const now = (await this.find(id)).json;
     if (!isRecord(now) || !sameId(now[this.idField], id)) return 'gone';
     return fingerprint(now) === print ? undefined : `now ${JSON.stringify(now)}`;
+  }
+
+  /**
+   * Before a difference is recorded as the target's failure: another run going on the target (its
+   * live lease) stops the check instead, and the run ends with interference. Writes nothing.
+   */
+  async settle(place: LeasePlace | undefined): Promise<void> {
+    const found = await anotherRunAt(this.client, place, this.target.runId, [], 'the customers');
+    if (!found) return;
+    currentJournal()?.append({ kind: 'interference', path: this.ops.list.path, by: found.by });
+    throw found;
   }
 
   update(id: unknown, body: Row): Promise<Answer> {

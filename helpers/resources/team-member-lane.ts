@@ -10,6 +10,8 @@ import { isRecord, type Row } from '../contract/record.ts';
 import { undocumented, type ResourceOps } from '../contract/resource-ops.ts';
 import { currentJournal } from '../checks/current-journal.ts';
 import { MemberWatch } from '../safety/member-watch.ts';
+import { anotherRunAt } from '../safety/interference.ts';
+import type { LeasePlace } from '../safety/lease.ts';
 import { sharedStep } from '../checks/shared-step.ts';
 import type { Operation } from '../contract/spec.ts';
 import type { TargetConfig } from '../config/target.ts';
@@ -87,6 +89,17 @@ export class TeamMemberLane {
     this.watch.stopIfInterfered();
     this.watch.sent(id, body);
     return this.client.call(this.ops.update, { id, body });
+  }
+
+  /**
+   * Before a difference is recorded as the target's failure: another run at work (its marker in a
+   * member as listed now, or its live lease) stops the lane instead. Writes nothing.
+   */
+  async settle(place: LeasePlace | undefined): Promise<void> {
+    if (this.watch.interfered()) return;
+    const rows = ((await this.listAll('listing team members').catch(() => [])) as unknown[]).filter(isRecord);
+    const found = await anotherRunAt(this.client, place, this.runId, rows, 'the team members');
+    if (found) this.watch.stop(found);
   }
 
   /** A change of a name-like string field the member has, when the vendor configured none; it carries the run marker. */

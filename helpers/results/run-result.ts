@@ -37,12 +37,13 @@ export interface Untested {
 }
 
 /** Why a run ended before every check ran. */
-export type Stopped = 'interrupted' | 'run-timeout' | 'interference';
+export type Stopped = 'interrupted' | 'run-timeout' | 'interference' | 'environment';
 
 export const STOPPED_TEXT: Record<Stopped, string> = {
   interrupted: 'interrupted',
   'run-timeout': 'stopped by the run timeout',
   interference: 'stopped by interference (another writer changed records it works on)',
+  environment: 'stopped by the environment (the target stopped answering, or the key is no longer accepted, for the whole --retry-budget)',
 };
 
 /** The one result of a run: result.json, and what every other report is rendered from. */
@@ -221,6 +222,8 @@ export function incompleteText(run: RunResult): string {
   if (run.stopped) return STOPPED_TEXT[run.stopped];
   const missing = run.untested.filter((u) => !u.allowed);
   if (missing.length) return `no proof for ${missing.map((u) => u.requirement).join(', ')} (${missing[0].requirement}: ${missing[0].reason}; every reason is in result.json "untested")`;
+  // A run that could not test the target at all (helpers/command/not-tested.ts) says why in its one error.
+  if (!run.checks.length && run.suiteErrors.length) return run.suiteErrors[0];
   if (!judgedAny(run.checks)) {
     const first = run.checks.find((c) => c.outcome !== 'skipped') ?? run.checks[0];
     return `no check was judged: each one the run selected was left out, not applicable or blocked${first ? ` (${first.id}: ${first.reason ?? first.outcome})` : ''}`;

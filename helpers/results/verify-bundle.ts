@@ -80,6 +80,7 @@ export function runReasons(run: Partial<RunResult>, specSha256: string): string[
   if (options.expectFile !== null) reasons.push(`known deviations were pinned (--expect ${String(options.expectFile)})`);
   if (run.stopped) reasons.push(`the run was stopped (${run.stopped}) before every check ran`);
   if (Array.isArray(run.suiteErrors) && run.suiteErrors.length) reasons.push(`the suite could not run completely (${run.suiteErrors.length} suite error(s))`);
+  if (run.target?.embeddedReference !== false) reasons.push('the run tested the suite\'s own embedded reference implementation (a self-test), not a vendor\'s implementation');
   if (run.verdict !== 'conformant') reasons.push(`the verdict is ${VERDICT_TEXT[run.verdict as keyof typeof VERDICT_TEXT] ?? String(run.verdict)}, not CONFORMANT`);
   if (checks.length === 0) reasons.push('the result holds no check');
   for (const c of checks) {
@@ -88,7 +89,8 @@ export function runReasons(run: Partial<RunResult>, specSha256: string): string[
     else if (c.outcome !== 'passed' && c.outcome !== 'not-applicable') reasons.push(`MUST check ${c.id} did not run to an outcome (${c.outcome}${c.reason ? `: ${String(c.reason).split('\n')[0]}` : ''})`);
   }
   // A requirement the run could not prove (result.json "untested", where this version writes it).
-  for (const u of untestedOf(run)) if (!u.allowed) reasons.push(`MUST requirement ${u.requirement} has no proof: ${String(u.reason).split('\n')[0]}`);
+  // Even one the catalog lets a run leave untested: a certification holds the product to every MUST.
+  for (const u of untestedOf(run)) reasons.push(`MUST requirement ${u.requirement} has no proof${u.allowed ? ' (not tested)' : ''}: ${String(u.reason).split('\n')[0]}`);
   const checked = new Set(checks.map((c) => c.requirement));
   for (const r of loadCatalog().requirements) if (r.level === 'MUST' && !checked.has(r.id)) reasons.push(`MUST requirement ${r.id} (clause ${r.clause}) has no check in the result`);
   return reasons;
@@ -105,11 +107,10 @@ function statement(run: Partial<RunResult> | undefined, product: Partial<Product
   const n = (level: string, outcome: string) => checks.filter((c) => c.level === level && c.outcome === outcome).length;
   const where = run?.target ? `at ${run.target.origin}${run.target.embeddedReference ? ' (the embedded reference)' : ''}` : 'at an unknown target';
   const when = run?.startedAt ? ` on ${run.startedAt}` : '';
-  const notTested = untestedOf(run).filter((u) => u.allowed);
   if (!holds) {
     return `This bundle does not prove that ${who} conforms to the Scheduling API v1 contract: for the reasons above, it is not a whole, unaltered record of a complete certification run of scheduling-conformance ${suiteVersion} that failed no MUST check.`;
   }
-  return `This bundle proves that ${who}, tested ${where}${when}, passed every MUST check of scheduling-conformance ${suiteVersion} that applied to it (${n('MUST', 'passed')} passed, ${n('MUST', 'not-applicable')} not applicable) against the Scheduling API v1 contract as spec/openapi.yaml states it (SHA-256 ${run?.spec?.sha256}), in a complete run with no check filtered out and no deviation pinned; ${n('SHOULD', 'passed')} SHOULD checks passed and ${n('SHOULD', 'warning') + n('SHOULD', 'failed') + n('SHOULD', 'blocked')} did not${n('SHOULD', 'blocked') ? ` (${n('SHOULD', 'blocked')} blocked, proving nothing either way)` : ''}.${notTested.length ? ` Not tested, as the catalog allows: ${notTested.map((u) => `${u.requirement} (${u.reason})`).join('; ')}.` : ''} Every file is the one its manifest hashes. The bundle carries no signature: it shows what the run found, not who ran it.`;
+  return `This bundle proves that ${who}, tested ${where}${when}, passed every MUST check of scheduling-conformance ${suiteVersion} that applied to it (${n('MUST', 'passed')} passed, ${n('MUST', 'not-applicable')} not applicable) against the Scheduling API v1 contract as spec/openapi.yaml states it (SHA-256 ${run?.spec?.sha256}), in a complete run with no check filtered out and no deviation pinned; ${n('SHOULD', 'passed')} SHOULD checks passed and ${n('SHOULD', 'warning') + n('SHOULD', 'failed') + n('SHOULD', 'blocked')} did not${n('SHOULD', 'blocked') ? ` (${n('SHOULD', 'blocked')} blocked, proving nothing either way)` : ''}. Every file is the one its manifest hashes. The bundle carries no signature: it shows what the run found, not who ran it.`;
 }
 
 /** `<sha256>  <file>` lines of the manifest block (sha256sum format). */

@@ -6,15 +6,9 @@ import { toHtml } from './reporters/html.ts';
 import { toHar } from './reporters/har.ts';
 import { sha256, summaryMarkdown, type Product } from './reporters/certification.ts';
 
-/** File names inside the report directory. */
-export const REPORT_FILES = {
-  json: 'result.json',
-  junit: 'junit.xml',
-  html: 'report.html',
-  har: 'exchanges.har',
-} as const;
+import { CERTIFICATION_DIR, REPORT_FILES } from './report-files.ts';
 
-export const CERTIFICATION_DIR = 'certification';
+export { CERTIFICATION_DIR, REPORT_FILES };
 
 export interface WrittenReports {
   dir: string;

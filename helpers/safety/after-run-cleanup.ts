@@ -1,13 +1,13 @@
 import { fillId, is2xx, type ApiClient } from '../http/client.ts';
 import { outstanding, type Journal, type Outstanding } from './journal.ts';
 import { markerBase, markerField } from '../records/fixtures.ts';
-import { markedRecords, runIdOf, runIdsIn } from '../records/run-marker.ts';
-import { recordReader } from '../records/record-shapes.ts';
+import { markedRecords, markedRows, runIdOf, runIdsIn } from '../records/run-marker.ts';
+import { rowsOf } from '../records/record-shapes.ts';
 import { ListReader } from '../records/list-reader.ts';
 import { isRecord, type Row } from '../contract/record.ts';
 import { isDeepStrictEqual } from 'node:util';
 import { byPath, holding, restoreFields, restoreRecord, type LeftOnTarget } from './restore-record.ts';
-import { journalListed, takeSnapshot } from './take-snapshot.ts';
+import { readSharedRecords } from './shared-records.ts';
 import type { Spec } from '../contract/spec.ts';
 import type { TargetConfig } from '../config/target.ts';
 
@@ -20,32 +20,13 @@ export interface Recovery {
 }
 
 /**
- * Before the suites: snapshots every record the run may change but cannot create — singletons
- * (a GET and PATCH without {id}) and collections without a create (their list) — into the
- * journal, so that whatever a suite writes can be put back. Returns what could not be read.
+ * Before the suites: snapshots every record the run may change but cannot create (see
+ * readSharedRecords) into the journal, so that whatever a suite writes can be put back. Returns
+ * what could not be read.
  */
 export async function takeBaseline(client: ApiClient, spec: Spec, target: TargetConfig, journal: Journal): Promise<string[]> {
-  const problems: string[] = [];
-  const has = (method: string, path: string) => spec.operations.some((o) => o.method === method && o.path === path);
-  const recordOf = recordReader(spec, target);
-  for (const op of spec.operations) {
-    if (op.method !== 'GET' || op.itemPath) continue;
-    const singleton = has('PATCH', op.path);
-    const item = `${op.path}/{id}`;
-    const fixed = has('PATCH', item) && !has('POST', op.path);
-    if (!singleton && !fixed) continue;
-    try {
-      if (singleton) {
-        await takeSnapshot(client, op.path, journal, recordOf);
-        continue;
-      }
-      const { items, end } = await new ListReader(client, target).all(op.path, `cannot snapshot ${op.path} before the run`);
-      if (!end.complete) throw new Error(`cannot snapshot ${op.path} before the run: ${end.unknown}`);
-      journalListed(items.filter(isRecord), op.path, target.vendor.idField, journal);
-    } catch (e) {
-      problems.push((e as Error).message);
-    }
-  }
+  const { records, problems } = await readSharedRecords(client, spec, target);
+  for (const { path, record } of records) journal.append({ kind: 'snapshot', path, record });
   return problems;
 }
 
@@ -107,11 +88,11 @@ async function undoOnce(client: ApiClient, journal: Journal, target: TargetConfi
       left.set(listPath, `could not verify by listing: ${found}`);
       continue;
     }
-    for (const path of found) await remove(path);
+    for (const path of found) if (path !== state.lease) await remove(path);
     // A list that held none of them is verified already: a long one is not read twice for nothing.
-    const still = found.length ? await ownRecords(client, listPath, state, target) : [];
+    const still = found.some((p) => p !== state.lease) ? await ownRecords(client, listPath, state, target) : [];
     if (typeof still === 'string') left.set(listPath, `could not verify by listing: ${still}`);
-    else for (const path of still) left.set(path, left.get(path) ?? 'still listed after being deleted');
+    else for (const path of still) if (path !== state.lease) left.set(path, left.get(path) ?? 'still listed after being deleted');
   }
 
   for (const [path, fields] of state.written) {
@@ -125,6 +106,11 @@ async function undoOnce(client: ApiClient, journal: Journal, target: TargetConfi
     const result = by ? await restoreOwn(client, path, before, fields, target.runId, by) : await restoreRecord(client, path, before, fields);
     if (result.restored.length) recovery.restored.push(`${path} (${result.restored.join(', ')})`);
     if (result.problem) left.set(path, result.problem);
+  }
+  // The lease goes last: until everything else is undone, no other run may start.
+  if (state.lease) {
+    await remove(state.lease);
+    recovery.deleted = recovery.deleted.filter((d) => d !== state.lease);
   }
   recovery.leftOnTarget = [...left].map(([record, problem]) => ({ record, problem }));
   return recovery;
@@ -203,6 +189,7 @@ export function leftAccordingToJournal(journal: Journal, runId: string): LeftOnT
   const state = outstanding(journal.read());
   return [
     ...state.created.map((c) => ({ record: c.path, problem: 'created by the run, not deleted' })),
+    ...(state.lease ? [{ record: state.lease, problem: 'the run\'s lease, not deleted' }] : []),
     ...[...state.written.keys()].map((path) => ({ record: path, problem: 'written by the run, not verified as restored' })),
     // A create whose answer had not arrived may have made a record the journal does not know.
     ...[...state.listPaths].map((path) => ({

@@ -16,6 +16,8 @@ import { ApiClient } from '../http/client.ts';
  *             let the run delete (a team member re-created), so clean-up must not delete it.
  * - interference: another writer (`by`: a run marker, or "another writer") changed `path` while
  *             this run worked on it: only fields holding this run's own marker are put back.
+ * - lease:    the record created at `path` is the run's lease (helpers/safety/lease.ts): deleted
+ *             last, after everything else is undone, so that no other run starts before.
  */
 export type JournalEntry =
   | { kind: 'run'; origin: string; runId: string }
@@ -26,7 +28,8 @@ export type JournalEntry =
   | { kind: 'wrote'; path: string; fields: string[] }
   | { kind: 'restored'; path: string }
   | { kind: 'kept'; path: string }
-  | { kind: 'interference'; path: string; by: string };
+  | { kind: 'interference'; path: string; by: string }
+  | { kind: 'lease'; path: string };
 
 /**
  * The durable record of what a run changed on the target: JSON lines appended synchronously as
@@ -80,6 +83,8 @@ export interface Outstanding {
   snapshots: Map<string, Row>;
   /** Records another writer changed during the run, and who. */
   interference: Map<string, string>;
+  /** The run's lease, while it is not known to be deleted (not among `created`: it goes last). */
+  lease?: string;
 }
 
 export function outstanding(entries: JournalEntry[]): Outstanding {
@@ -89,7 +94,9 @@ export function outstanding(entries: JournalEntry[]): Outstanding {
   const snapshots = new Map<string, Row>();
   const listPaths = new Set<string>();
   const interference = new Map<string, string>();
+  let lease: string | undefined;
   for (const e of entries) {
+    if (e.kind === 'lease') lease = e.path;
     if (e.kind === 'interference') interference.set(e.path, interference.get(e.path) ?? e.by);
     if (e.kind === 'creating') listPaths.add(e.listPath);
     else if (e.kind === 'created') {
@@ -97,7 +104,10 @@ export function outstanding(entries: JournalEntry[]): Outstanding {
       created.delete(e.path); // re-recorded: newest position wins
       created.set(e.path, e);
       everCreated.add(e.path);
-    } else if (e.kind === 'deleted') created.delete(e.path);
+    } else if (e.kind === 'deleted') {
+      created.delete(e.path);
+      if (e.path === lease) lease = undefined;
+    }
     else if (e.kind === 'kept') {
       created.delete(e.path);
       everCreated.delete(e.path);
@@ -112,7 +122,8 @@ export function outstanding(entries: JournalEntry[]): Outstanding {
     }
   }
   for (const path of everCreated) written.delete(path);
-  return { created: [...created.values()].reverse(), listPaths, everCreated, written, snapshots, interference };
+  if (lease) created.delete(lease);
+  return { created: [...created.values()].reverse(), listPaths, everCreated, written, snapshots, interference, lease };
 }
 
 /** A client whose creations, deletions and writes go to the run journal the target names (journalFile), as they happen. */

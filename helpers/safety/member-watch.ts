@@ -71,7 +71,11 @@ export class MemberWatch {
       if (other) found = new Interference(other, `team member ${id} holds a value written by run ${other}`);
       else if (changed.length) found = new Interference('another writer', `${changed.join(', ')} of team member ${id} changed between two reads with no update sent`);
     }
-    if (!found) return;
+    if (found) this.stop(found);
+  }
+
+  /** Another writer found: every member seen is journalled as interfered with, and the lane stops. */
+  stop(found: Interference): never {
     this.interference = found;
     for (const id of new Set([...this.seen.list.keys(), ...this.seen.find.keys()])) {
       this.journal?.append({ kind: 'interference', path: this.pathOf(id), by: found.by });

@@ -1,4 +1,4 @@
-import { fillId, is2xx, type ApiClient } from '../http/client.ts';
+import { is2xx, type ApiClient } from '../http/client.ts';
 import type { Journal } from './journal.ts';
 import { type RecordReader } from '../records/record-shapes.ts';
 import { isRecord, type Row } from '../contract/record.ts';
@@ -17,12 +17,4 @@ export async function takeSnapshot(client: ApiClient, path: string, journal: Jou
   }
   journal?.append({ kind: 'snapshot', path, record });
   return record;
-}
-
-/** Records of a collection the run cannot create, snapshotted from one list: see takeSnapshot. */
-export function journalListed(rows: Row[], listPath: string, idField: string, journal: Journal): void {
-  for (const row of rows) {
-    const id = row[idField];
-    if (id !== undefined && id !== null) journal.append({ kind: 'snapshot', path: fillId(`${listPath}/{id}`, id), record: row });
-  }
 }

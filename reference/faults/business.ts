@@ -2,6 +2,7 @@ import type { CheckId, MustRequirementId } from '../../helpers/contract/catalog.
 import type { Fault } from './fault.ts';
 import { seedBusiness } from '../seed.ts';
 import { NULLABLE_STRINGS } from '../routes/business.ts';
+import { HEADER_NEAR_MISS_NAMES } from '../../helpers/http/authorization.ts';
 
 // Which field-level checks a fault reaches follows from the seed record: a field that is null
 // there is only changed once some field has shown that null round-trips (else not applicable).
@@ -12,19 +13,16 @@ const UNSET = FIELDS.filter((f) => SEED[f] === null);
 const CLEARABLE = SET.filter((f) => NULLABLE_STRINGS.includes(f));
 const ids = (prefix: CheckId, variants: string[]) => variants.map((v): CheckId => `${prefix}:${v}`);
 const without = <T extends string>(items: T[], item: T) => items.filter((i) => i !== item);
-/** The near-miss keys of the 401 matrix: the valid key a character short, a character off, in another case. */
-const NEAR_MISSES = ['key-without-last-character', 'key-with-one-character-changed', 'key-with-case-changed'];
-const bothOps = (name: string) => (['retrieveBusiness', 'updateBusiness'] as const).map((op): CheckId => `BUS-AUTH-INVALID:${op}:${name}`);
+/** The near misses of "Bearer <key>" (helpers/http/authorization.ts): each a case of the 401 matrix. */
+const INVALID = HEADER_NEAR_MISS_NAMES;
+const bothOps = (...names: string[]) => (['retrieveBusiness', 'updateBusiness'] as const).flatMap((op) => names.map((name): CheckId => `BUS-AUTH-INVALID:${op}:${name}`));
 /** The 401 checks of the update, one per case of the matrix. */
-const AUTH_CASES = ['missing', 'empty-token', 'unknown-key', 'key-with-extra-characters', ...NEAR_MISSES, 'basic-scheme', 'token-scheme', 'expired-key'];
+const AUTH_CASES = ['missing', ...INVALID, 'expired-key'];
 /** MUST requirements checked on one field only. */
 const ONLY_FIELD_OF: Record<string, MustRequirementId> = { currencyIso: 'BUS-UPDATE-CURRENCY-ONLY', useGdprCompliance: 'BUS-UPDATE-BOOLEAN' };
 /** The cases whose request carries a key, which a 401 must not echo. */
-const KEYED_CASES = AUTH_CASES.filter((c) => c !== 'missing' && c !== 'empty-token');
-const UPDATE_401: CheckId[] = [
-  'BUS-AUTH-MISSING:updateBusiness', 'BUS-AUTH-EXPIRED:updateBusiness',
-  ...ids('BUS-AUTH-INVALID:updateBusiness', ['empty-token', 'unknown-key', 'key-with-extra-characters', ...NEAR_MISSES, 'basic-scheme', 'token-scheme']),
-];
+const KEYED_CASES = AUTH_CASES.filter((c) => !['missing', 'empty-token', 'scheme-only'].includes(c));
+const UPDATE_401: CheckId[] = ['BUS-AUTH-MISSING:updateBusiness', 'BUS-AUTH-EXPIRED:updateBusiness', ...ids('BUS-AUTH-INVALID:updateBusiness', INVALID)];
 /** Everything the update lane flags when no update is applied (null stays unproven). */
 const NO_UPDATE: CheckId[] = [
   ...ids('BUS-UPDATE-APPLIES', SET), ...ids('BUS-UPDATE-NULLABLE', CLEARABLE), 'BUS-UPDATE-BOOLEAN:useGdprCompliance:true-to-false',
@@ -105,6 +103,11 @@ export const businessFaults: Fault[] = [
     kills: ['BUS-UPDATE-MULTI'],
   },
   {
+    name: 'business-patch-many-fields-ignored',
+    description: 'An update of more than four fields answers 200 and applies none of them.',
+    kills: ['BUS-UPDATE-MULTI'],
+  },
+  {
     name: 'business-unset-fields-500',
     description: 'Fields that were empty (null) when the business was set up fail to save any value but null (500).',
     // Reached once null has been shown to round-trip: the lane then changes the fields null in the seed.
@@ -164,18 +167,23 @@ export const businessFaults: Fault[] = [
   },
   {
     name: 'auth-empty-token-accepted',
-    description: '"Bearer " with an empty token is accepted.',
-    kills: ['BUS-AUTH-INVALID:retrieveBusiness:empty-token', 'BUS-AUTH-INVALID:updateBusiness:empty-token'],
+    description: '"Bearer " with an empty token, or "Bearer" alone, is accepted.',
+    kills: bothOps('empty-token', 'scheme-only'),
   },
   {
     name: 'auth-any-token-accepted',
     description: 'Any bearer token is accepted (only the expired key is refused).',
-    kills: (['retrieveBusiness', 'updateBusiness'] as const).flatMap((op) => ids(`BUS-AUTH-INVALID:${op}`, ['unknown-key', 'key-with-extra-characters', ...NEAR_MISSES])),
+    kills: bothOps(...INVALID.filter((c) => !['no-scheme', 'scheme-only', 'empty-token', 'no-separator', 'key-then-space-and-junk'].includes(c) && !c.endsWith('-scheme'))),
   },
   {
     name: 'auth-key-prefix-match',
     description: 'A token is accepted when it starts with the key: the key with extra characters passes.',
-    kills: ['BUS-AUTH-INVALID:retrieveBusiness:key-with-extra-characters', 'BUS-AUTH-INVALID:updateBusiness:key-with-extra-characters'],
+    kills: bothOps('key-with-extra-characters'),
+  },
+  {
+    name: 'auth-key-suffix-match',
+    description: 'A token is accepted when it ends with the key: the key after extra characters passes.',
+    kills: bothOps('key-with-characters-before'),
   },
   {
     name: 'auth-key-prefix-compare',
@@ -183,9 +191,19 @@ export const businessFaults: Fault[] = [
     kills: bothOps('key-without-last-character'),
   },
   {
+    name: 'auth-key-suffix-compare',
+    description: 'The token is compared from the end, over its own length only: any end of the key passes.',
+    kills: bothOps('key-without-first-character'),
+  },
+  {
     name: 'auth-key-last-character-ignored',
     description: 'The comparison stops one character short: a key of the right length with another last character passes.',
     kills: bothOps('key-with-one-character-changed'),
+  },
+  {
+    name: 'auth-key-ends-compared',
+    description: 'Only the length and the first and last four characters of the key are compared: a key changed in its middle passes.',
+    kills: bothOps('key-with-middle-character-changed'),
   },
   {
     name: 'auth-key-case-insensitive',
@@ -195,7 +213,32 @@ export const businessFaults: Fault[] = [
   {
     name: 'auth-any-scheme-accepted',
     description: 'The key is accepted under any scheme, not only Bearer.',
-    kills: (['retrieveBusiness', 'updateBusiness'] as const).flatMap((op) => ids(`BUS-AUTH-INVALID:${op}`, ['basic-scheme', 'token-scheme'])),
+    kills: bothOps('basic-scheme', 'token-scheme', 'xbearer-scheme', 'bearerx-scheme', 'bearer-colon-scheme'),
+  },
+  {
+    name: 'auth-no-scheme-accepted',
+    description: 'The key alone, without a scheme, is accepted.',
+    kills: bothOps('no-scheme'),
+  },
+  {
+    name: 'auth-scheme-unanchored',
+    description: 'The header is matched by a pattern without its start anchor: "XBearer <key>" is accepted.',
+    kills: bothOps('xbearer-scheme'),
+  },
+  {
+    name: 'auth-scheme-prefix-match',
+    description: 'The scheme is checked with startsWith("Bearer") and the key taken as the last word: "Bearerx <key>" and "Bearer: <key>" are accepted.',
+    kills: bothOps('bearerx-scheme', 'bearer-colon-scheme'),
+  },
+  {
+    name: 'auth-separator-optional',
+    description: 'The space after Bearer is optional: "Bearer<key>" is accepted.',
+    kills: bothOps('no-separator'),
+  },
+  {
+    name: 'auth-trailing-junk-accepted',
+    description: 'The header is matched by a pattern without its end anchor: "Bearer <key> junk" is accepted.',
+    kills: bothOps('key-then-space-and-junk'),
   },
   {
     name: 'auth-expired-key-accepted',
@@ -211,6 +254,11 @@ export const businessFaults: Fault[] = [
     name: 'business-rejected-patch-applied',
     description: 'An update refused with 401 is applied all the same.',
     kills: ids('BUS-AUTH-REJECTED-NO-CHANGE', AUTH_CASES),
+  },
+  {
+    name: 'auth-401-carries-record',
+    description: 'Every 401 answer carries the whole business record in its body.',
+    kills: ['BUS-AUTH-NO-RECORD:retrieveBusiness', 'BUS-AUTH-NO-RECORD:updateBusiness'],
   },
   {
     name: 'auth-401-echoes-key',

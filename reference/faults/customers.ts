@@ -1,5 +1,6 @@
 import type { CheckId } from '../../helpers/contract/catalog.ts';
 import type { Fault } from './fault.ts';
+import { ID_NEAR_MISSES } from '../../helpers/contract/id-near-misses.ts';
 
 const UNKNOWN_ID: CheckId[] = ['CUS-UNKNOWN-NOT-2XX:find', ...['find', 'update', 'delete'].map((v): CheckId => `CUS-UNKNOWN-404:${v}`)];
 
@@ -83,7 +84,11 @@ export const customerFaults: Fault[] = [
   {
     name: 'customer-find-ignores-id',
     description: 'Find Customer answers the first customer whatever the id, even an unknown one.',
-    kills: ['CUS-FIND', 'CUS-UPDATE', 'CUS-ISOLATION:update', 'CUS-ISOLATION:delete', 'CUS-DELETE', 'CUS-DELETE-404', 'CUS-UNKNOWN-NOT-2XX:find', 'CUS-UNKNOWN-404:find'],
+    // The near-miss finds answer it too; the near-miss writes, which read the customer first, are blocked by CUS-FIND.
+    kills: [
+      'CUS-FIND', 'CUS-UPDATE', 'CUS-ISOLATION:update', 'CUS-ISOLATION:delete', 'CUS-DELETE', 'CUS-DELETE-404', 'CUS-UNKNOWN-NOT-2XX:find', 'CUS-UNKNOWN-404:find',
+      ...ID_NEAR_MISSES.map((m): CheckId => `CUS-ID-NEAR-MISS:find:${m.name}`),
+    ],
   },
   {
     name: 'customer-find-unknown-200',
@@ -104,6 +109,16 @@ export const customerFaults: Fault[] = [
     name: 'customer-update-not-persisted',
     description: 'Update Customer answers the changed customer but does not store the change.',
     kills: ['CUS-UPDATE'],
+  },
+  {
+    name: 'customer-path-id-lenient',
+    description: 'The path id is matched leniently, as parseInt would: a customer\'s id with a character after or before it names that customer.',
+    kills: (['find', 'update', 'delete'] as const).flatMap((op) => (['suffix', 'prefix'] as const).map((m): CheckId => `CUS-ID-NEAR-MISS:${op}:${m}`)),
+  },
+  {
+    name: 'customer-patch-upsert',
+    description: 'Update Customer of an id that names no customer creates a customer under that id (an upsert).',
+    kills: ['CUS-ID-NEAR-MISS:update:suffix', 'CUS-ID-NEAR-MISS:update:prefix', 'CUS-UNKNOWN-404:update'],
   },
   {
     name: 'customer-deleted-410',

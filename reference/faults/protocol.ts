@@ -34,6 +34,11 @@ export const encodingFaults: Fault[] = [
     kills: ['OP-DOCUMENTED:listTeamMembers', ...TEAM_MEMBER_CHECKS_NEEDING.listTeamMembers],
   },
   {
+    name: 'server-error:findCustomer',
+    description: 'Find Customer answers 500 where it would answer the customer, while every other operation (the sentinel too) works.',
+    kills: ['OP-DOCUMENTED:findCustomer', 'CUS-FIND', 'CUS-UPDATE', 'CUS-ISOLATION:update', 'CUS-ISOLATION:delete'],
+  },
+  {
     name: 'truncated-json:findCustomer',
     description: 'Find Customer answers a truncated JSON body.',
     // Every customer check that reads a customer back; a deleted one is still answered 404.

@@ -24,7 +24,11 @@ export const ROBUSTNESS_FAULTS: RobustnessFault[] = [
   { name: 'truncated-json:<operationId>', description: 'The operation is handled and answers its JSON cut in half.' },
   { name: 'outage-4s', description: 'From the first request on, every request answers 500 for 4 s, without being handled.' },
   { name: 'outage-4s-from:<request>', description: 'From the request with that number on (mid-run), every request answers 500 for 4 s, without being handled.' },
+  { name: 'gateway-outage-3s-from:<request>', description: 'From the request with that number on (mid-run), a gateway in front of the reference answers 502 and 504 with HTML pages, in turn, for 3 s, without the requests reaching it.' },
+  { name: 'key-revoked-from:<request>', description: 'From the request with that number on (mid-run), the valid key is revoked: every operation that checks the key answers it 401.' },
+  { name: 'server-error:<operationId>', description: 'The operation answers 500 with a JSON error where it would answer 2xx, while every other operation works.' },
   { name: 'overlapping-run', description: 'After the 5th business update, another conformance run (scr-20260101-0badcafe) writes its value into the business name.' },
+  { name: 'overlapping-run-unmarked', description: 'After the 2nd business update, another conformance run (scr-20260101-0badcafe), going (its live lease among the customers), changes the business currencyIso: a value no marker can carry.' },
   { name: 'overlapping-run-team-members', description: 'After the 2nd team member update, another conformance run (scr-20260101-0badcafe) writes its value into the first name of the last team member.' },
   { name: 'not-json:<operationId>', description: 'The operation is handled and answers 200 "OK" labelled application/json.' },
 ];
@@ -44,7 +48,15 @@ export interface Robustness {
   after(operationId: string | undefined, answer: RefResponse): RefResponse | 'hang';
   /** Resolves when the answer may go out. */
   delay(): Promise<void>;
+  /** Whether the valid key has been revoked by now (key-revoked-from). */
+  keyRevoked(): boolean;
 }
+
+/** The page a gateway answers when the service behind it is down. */
+const gatewayPage = (status: 502 | 504): RefResponse => {
+  const title = status === 502 ? '502 Bad Gateway' : '504 Gateway Time-out';
+  return { status, headers: { 'content-type': 'text/html' }, raw: `<html><head><title>${title}</title></head><body><center><h1>${title}</h1></center><hr><center>nginx</center></body></html>` };
+};
 
 export function robustness(names: string[], options: { redirectTo?: string } = {}): Robustness {
   const on = new Set(names);
@@ -55,6 +67,13 @@ export function robustness(names: string[], options: { redirectTo?: string } = {
   const outageFromName = names.find((n) => n.startsWith('outage-4s-from:'));
   const outageAt = outageFromName === undefined ? undefined : Number(outageFromName.split(':')[1]);
   const fifth = everyNth(5);
+  const from = (kind: string) => {
+    const name = names.find((n) => n.startsWith(`${kind}:`));
+    return name === undefined ? undefined : Number(name.split(':')[1]);
+  };
+  const gatewayAt = from('gateway-outage-3s-from');
+  const revokedAt = from('key-revoked-from');
+  let gatewayFrom: number | undefined;
   const notNow: RefResponse = { status: 503, headers: { 'retry-after': '0' }, body: { error: 'unavailable', message: 'Try again later' } };
   return {
     before(op, path, method = 'GET'): RefResponse | 'hang' | undefined {
@@ -63,6 +82,7 @@ export function robustness(names: string[], options: { redirectTo?: string } = {
       if (outage && Date.now() - (outageFrom ??= Date.now()) < 4000) {
         return { status: 500, body: { error: 'internal', message: 'The service is down' } };
       }
+      if (gatewayAt !== undefined && requests >= gatewayAt && Date.now() - (gatewayFrom ??= Date.now()) < 3000) return gatewayPage(requests % 2 ? 502 : 504);
       if (on.has('unavailable-every-5th') && fifth(method, path)) return notNow;
       if (forOp('unavailable', op)) return notNow;
       if (forOp('redirect', op)) {
@@ -83,8 +103,10 @@ export function robustness(names: string[], options: { redirectTo?: string } = {
       }
       if (forOp('truncated-json', op)) return { ...answer, raw: body.slice(0, Math.max(1, Math.floor(body.length / 2))) };
       if (forOp('not-json', op)) return { status: 200, raw: 'OK' };
+      if (forOp('server-error', op) && answer.status < 300) return { status: 500, body: { error: 'internal', message: 'Something went wrong' } };
       return answer;
     },
     delay: () => (on.has('slow') ? new Promise((resolve) => setTimeout(resolve, 300)) : Promise.resolve()),
+    keyRevoked: () => revokedAt !== undefined && requests >= revokedAt,
   };
 }

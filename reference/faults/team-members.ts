@@ -1,5 +1,6 @@
 import type { CheckId } from '../../helpers/contract/catalog.ts';
 import type { Fault } from './fault.ts';
+import { ID_NEAR_MISSES } from '../../helpers/contract/id-near-misses.ts';
 
 /**
  * Team member checks that fail when an operation is not served (see protocol.ts): only the
@@ -44,9 +45,21 @@ export const teamMemberFaults: Fault[] = [
     kills: ['TM-ISOLATION'],
   },
   {
+    name: 'team-member-find-other-fields',
+    description: 'Find Team Member answers the right id with the fields of another member.',
+    // TM-UPDATE:change reads its change back through the find, which shows the other member.
+    kills: ['TM-FIND', 'TM-UPDATE:change'],
+  },
+  {
+    name: 'team-member-path-id-lenient',
+    description: 'The path id is matched leniently, as parseInt would: a member\'s id with a character after or before it names that member.',
+    kills: ['TM-ID-NEAR-MISS:find:suffix', 'TM-ID-NEAR-MISS:find:prefix', 'TM-ID-NEAR-MISS:update:suffix', 'TM-ID-NEAR-MISS:update:prefix'],
+  },
+  {
     name: 'team-member-find-ignores-id',
     description: 'Find Team Member answers the first member whatever the id.',
-    // TM-NO-DELETE reads the last member before deleting it: blocked by TM-FIND.
-    kills: ['TM-FIND'],
+    // TM-NO-DELETE reads the last member before deleting it: blocked by TM-FIND. Every near miss
+    // of the last member's id finds the first member.
+    kills: ['TM-FIND', ...ID_NEAR_MISSES.map((m): CheckId => `TM-ID-NEAR-MISS:find:${m.name}`)],
   },
 ];

@@ -142,6 +142,8 @@ function update(req: RefRequest, ctx: RefContext) {
   const denied = keyless ? undefined : requireKey(req, ctx);
   if (denied && !ctx.fault('business-rejected-patch-applied')) return denied;
   if (!isRecord(req.body)) return error(400, 'invalid_body', 'The body must be a JSON object');
+  // Fault business-patch-many-fields-ignored: a body of more than four fields is answered, not applied.
+  if (ctx.fault('business-patch-many-fields-ignored') && Object.keys(req.body).length > 4) return json(200, enveloped(ctx, ctx.state.business));
   if (ctx.fault('business-name-required') && !('name' in req.body)) return error(422, 'invalid_value', 'name is required');
   const rules = fieldRules(ctx);
   const changes: Record<string, unknown> = {};

@@ -1,5 +1,5 @@
 import type { State } from '../state.ts';
-import { error, json, type RefContext, type RefRequest, type Route } from '../types.ts';
+import { error, json, lookUp, type RefContext, type RefRequest, type Route } from '../types.ts';
 import { isRecord, type Row } from '../../helpers/contract/record.ts';
 
 /** Customers deleted so far, per reference instance: some faults still show or answer them. */
@@ -27,7 +27,7 @@ function find(req: RefRequest, ctx: RefContext) {
     const first = ctx.state.customers.values().next().value;
     if (first) return json(200, first);
   }
-  const customer = ctx.state.customers.get(req.params.id);
+  const customer = customerOf(req, ctx);
   return customer ? json(200, customer) : missing(req, ctx);
 }
 
@@ -60,8 +60,17 @@ function create(req: RefRequest, ctx: RefContext) {
   return json(status, customer);
 }
 
+const customerOf = (req: RefRequest, ctx: RefContext) => lookUp(ctx.state.customers, req.params.id, ctx, 'customer-path-id-lenient');
+
 function update(req: RefRequest, ctx: RefContext) {
-  const addressed = ctx.state.customers.get(req.params.id);
+  const addressed = customerOf(req, ctx);
+  // Fault customer-patch-upsert: an update of an id that names no customer creates it under that id.
+  if (!addressed && ctx.fault('customer-patch-upsert') && isRecord(req.body)) {
+    const { id: _ignored, ...fields } = req.body;
+    const created = { id: req.params.id, ...structuredClone(fields) };
+    ctx.state.customers.set(req.params.id, created);
+    return json(200, created);
+  }
   if (!addressed) return missing(req, ctx);
   if (!isRecord(req.body)) return error(400, 'invalid_body', 'The body must be a JSON object');
   const { id: _ignored, ...changes } = req.body;
@@ -73,7 +82,7 @@ function update(req: RefRequest, ctx: RefContext) {
 }
 
 function remove(req: RefRequest, ctx: RefContext) {
-  const customer = ctx.state.customers.get(req.params.id);
+  const customer = customerOf(req, ctx);
   // Variation delete-idempotent: deleting what is not there (any more) succeeds all the same.
   if (!customer && ctx.varies('delete-idempotent')) return json(204);
   if (!customer) return missing(req, ctx);

@@ -1,4 +1,4 @@
-import { error, json, type RefContext, type RefRequest, type Route } from '../types.ts';
+import { error, json, lookUp, type RefContext, type RefRequest, type Route } from '../types.ts';
 import { isRecord } from '../../helpers/contract/record.ts';
 
 function list(_req: RefRequest, ctx: RefContext) {
@@ -6,20 +6,29 @@ function list(_req: RefRequest, ctx: RefContext) {
 }
 
 function find(req: RefRequest, ctx: RefContext) {
-  const member = ctx.fault('team-member-find-ignores-id') ? ctx.state.teamMembers.values().next().value : ctx.state.teamMembers.get(req.params.id);
+  const member = ctx.fault('team-member-find-ignores-id') ? ctx.state.teamMembers.values().next().value : memberOf(req, ctx);
+  if (member && ctx.fault('team-member-find-other-fields')) return json(200, { ...nextMember(ctx, String(member.id)), id: member.id });
   return member ? json(200, member) : error(404, 'not_found', 'No team member with that id');
 }
 
+/** Fault team-member-find-other-fields: a join on the wrong key, giving the next member's fields. */
+function nextMember(ctx: RefContext, id: string) {
+  const members = [...ctx.state.teamMembers.values()];
+  return members[(members.findIndex((m) => String(m.id) === id) + 1) % members.length];
+}
+
+const memberOf = (req: RefRequest, ctx: RefContext) => lookUp(ctx.state.teamMembers, req.params.id, ctx, 'team-member-path-id-lenient');
+
 function update(req: RefRequest, ctx: RefContext) {
-  const member = ctx.state.teamMembers.get(req.params.id);
+  const member = memberOf(req, ctx);
   if (!member) return error(404, 'not_found', 'No team member with that id');
   if (!isRecord(req.body)) return error(400, 'invalid_body', 'The body must be a JSON object');
   const { id: _ignored, ...changes } = req.body;
   const updated = ctx.fault('team-member-patch-replaces') ? { id: member.id, ...structuredClone(changes) } : { ...member, ...structuredClone(changes) };
-  if (!ctx.fault('team-member-update-not-persisted')) ctx.state.teamMembers.set(req.params.id, updated);
+  if (!ctx.fault('team-member-update-not-persisted')) ctx.state.teamMembers.set(String(member.id), updated);
   // Fault team-member-update-all: the update is not scoped to the id (an UPDATE without its WHERE).
   if (ctx.fault('team-member-update-all')) {
-    for (const [id, other] of ctx.state.teamMembers) if (id !== req.params.id) ctx.state.teamMembers.set(id, { ...other, ...structuredClone(changes) });
+    for (const [id, other] of ctx.state.teamMembers) if (id !== String(member.id)) ctx.state.teamMembers.set(id, { ...other, ...structuredClone(changes) });
   }
   return json(200, updated);
 }

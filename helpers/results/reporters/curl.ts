@@ -16,9 +16,10 @@ export function shellWord(text: string, placeholders: RegExp = SPLIT): string {
 
 /**
  * In the request's headers every $NAME is a placeholder: the client sets them (the key, and
- * --header values whose variables the command expanded), so the shell is left to expand each.
+ * --header values whose variables the command expanded), so the shell is left to expand each;
+ * so is every ${SCHEDULING_API_KEY…} that stands for a near miss of the key (redact.ts).
  */
-const HEADER_PLACEHOLDER = new RegExp(`(${PLACEHOLDERS.map((p) => p.replace(/\$/g, '\\$')).join('|')}|\\$[A-Za-z_][A-Za-z0-9_]*)`);
+const HEADER_PLACEHOLDER = new RegExp(`(${PLACEHOLDERS.map((p) => p.replace(/\$/g, '\\$')).join('|')}|\\$[A-Za-z_][A-Za-z0-9_]*|\\$\\{SCHEDULING_API_KEY[^}]*\\})`);
 
 /** A copy-paste cURL command that repeats an exchange's request (already redacted). */
 export function curlCommand(exchange: Exchange): string {

@@ -2,6 +2,7 @@ import { styleText } from 'node:util';
 import type { CollectedCheck } from '../check-outcomes.ts';
 import type { Expectations } from '../../config/expectations.ts';
 import type { Output } from '../../core/output.ts';
+import { certifiedLine } from './certification.ts';
 import { incompleteText, isKnownDeviation, notTestedText, scopeText, VERDICT_TEXT, type RunResult } from '../run-result.ts';
 
 type Style = Parameters<typeof styleText>[0];
@@ -22,6 +23,9 @@ const MARKS: Record<CollectedCheck['outcome'] | 'known', { mark: string; style: 
   skipped: { mark: '·', style: 'gray', label: 'skip' },
   known: { mark: '✗', style: 'magenta', label: 'KNWN' },
 };
+
+/** Failures repeated at the verdict, at most: the rest are counted. */
+const RECAP_MAX = 20;
 
 /** A line per check as it finishes (fed by vitest's reporter API), grouped by resource; then the summary. */
 export class TerminalReporter {
@@ -54,6 +58,18 @@ export class TerminalReporter {
     this.out.write(`${line}\n`);
   }
 
+  /** The failures again, beside the verdict: one among some 200 check lines is easy to miss. */
+  private recap(run: RunResult): string[] {
+    const failed = run.checks.filter((c) => c.outcome === 'failed');
+    if (!failed.length) return [];
+    const shown = failed.slice(0, RECAP_MAX).map((c) => {
+      const known = isKnownDeviation(c) ? ' (known deviation, --expect)' : '';
+      return `  ${this.paint(isKnownDeviation(c) ? 'magenta' : 'red', `${MARKS.failed.mark} ${c.id}`)} [${c.level}, clause ${c.clause}]${known}: ${(c.reason ?? '').split('\n')[0]}`;
+    });
+    const more = failed.length > RECAP_MAX ? [`  … and ${failed.length - RECAP_MAX} more (every one in result.json and report.html)`] : [];
+    return ['', this.paint('bold', `Failed (${failed.length})`), ...shown, ...more];
+  }
+
   summary(run: RunResult, reports?: { dir: string; bundle?: string }): void {
     const n = run.counts;
     const style: Style = run.verdict === 'conformant' ? 'green' : 'red';
@@ -76,6 +92,7 @@ export class TerminalReporter {
     const stale = run.checks.filter((c) => c.expected?.status === 'now-passes').map((c) => c.id);
     if (stale.length) lines.push(this.paint('yellow', `pins    now passing, remove from the --expect file: ${stale.join(', ')}`));
     if (run.unmatchedExpectations.length) lines.push(this.paint('yellow', `pins    matching no check of this run: ${run.unmatchedExpectations.join(', ')}`));
+    lines.push(...this.recap(run));
     const verdict = run.verdict === 'incomplete' ? `${VERDICT_TEXT.incomplete} (${incompleteText(run)})` : VERDICT_TEXT[run.verdict];
     const passes = run.verdict === 'not-conformant' && run.checks.filter((c) => c.outcome === 'failed').every(isKnownDeviation);
     const notTested = notTestedText(run);
@@ -85,7 +102,7 @@ export class TerminalReporter {
     for (const l of run.leftOnTarget) lines.push(this.paint('red', `  ${l.record}: ${l.problem}`));
     if (reports) {
       lines.push('', `Reports: ${reports.dir}`);
-      if (reports.bundle) lines.push(`Certification bundle: ${reports.bundle}`);
+      if (reports.bundle) lines.push(`Certification bundle: ${reports.bundle}`, certifiedLine(run));
     }
     this.out.write(`${lines.join('\n')}\n`);
   }
