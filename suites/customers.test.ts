@@ -256,9 +256,9 @@ describe.concurrent('customers: near misses of an id', () => {
           ensure(!wrong, () => `${asked} ${wrong}: ${said(answer)}`);
           return;
         }
-        const standing = await needs('CUS-FIND', lab.read(made.id, 'reading the customer before'));
+        const standing = await needs('CUS-FIND', lab.readMade(made, 'reading the customer before'));
         const answer = variant === 'update' ? await lab.update(near.id, patch) : await client.call(op, { id: near.id });
-        const found = await lab.find(made.id);
+        const found = await lab.findMade(made);
         ensure(is2xx(found), () => `${asked} ${said(answer)}, and the customer ${String(made.id)} is no longer found: GET ${ops.find.path} ${said(found)}`);
         if (variant === 'update' && isRecord(found.json)) {
           const changed = changedFields(standing, found.json);
