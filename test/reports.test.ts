@@ -68,7 +68,8 @@ describe(`one certification run against the reference with ${FAULT}`, () => {
     expect(failed).toContain(KILLED[0]);
     expect(failed.filter((id) => !KILLS.some((p) => matches(p, id)))).toEqual([]);
     expect(result.counts.must.failed).toBe(failed.length);
-    expect(failed.length).toBeLessThanOrEqual(15);
+    // The retrieval's own checks and its 401 matrix (every near miss of the header is a check of its own).
+    expect(failed.length).toBeLessThanOrEqual(25);
     const blocked = result.checks.filter((c) => c.outcome === 'blocked');
     expect(result.counts.blocked).toBe(blocked.length);
     expect(blocked.map((c) => c.id)).toEqual(expect.arrayContaining(['BUS-GET-CONTENT-TYPE', 'BUS-UPDATE-200:name', 'BUS-UPDATE-APPLIES:name', 'BUS-AUTH-MISSING:updateBusiness', 'BUS-AUTH-REJECTED-NO-CHANGE:missing']));

@@ -51,6 +51,8 @@ export const businessFaults: Fault[] = [
     untested: [
       'BUS-UPDATE-200', 'BUS-UPDATE-APPLIES', 'BUS-UPDATE-PARTIAL', 'BUS-UPDATE-NULLABLE', 'BUS-UPDATE-BOOLEAN', 'BUS-UPDATE-CURRENCY-ONLY',
       'BUS-UPDATE-WRITEBACK', 'BUS-UPDATE-MULTI', 'BUS-AUTH-MISSING', 'BUS-AUTH-INVALID', 'BUS-AUTH-EXPIRED', 'BUS-AUTH-REJECTED-NO-CHANGE',
+      // No value of the record shows, so none can be looked for in a refusal; no edge can be read back.
+      'BUS-AUTH-NO-RECORD', 'BUS-UPDATE-BOUNDARY',
     ],
   },
   {

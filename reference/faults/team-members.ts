@@ -64,8 +64,8 @@ export const teamMemberFaults: Fault[] = [
   {
     name: 'team-member-find-other-fields',
     description: 'Find Team Member answers the right id with the fields of another member.',
-    // TM-UPDATE:change reads its change back through the find, which shows the other member.
-    kills: ['TM-FIND', 'TM-UPDATE:change'],
+    // TM-UPDATE:change and :each-field read their changes back through the find, which shows the other member.
+    kills: ['TM-FIND', 'TM-UPDATE:change', 'TM-UPDATE:each-field'],
   },
   {
     name: 'team-member-path-id-lenient',
