@@ -80,11 +80,13 @@ describe('the run timeout', () => {
     expect(collector.checks).toEqual([]);
   });
 
-  test('--run-timeout shorter than start-up: exit 2, nothing sent (the start-up counts: issue 21 §6)', async () => {
+  test('--run-timeout shorter than start-up: exit 2, nothing sent but at most the first GET of the preflight, cut to the time left', async () => {
     const { run, requests } = await sent(['--run-timeout', '0.001']);
     expect(run.code).toBe(2);
-    expect(run.stderr.trim()).toMatch(/^scheduling-conformance: run timeout: the --run-timeout ran out during start-up, before GET \S+ was asked; nothing was changed$/);
-    expect(requests).toEqual([]);
+    // Whether the preflight's first GET goes out inside the first millisecond depends on the machine:
+    // either it is never asked, or it is asked with what is left of the run and gets no answer in time.
+    expect(run.stderr.trim()).toMatch(/^scheduling-conformance: run timeout: the --run-timeout ran out during start-up(, before GET \S+ was asked|: \S+ gave no answer in [\d.]+ s \(the time left of the run\)); nothing was changed$/);
+    expect(requests.filter((r) => r !== 'GET /api/v1/business')).toEqual([]);
   });
 });
 
