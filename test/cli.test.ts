@@ -12,6 +12,9 @@ function oneLine(text: string) {
   expect(text).not.toMatch(/\n\s+at /); // no stack trace
 }
 
+// The process itself (its exit code, all it writes to stderr, no stack trace) is proven by a child
+// process for each kind of ending: a target error, a usage error, --help and --version, a whole run.
+// The other cases run the same main() in process: what they prove is the message.
 describe('scheduling-conformance: usage and configuration errors exit 2 with one line', () => {
   test('an unreachable target', async () => {
     const run = await runCli(['--base-url', 'http://127.0.0.1:1'], { SCHEDULING_API_KEY: KEY });
@@ -21,14 +24,14 @@ describe('scheduling-conformance: usage and configuration errors exit 2 with one
   });
 
   test('a base URL that is not a URL', async () => {
-    const run = await runCli(['--base-url', 'not-a-url'], { SCHEDULING_API_KEY: KEY });
+    const run = await runInProcess(['--base-url', 'not-a-url'], { SCHEDULING_API_KEY: KEY });
     expect(run.code).toBe(2);
     oneLine(run.stderr);
     expect(run.stderr).toMatch(/not a URL/);
   });
 
   test('a base URL without a key', async () => {
-    const run = await runCli(['--base-url', 'http://127.0.0.1:1']);
+    const run = await runInProcess(['--base-url', 'http://127.0.0.1:1']);
     expect(run.code).toBe(2);
     oneLine(run.stderr);
     expect(run.stderr).toMatch(/no API key/);
@@ -51,7 +54,7 @@ describe('scheduling-conformance: usage and configuration errors exit 2 with one
   test.for(configs)('a config file with %s', async ([name, content, message]) => {
     const file = join(dir, `${name.replace(/\W/g, '-')}.json`);
     if (content) writeFileSync(file, content);
-    const run = await runCli(['--config', file]);
+    const run = await runInProcess(['--config', file]);
     expect(run.code).toBe(2);
     oneLine(run.stderr);
     expect(run.stderr).toMatch(message);
@@ -114,7 +117,7 @@ describe('scheduling-conformance: more ways to be wrong, each one line and exit 
     ['an --only that, with --read-only, matches only checks that change data', ['--only', '^BUS-UPDATE', '--read-only'], {}, /--only "\^BUS-UPDATE" with --read-only: each of the \d+ checks it matches changes data, so none would run; nothing was sent/],
   ];
   test.for(cases)('%s', async ([, args, env, message]) => {
-    const run = await runCli(args, env);
+    const run = await runInProcess(args, env);
     expect(run.code).toBe(2);
     const lines = run.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
@@ -141,7 +144,7 @@ describe('scheduling-conformance: more ways to be wrong, each one line and exit 
   });
 
   test('--help answers even when the environment is wrong', async () => {
-    const run = await runCli(['--help'], { SCHEDULING_BASE_URL: 'nope' });
+    const run = await runInProcess(['--help'], { SCHEDULING_BASE_URL: 'nope' });
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^Usage:/);
   });

@@ -10,7 +10,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { OTHER_RUN, startReference, type RunningReference } from '../reference/server.ts';
-import { main } from '../helpers/command/cli.ts';
 import { loadSpec } from '../helpers/contract/spec.ts';
 import { DEFAULT_VENDOR_CONFIG } from '../helpers/config/vendor-config.ts';
 import { candidateValues, namedBusinessFields, type Candidate } from '../helpers/resources/business-values.ts';
@@ -19,7 +18,7 @@ import { MemberWatch } from '../helpers/safety/member-watch.ts';
 import { Interference } from '../helpers/safety/interference.ts';
 import type { Journal } from '../helpers/safety/journal.ts';
 import type { TargetConfig } from '../helpers/config/target.ts';
-import { runCli, type CliRun } from './support/cli.ts';
+import { compiledMain, runInProcess, type CliRun } from './support/cli.ts';
 import { isLive, leaseOf, LEASE_TTL_MS, othersLive } from '../helpers/safety/lease.ts';
 import { markedRows } from '../helpers/records/run-marker.ts';
 import { readResult } from './support/verdicts.ts';
@@ -71,7 +70,7 @@ describe('a second run', () => {
     const io = { stdout: { write: () => true }, stderr: { write: (t: string) => stderr.push(t) } };
     // Every request on the wire, whatever the report directory keeps of a run that could not test.
     const log = await logRequests(ref.url);
-    const code = await main(['--base-url', log.url, '--report-dir', dir], { SCHEDULING_API_KEY: ref.apiKey }, io);
+    const code = await (await compiledMain())(['--base-url', log.url, '--report-dir', dir], { SCHEDULING_API_KEY: ref.apiKey }, io);
     await log.close();
     expect(code).toBe(2);
     // No lease of that run on the target: it was stopped, and left its values behind.
@@ -87,7 +86,7 @@ describe('a second run', () => {
   test('interference during the run: the business lane stops, exit 2, no failed check, no foreign value written back', async () => {
     const ref = await startReference({ robustness: ['overlapping-run'] });
     running.push(ref);
-    const run = await runCli(['--base-url', ref.url], { SCHEDULING_API_KEY: ref.apiKey, SCHEDULING_EXPIRED_KEY: ref.expiredKey });
+    const run = await runInProcess(['--base-url', ref.url], { SCHEDULING_API_KEY: ref.apiKey, SCHEDULING_EXPIRED_KEY: ref.expiredKey });
     expect(run.code, run.stderr).toBe(2);
     expect(run.stderr).toContain(`interference by ${OTHER_RUN}`);
     const result = readResult(run) as ReturnType<typeof readResult> & { leftOnTarget: { record: string; problem: string }[] };
@@ -104,7 +103,7 @@ describe('a second run', () => {
     const ref = await startReference({ robustness: ['overlapping-run-team-members'] });
     running.push(ref);
     const before = ref.state.snapshot().teamMembers;
-    const run = await runCli(['--base-url', ref.url], { SCHEDULING_API_KEY: ref.apiKey, SCHEDULING_EXPIRED_KEY: ref.expiredKey });
+    const run = await runInProcess(['--base-url', ref.url], { SCHEDULING_API_KEY: ref.apiKey, SCHEDULING_EXPIRED_KEY: ref.expiredKey });
     expect(run.code, run.stderr).toBe(2);
     expect(run.stderr).toContain(`interference by ${OTHER_RUN}: another writer changed the team members during the run`);
     const result = readResult(run) as ReturnType<typeof readResult> & { stopped: string | null; verdict: string; exitCode: number };
@@ -170,14 +169,18 @@ describe('two runs started together (issue 21 §2)', () => {
     return existsSync(file) ? (readFileSync(file, 'utf8').match(/<failure/g) ?? []).length : 0;
   };
 
-  /** Two runs against one conformant reference, the second `delayMs` after the first. */
+  /**
+   * Two runs against one conformant reference, the second `delayMs` after the first. In process:
+   * what they race on is the target (its lease, its records), which sees their requests interleave
+   * as from two machines.
+   */
   async function together(delayMs: number, extra: string[]) {
     const ref = await startReference();
     running.push(ref);
     const before = ref.state.snapshot();
-    const first = runCli(['--base-url', ref.url, ...extra], env(ref));
+    const first = runInProcess(['--base-url', ref.url, ...extra], env(ref));
     await new Promise((resolve) => setTimeout(resolve, delayMs));
-    const runs = await Promise.all([first, runCli(['--base-url', ref.url, ...extra], env(ref))]);
+    const runs = await Promise.all([first, runInProcess(['--base-url', ref.url, ...extra], env(ref))]);
     return { runs, before, after: ref.state.snapshot() };
   }
 
@@ -204,7 +207,7 @@ describe('two runs started together (issue 21 §2)', () => {
     const ref = await startReference({ robustness: ['overlapping-run-unmarked'] });
     running.push(ref);
     const summary = join(mkdtempSync(join(tmpdir(), 'scr-summary-')), 'summary.md');
-    const run = await runCli(['--base-url', ref.url, '--summary', summary], env(ref));
+    const run = await runInProcess(['--base-url', ref.url, '--summary', summary], env(ref));
     expect(run.code, run.stderr).toBe(2);
     const result = readResult(run) as ReturnType<typeof readResult> & { stopped: string | null; verdict: string; exitCode: number };
     expect({ stopped: result.stopped, verdict: result.verdict, exitCode: result.exitCode }).toEqual({ stopped: 'interference', verdict: 'incomplete', exitCode: 2 });

@@ -64,6 +64,7 @@ describe.concurrent('a misbehaving target', () => {
   });
 
   // Alone in this file: the reference answers from this process, whose other tests run the command in process.
+  // A child process: the command must end by itself with a request still hanging (no socket keeps it alive).
   test.sequential('one endpoint hanging: its checks fail with "no answer in N s", the run ends in bounded time and cleans up', async () => {
     const ref = await reference({ robustness: ['hang:findCustomer'] });
     const before = ref.state.snapshot();
@@ -80,7 +81,7 @@ describe.concurrent('a misbehaving target', () => {
   test.sequential('the run timeout: no new checks start, the run cleans up and exits 2', async () => {
     const ref = await reference({ robustness: ['slow'] });
     const before = ref.state.snapshot();
-    const run = await runCli(['--base-url', ref.url, '--run-timeout', '3'], env(ref));
+    const run = await runInProcess(['--base-url', ref.url, '--run-timeout', '3'], env(ref));
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/run timeout/);
     // Under load the timeout may strike before the first check: then no check ran at all.
@@ -210,11 +211,11 @@ describe('interruption', () => {
     // Its lease (when the first signal's clean-up had not deleted it yet) was refreshed moments ago:
     // the sweep cannot tell it from a run that is going, and leaves it.
     const leased = [...ref.state.customers.values()].filter((c) => / lease-\d+$/.test(String(c.lastName))).length;
-    const swept = await runCli(['--base-url', ref.url, '--sweep', '--yes'], env(ref));
+    const swept = await runInProcess(['--base-url', ref.url, '--sweep', '--yes'], env(ref));
     expect(swept.code, swept.stderr).toBe(0);
     if (leased) expect(swept.stdout).toMatch(/Sweep: skipped \d+ customer\(s\) of run scr-\d{8}-[0-9a-f]{8} that is still going/);
     // The command it printed finishes the job from its journal, the lease last.
-    const recovered = await runCli(['--base-url', ref.url, '--recover', run.reportDir], env(ref));
+    const recovered = await runInProcess(['--base-url', ref.url, '--recover', run.reportDir], env(ref));
     expect(recovered.code, recovered.stdout + recovered.stderr).toBe(0);
     expect(ref.state.snapshot()).toEqual(before);
   });
@@ -258,7 +259,7 @@ describe('clean-up of earlier runs and read-only runs', () => {
 
 describe('preflight: a target that cannot be tested ends the run with one line and exit 2', () => {
   test('a host name that does not resolve', async () => {
-    const run = await runCli(['--base-url', 'https://scheduling.invalid'], { SCHEDULING_API_KEY: 'sk_never_shown_1234' });
+    const run = await runInProcess(['--base-url', 'https://scheduling.invalid'], { SCHEDULING_API_KEY: 'sk_never_shown_1234' });
     expect(run.code).toBe(2);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
     expect(run.stderr).toMatch(/host name not found \(DNS\)/);
@@ -266,7 +267,7 @@ describe('preflight: a target that cannot be tested ends the run with one line a
 
   test('a TLS failure', async () => {
     const ref = await reference({});
-    const run = await runCli(['--base-url', ref.url.replace('http:', 'https:')], env(ref));
+    const run = await runInProcess(['--base-url', ref.url.replace('http:', 'https:')], env(ref));
     expect(run.code).toBe(2);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
     expect(run.stderr).toMatch(/TLS: the target does not speak TLS on this port/);

@@ -41,10 +41,7 @@ export function runCli(args: string[], env: Record<string, string> = {}, options
  * point is the verdict; signals, exit codes of the process and memory need runCli.
  */
 export async function runInProcess(args: string[], env: Record<string, string> = {}, onOutput?: (text: string) => void): Promise<CliRun> {
-  // The compiled command, as bin/ runs it (test/build-dist.ts builds it before the tests; a
-  // script using this may come first).
-  if (isStale()) await build();
-  const { main } = (await import(join(projectRoot, 'dist/helpers/command/cli.js'))) as typeof import('../../helpers/command/cli.ts');
+  const main = await compiledMain();
   const reportDir = join(mkdtempSync(join(tmpdir(), 'scr-')), 'reports');
   const out = { stdout: '', stderr: '' };
   const writer = (stream: 'stdout' | 'stderr') => ({
@@ -56,4 +53,14 @@ export async function runInProcess(args: string[], env: Record<string, string> =
   const io = { stdout: writer('stdout'), stderr: writer('stderr') };
   const code = await main([...args, ...(args.includes('--report-dir') ? [] : ['--report-dir', reportDir])], { PATH: process.env.PATH ?? '', CI: 'true', ...env }, io);
   return { code, ...out, reportDir };
+}
+
+/**
+ * main() of the compiled command, as bin/ runs it (test/build-dist.ts builds it before the tests;
+ * a script using this may come first). Not the sources: a run from them transforms every helper
+ * and suite through vite again, seconds of CPU a run.
+ */
+export async function compiledMain(): Promise<typeof import('../../helpers/command/cli.ts').main> {
+  if (isStale()) await build();
+  return ((await import(join(projectRoot, 'dist/helpers/command/cli.js'))) as typeof import('../../helpers/command/cli.ts')).main;
 }
