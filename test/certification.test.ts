@@ -7,8 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startReference, type RunningReference } from '../reference/server.ts';
-import { runInProcess } from './support/cli.ts';
-import { main } from '../helpers/command/cli.ts';
+import { compiledMain, runInProcess } from './support/cli.ts';
 
 const PRODUCT = ['--certify', '--vendor', 'Acme', '--product', 'AcmeSched', '--product-version', '1.0.0'];
 let ref: RunningReference;
@@ -17,7 +16,7 @@ afterAll(() => ref?.close());
 
 async function verify(dir: string) {
   let stdout = '';
-  const code = await main(['verify', join(dir, 'certification')], {}, { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: () => {} } });
+  const code = await (await compiledMain())(['verify', join(dir, 'certification')], {}, { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: () => {} } });
   return { code, stdout };
 }
 const summaryOf = (dir: string) => readFileSync(join(dir, 'certification/SUMMARY.md'), 'utf8');

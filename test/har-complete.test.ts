@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { startReference, type RunningReference } from '../reference/server.ts';
-import { runCli } from './support/cli.ts';
+import { runInProcess } from './support/cli.ts';
 import { logRequests, type RequestLog } from './support/network.ts';
 
 let ref: RunningReference | undefined;
@@ -23,7 +23,7 @@ test('the HAR holds every request on the wire exactly once, and the summary coun
   // Every 5th request answers 503: the retried attempts are on the wire too.
   ref = await startReference({ robustness: ['unavailable-every-5th'] });
   proxy = await logRequests(ref.url);
-  const run = await runCli(['--base-url', proxy.url], { SCHEDULING_API_KEY: ref.apiKey, SCHEDULING_EXPIRED_KEY: ref.expiredKey });
+  const run = await runInProcess(['--base-url', proxy.url], { SCHEDULING_API_KEY: ref.apiKey, SCHEDULING_EXPIRED_KEY: ref.expiredKey });
   expect(run.code, run.stderr).toBe(0);
   const har = JSON.parse(readFileSync(join(run.reportDir, 'exchanges.har'), 'utf8')) as { log: { entries: { request: { method: string; url: string } }[] } };
   const inHar = har.log.entries.map((e) => `${e.request.method} ${new URL(e.request.url).pathname}${new URL(e.request.url).search}`);

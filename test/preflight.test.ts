@@ -1,13 +1,14 @@
 /**
  * A target that cannot be the Scheduling API, and keys that cannot be right, end the run before
  * the suites: one line on stderr, exit 2, never a screen of failed checks. (A target with one
- * route missing is still judged: see route-missing:* in the fault matrix.)
+ * route missing is still judged: see route-missing:* in the fault matrix.) In process: the exit
+ * code and stderr of the process itself are proven in cli.test.ts.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, test } from 'vitest';
 import { startReference, type RunningReference } from '../reference/server.ts';
-import { runCli } from './support/cli.ts';
+import { runInProcess } from './support/cli.ts';
 
 const running: RunningReference[] = [];
 afterAll(() => Promise.all(running.map((r) => r.close())));
@@ -26,7 +27,7 @@ describe.concurrent('preflight: no Scheduling API at the base URL', () => {
   ] as const)('%s: exit 2, one line', async ([, robustness, message]) => {
     const ref = await startReference({ robustness: [...robustness] });
     running.push(ref);
-    const run = await runCli(['--base-url', ref.url], { SCHEDULING_API_KEY: ref.apiKey });
+    const run = await runInProcess(['--base-url', ref.url], { SCHEDULING_API_KEY: ref.apiKey });
     expectOneLine(run, new RegExp(`^scheduling-conformance: no Scheduling API v1 at ${ref.url.replace(/\./g, '\\.')}: ${message.source}`));
   });
 
@@ -35,7 +36,7 @@ describe.concurrent('preflight: no Scheduling API at the base URL', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
-      const run = await runCli(['--base-url', url], { SCHEDULING_API_KEY: 'k' });
+      const run = await runInProcess(['--base-url', url], { SCHEDULING_API_KEY: 'k' });
       expectOneLine(run, /^scheduling-conformance: no Scheduling API v1 at .*: every documented path answered 200 with the same body as a path the contract does not have — is the base URL right\?$/);
     } finally {
       server.closeAllConnections();
@@ -44,7 +45,7 @@ describe.concurrent('preflight: no Scheduling API at the base URL', () => {
   });
 
   test('an expired key equal to the valid key is a usage error, and the key is not printed', async () => {
-    const run = await runCli(['--base-url', 'http://127.0.0.1:1'], { SCHEDULING_API_KEY: 'same-key-123', SCHEDULING_EXPIRED_KEY: 'same-key-123' });
+    const run = await runInProcess(['--base-url', 'http://127.0.0.1:1'], { SCHEDULING_API_KEY: 'same-key-123', SCHEDULING_EXPIRED_KEY: 'same-key-123' });
     expectOneLine(run, /^scheduling-conformance: the expired key is the same as the valid key/);
     expect(run.stderr + run.stdout).not.toContain('same-key-123');
   });

@@ -10,11 +10,11 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, test, vi } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { main } from '../helpers/command/cli.ts';
 import { HELP } from '../helpers/command/options.ts';
 import { projectRoot } from '../helpers/core/paths.ts';
 import { suiteVersion } from '../helpers/core/version.ts';
 import type { RunResult } from '../helpers/results/run-result.ts';
+import { compiledMain } from './support/cli.ts';
 
 const readme = readFileSync(join(projectRoot, 'README.md'), 'utf8');
 const scratch = mkdtempSync(join(tmpdir(), 'scr-readme-'));
@@ -30,7 +30,7 @@ function block(heading: string, lang: string): string {
 async function cli(args: string[], env: Record<string, string> = {}) {
   let stdout = '';
   let stderr = '';
-  const code = await main(args, env, { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) } });
+  const code = await (await compiledMain())(args, env, { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) } });
   return { code, stdout, stderr };
 }
 
@@ -44,7 +44,8 @@ describe('the typed API example', () => {
     const code = block('## Typed API', 'ts');
     expect(code.trim().split('\n').length).toBeLessThanOrEqual(11);
     const file = join(scratch, 'example.ts');
-    writeFileSync(file, code.replace(`from 'scheduling-conformance'`, `from ${JSON.stringify(join(projectRoot, 'helpers/api.ts'))}`));
+    // The package's entry (package.json "exports"), as an installed package resolves the name.
+    writeFileSync(file, code.replace(`from 'scheduling-conformance'`, `from ${JSON.stringify(join(projectRoot, 'index.js'))}`));
     const logs: string[] = [];
     const log = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void logs.push(args.map(String).join(' ')));
     const exit = vi.spyOn(process, 'exit').mockImplementation(() => {

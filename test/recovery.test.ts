@@ -11,9 +11,9 @@ import { startReference, type RunningReference } from '../reference/server.ts';
 import { ApiClient } from '../helpers/http/client.ts';
 import { Journal } from '../helpers/safety/journal.ts';
 import { recover } from '../helpers/safety/after-run-cleanup.ts';
-import { main } from '../helpers/command/cli.ts';
 import { DEFAULT_VENDOR_CONFIG } from '../helpers/config/vendor-config.ts';
 import type { TargetConfig } from '../helpers/config/target.ts';
+import { compiledMain } from './support/cli.ts';
 
 const running: RunningReference[] = [];
 afterAll(() => Promise.all(running.map((r) => r.close())));
@@ -72,7 +72,7 @@ describe('the after-run clean-up', () => {
     const ref = await reference(['outage-4s-from:120']);
     const before = ref.state.snapshot();
     const out: string[] = [];
-    const code = await main(['--base-url', ref.url, '--report-dir', join(mkdtempSync(join(tmpdir(), 'scr-outage-')), 'reports')], { SCHEDULING_API_KEY: ref.apiKey }, { stdout: { write: (t: string) => out.push(t) }, stderr: { write: () => {} } });
+    const code = await (await compiledMain())(['--base-url', ref.url, '--report-dir', join(mkdtempSync(join(tmpdir(), 'scr-outage-')), 'reports')], { SCHEDULING_API_KEY: ref.apiKey }, { stdout: { write: (t: string) => out.push(t) }, stderr: { write: () => {} } });
     expect(code, out.join('').split('\n').filter((l) => /FAIL|BLKD/.test(l)).join('\n')).toBe(0);
     expect(out.join('')).toMatch(/Left on the target\n {2}nothing/);
     expect(ref.state.snapshot()).toEqual(before);
@@ -95,7 +95,7 @@ describe('--recover <report-dir>', () => {
   async function recoverCommand(args: string[], env: Record<string, string>): Promise<{ code: number; out: string; err: string }> {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await main(args, env, { stdout: { write: (t: string) => out.push(t) }, stderr: { write: (t: string) => err.push(t) } });
+    const code = await (await compiledMain())(args, env, { stdout: { write: (t: string) => out.push(t) }, stderr: { write: (t: string) => err.push(t) } });
     return { code, out: out.join(''), err: err.join('') };
   }
 

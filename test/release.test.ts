@@ -8,12 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { startReference, type RunningReference } from '../reference/server.ts';
-import { main } from '../helpers/command/cli.ts';
 import { parseOptions } from '../helpers/command/options.ts';
 import { UsageError } from '../helpers/core/errors.ts';
 import { unmarkValue } from '../helpers/safety/release.ts';
 import { markValue, runIdsIn } from '../helpers/records/run-marker.ts';
-import { runCli } from './support/cli.ts';
+import { compiledMain, runCli, runInProcess } from './support/cli.ts';
 
 const running: RunningReference[] = [];
 afterAll(() => Promise.all(running.map((r) => r.close())));
@@ -22,7 +21,7 @@ const RUN = 'scr-20260101-abcdef12';
 async function command(args: string[], env: Record<string, string>): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await main(args, env, { stdout: { write: (t: string) => out.push(t) }, stderr: { write: (t: string) => err.push(t) } });
+  const code = await (await compiledMain())(args, env, { stdout: { write: (t: string) => out.push(t) }, stderr: { write: (t: string) => err.push(t) } });
   return { code, out: out.join(''), err: err.join('') };
 }
 
@@ -33,10 +32,10 @@ describe('a run killed hard, its report directory lost', () => {
     const env = { SCHEDULING_API_KEY: ref.apiKey, SCHEDULING_EXPIRED_KEY: ref.expiredKey };
     // An earlier run's report directory: its journal holds the records as they were (the originals).
     const earlier = join(mkdtempSync(join(tmpdir(), 'scr-earlier-')), 'reports');
-    expect((await runCli(['--base-url', ref.url, '--report-dir', earlier], env)).code).toBe(0);
+    expect((await runInProcess(['--base-url', ref.url, '--report-dir', earlier], env)).code).toBe(0);
     const before = ref.state.snapshot();
 
-    // Killed with SIGKILL in the business lane, once the record holds its marker; its reports are gone.
+    // Killed with SIGKILL (a child process) in the business lane, once the record holds its marker; its reports are gone.
     let pid = 0;
     const killed = runCli(['--base-url', ref.url], env, { onSpawn: (p) => (pid = p) });
     while (!runIdsIn(ref.state.business.name).length) await new Promise((resolve) => setTimeout(resolve, 5));
@@ -45,7 +44,7 @@ describe('a run killed hard, its report directory lost', () => {
     rmSync(gone.reportDir, { recursive: true, force: true });
     const runId = runIdsIn(ref.state.business.name)[0];
 
-    const next = await runCli(['--base-url', ref.url], env);
+    const next = await runInProcess(['--base-url', ref.url], env);
     expect(next.code).toBe(2);
     expect(next.stderr).toContain(`another conformance run is changing this target (run ${runId}, its lease was last seen`);
 
@@ -68,7 +67,7 @@ describe('a run killed hard, its report directory lost', () => {
     expect(released.out).toMatch(/Left on the target: nothing/);
     expect(ref.state.snapshot()).toEqual(before);
 
-    const after = await runCli(['--base-url', ref.url], env);
+    const after = await runInProcess(['--base-url', ref.url], env);
     expect(after.code, after.stderr).toBe(0);
     expect(ref.state.snapshot()).toEqual(before);
   });

@@ -1,7 +1,7 @@
 /**
  * Issue 12 §3: the sweep deletes only what is certainly a run's own, and only when told to.
  * Issue 21 §3: never what belongs to a run that is still going (its lease is live).
- * In process: the reference and the sweep run here; the run beside a sweep is a child process.
+ * In process: the reference, the sweep and the run beside it.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startReference, type RunningReference } from '../reference/server.ts';
@@ -11,11 +11,10 @@ import { DEFAULT_VENDOR_CONFIG } from '../helpers/config/vendor-config.ts';
 import { parseOptions } from '../helpers/command/options.ts';
 import { UsageError } from '../helpers/core/errors.ts';
 import type { TargetConfig } from '../helpers/config/target.ts';
-import { main } from '../helpers/command/cli.ts';
 import { Journal } from '../helpers/safety/journal.ts';
 import { ApiClient } from '../helpers/http/client.ts';
 import { Lease, leasePlace, LEASE_TTL_MS } from '../helpers/safety/lease.ts';
-import { runCli } from './support/cli.ts';
+import { compiledMain, runInProcess } from './support/cli.ts';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -84,12 +83,12 @@ describe('--sweep beside a run that is going (issue 21 §3)', () => {
     const slow = await startReference({ latencyMs: 10 });
     try {
       const before = slow.state.snapshot();
-      const run = runCli(['--base-url', slow.url], { SCHEDULING_API_KEY: slow.apiKey, SCHEDULING_EXPIRED_KEY: slow.expiredKey });
+      const run = runInProcess(['--base-url', slow.url], { SCHEDULING_API_KEY: slow.apiKey, SCHEDULING_EXPIRED_KEY: slow.expiredKey });
       // The run's customers besides its lease: the customers suite is at work.
       const working = () => [...slow.state.customers.values()].some((c) => runOf(c.lastName) && !/ lease-\d+$/.test(String(c.lastName)));
       while (!working()) await new Promise((resolve) => setTimeout(resolve, 10));
       const out: string[] = [];
-      const code = await main(['--base-url', slow.url, '--sweep', '--yes'], { SCHEDULING_API_KEY: slow.apiKey }, { stdout: { write: (t: string) => out.push(t) }, stderr: { write: (t: string) => out.push(t) } });
+      const code = await (await compiledMain())(['--base-url', slow.url, '--sweep', '--yes'], { SCHEDULING_API_KEY: slow.apiKey }, { stdout: { write: (t: string) => out.push(t) }, stderr: { write: (t: string) => out.push(t) } });
       const said = out.join('');
       expect(code, said).toBe(0);
       expect(said).toMatch(/Sweep: deleted 0 record\(s\) left by earlier runs\n/);
