@@ -3,7 +3,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test, vi } from 'vitest';
-import { ConformanceError, listChecks, runConformance } from '../helpers/api.ts';
+import { projectRoot } from '../helpers/core/paths.ts';
+
+// The package's entry (the compiled command), as `import ... from 'scheduling-conformance'` loads it.
+const { ConformanceError, listChecks, runConformance } = (await import(join(projectRoot, 'index.js'))) as typeof import('../helpers/api.ts');
 
 const scratch = mkdtempSync(join(tmpdir(), 'scr-api-'));
 const exit = vi.spyOn(process, 'exit').mockImplementation(() => {
