@@ -2,7 +2,7 @@ import { readFileSync, readdirSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { describe, expect, test } from 'vitest';
-import { runCli, runInProcess } from './support/cli.ts';
+import { runCli, runInProcess, type CliRun } from './support/cli.ts';
 import { loadCatalog } from '../helpers/contract/catalog.ts';
 
 const KEY = 'sk_test_do_not_print_4711';
@@ -70,27 +70,37 @@ describe('scheduling-conformance: usage and configuration errors exit 2 with one
 });
 
 describe('scheduling-conformance against the embedded reference implementation', () => {
+  // One report directory, two runs in turn: the command as a user runs it (a child process), then
+  // a run in process into the same directory, beside the first run's reports and a file of the user's.
+  const dir = mkdtempSync(join(tmpdir(), 'scr-reuse-'));
+  let firstRun: Promise<{ run: CliRun; files: [string, string][] }> | undefined;
+  const first = () => (firstRun ??= runCli(['--report-dir', dir], { SCHEDULING_API_KEY: KEY }).then((run) => ({
+    run,
+    files: readdirSync(dir).map((f): [string, string] => [f, readFileSync(join(dir, f), 'utf8')]),
+  })));
+  let secondRun: Promise<CliRun> | undefined;
+  const second = () => (secondRun ??= first().then(() => {
+    writeFileSync(join(dir, 'notes.txt'), `the user's own note with the key ${KEY}`);
+    return runInProcess(['--report-dir', dir], { SCHEDULING_API_KEY: KEY });
+  }));
+
   test('passes, exits 0, names only catalogued requirements and never prints the key', async () => {
-    const run = await runCli([], { SCHEDULING_API_KEY: KEY });
+    const { run, files } = await first();
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/verdict CONFORMANT/);
     expect(run.stdout + run.stderr).not.toContain(KEY);
-    const files = readdirSync(run.reportDir);
-    for (const f of files) expect(readFileSync(join(run.reportDir, f), 'utf8'), f).not.toContain(KEY);
-    const resultText = readFileSync(join(run.reportDir, 'result.json'), 'utf8');
-    const result = JSON.parse(resultText) as { checks: { requirement: string; outcome: string }[] };
+    for (const [f, text] of files) expect(text, f).not.toContain(KEY);
+    const result = JSON.parse(files.find(([f]) => f === 'result.json')?.[1] ?? '{}') as { checks: { requirement: string; outcome: string }[] };
     expect(result.checks.length).toBeGreaterThanOrEqual(10);
     const catalog = loadCatalog();
     for (const c of result.checks) expect(catalog.byId.has(c.requirement), c.requirement).toBe(true);
   });
 
   test('a reused report directory does not mix the runs: the earlier journal is moved aside, not undone', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'scr-reuse-'));
-    const first = await runInProcess(['--report-dir', dir], { SCHEDULING_API_KEY: KEY });
-    const second = await runInProcess(['--report-dir', dir], { SCHEDULING_API_KEY: KEY });
-    expect([first.code, second.code]).toEqual([0, 0]);
-    expect(second.stdout).toMatch(/Left on the target\n {2}nothing/);
+    const [{ run: earlier }, later] = [await first(), await second()];
+    expect([earlier.code, later.code]).toEqual([0, 0]);
+    expect(later.stdout).toMatch(/Left on the target\n {2}nothing/);
     expect(readdirSync(dir).filter((f) => f.startsWith('run-journal'))).toHaveLength(2);
     // Each record the run created is journalled once (the client journals a create answered with
     // its id; the observation's create without a key is not journalled again by the lane).
@@ -99,6 +109,12 @@ describe('scheduling-conformance against the embedded reference implementation',
       .filter((e) => e.kind === 'created').map((e) => e.path);
     expect(created.length).toBeGreaterThan(10);
     expect(new Set(created).size).toBe(created.length);
+  });
+
+  test('a report directory beside other files: only the run\'s own files are scanned and kept', async () => {
+    const run = await second();
+    expect(run.code, run.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toContain(KEY);
   });
 });
 
@@ -147,13 +163,5 @@ describe('scheduling-conformance: more ways to be wrong, each one line and exit 
     const run = await runInProcess(['--help'], { SCHEDULING_BASE_URL: 'nope' });
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^Usage:/);
-  });
-
-  test('a report directory beside other files: only the run\'s own files are scanned and kept', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'scr-beside-'));
-    writeFileSync(join(dir, 'notes.txt'), `the user's own note with the key ${KEY}`);
-    const run = await runInProcess(['--report-dir', dir], { SCHEDULING_API_KEY: KEY });
-    expect(run.code, run.stderr).toBe(0);
-    expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toContain(KEY);
   });
 });
