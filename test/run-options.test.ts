@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startReference, type RunningReference } from '../reference/server.ts';
-import { runInProcess } from './support/cli.ts';
+import { runInProcess, type CliRun } from './support/cli.ts';
 import { readResult } from './support/verdicts.ts';
 
 const KEY = 'sk_options_secret_1234';
@@ -24,6 +24,13 @@ beforeAll(async () => {
   ref = await startReference({ fault: 'route-missing:retrieveBusiness', apiKey: KEY });
 });
 afterAll(() => ref?.close());
+
+/** One certification run of the target, shared: its product from the config file, and an --expect file it ignores. */
+let certified: Promise<CliRun> | undefined;
+const certification = () => (certified ??= runInProcess([
+  '--base-url', ref.url, '--certify', '--config', write('vendor.json', { product: { vendor: 'Acme', product: 'Sched', version: '3.0.0' } }), '--contact', 'qa@acme.example',
+  '--expect', write('cert.json', { 'OP-DOCUMENTED:retrieveBusiness': { outcome: 'failed', reason: 'known' } }),
+], env()));
 
 describe('--expect FILE', () => {
   test('pinned failures do not fail the run; a pin that now passes is reported', async () => {
@@ -63,8 +70,7 @@ describe('--expect FILE', () => {
   });
 
   test('a certification run ignores the file and says so', async () => {
-    const file = write('cert.json', { 'OP-DOCUMENTED:retrieveBusiness': { outcome: 'failed', reason: 'known' } });
-    const run = await runInProcess(['--base-url', ref.url, '--expect', file, '--certify', '--vendor', 'A', '--product', 'B', '--product-version', '1'], env());
+    const run = await certification();
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/--expect .* is ignored/);
     expect(readResult(run).checks.every((c) => !('expected' in c))).toBe(true);
@@ -119,8 +125,7 @@ describe('--certify', () => {
     const missing = await runInProcess(['--base-url', ref.url, '--certify', '--vendor', 'A'], env());
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/needs product, version/);
-    const config = write('vendor.json', { product: { vendor: 'Acme', product: 'Sched', version: '3.0.0' } });
-    const fromConfig = await runInProcess(['--base-url', ref.url, '--certify', '--config', config, '--contact', 'qa@acme.example'], env());
+    const fromConfig = await certification();
     expect(fromConfig.code).toBe(1);
     expect(fromConfig.stdout).toMatch(/Certification bundle: /);
   });
