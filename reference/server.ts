@@ -17,8 +17,13 @@ export interface ReferenceOptions {
   expiredKey?: string;
   /** 0 (default) picks a free port. */
   port?: number;
-  /** At most one named fault from reference/faults (a name from the command line is checked at start). */
+  /** A named fault from reference/faults (a name from the command line is checked at start). */
   fault?: FaultName;
+  /**
+   * Several faults at once, each breaking another resource (the fault matrix's runs: a product
+   * with one bug per resource); together with `fault`.
+   */
+  faults?: FaultName[];
   /** Any number of legitimate variations from reference/variations.ts. */
   variations?: string[];
   seedCustomers?: number;
@@ -103,9 +108,11 @@ const OVERLAP_AFTER_MEMBER_UPDATES = 2;
 /** Robustness overlapping-run-unmarked: right after this run's first field update (its name). */
 const OVERLAP_UNMARKED_AFTER_BUSINESS_UPDATES = 2;
 
+const faultsOf = (options: ReferenceOptions): string[] => [...(options.fault ? [options.fault] : []), ...(options.faults ?? [])];
+
 /** A name from outside the code (a command line, a test) that names nothing fails the start. */
 function checkNames(options: ReferenceOptions): void {
-  if (options.fault && !faultNamed(options.fault)) throw new Error(`unknown fault "${options.fault}"`);
+  for (const f of faultsOf(options)) if (!faultNamed(f)) throw new Error(`unknown fault "${f}"`);
   for (const v of options.variations ?? []) if (!variationNamed(v)) throw new Error(`unknown variation "${v}"`);
   for (const r of options.robustness ?? []) if (!robustnessNamed(r)) throw new Error(`unknown robustness fault "${r}"`);
 }
@@ -133,7 +140,8 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   const apiKey = options.apiKey ?? `ref_live_${randomBytes(12).toString('hex')}`;
   const expiredKey = options.expiredKey ?? `ref_expired_${randomBytes(12).toString('hex')}`;
   const state = seedState(varies, options.seedCustomers);
-  const ctx: RefContext = { state, apiKey, expiredKey, fault: (name) => options.fault === name, varies };
+  const faults = new Set(faultsOf(options));
+  const ctx: RefContext = { state, apiKey, expiredKey, fault: (name) => faults.has(name), varies };
   const respond = responder(ctx, options);
   const server = createServer((req, res) => {
     if (options.latencyMs) setTimeout(() => respond(req, res), options.latencyMs);
@@ -162,7 +170,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
 function responder(ctx: RefContext, options: ReferenceOptions): (req: IncomingMessage, res: ServerResponse) => void {
   // A contract fault that is a misbehaviour of the encoding (an HTML page, truncated JSON) uses
   // the same mechanism as the robustness faults: one implementation of each misbehaviour.
-  const encodingFault = options.fault && robustnessNamed(options.fault) ? [options.fault] : [];
+  const encodingFault = faultsOf(options).filter((f) => robustnessNamed(f));
   const misbehave = robustnessFaults([...(options.robustness ?? []), ...encodingFault], { redirectTo: options.redirectTo });
   ctx.keyRevoked = () => misbehave.keyRevoked();
   const rateLimited = everyNth(RATE_LIMITED_EVERY);
