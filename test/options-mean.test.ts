@@ -8,12 +8,13 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startReference, type RunningReference } from '../reference/server.ts';
 import { runInProcess } from './support/cli.ts';
 import { logRequests, type RequestLog } from './support/network.ts';
-import { startSuites } from '../helpers/command/run-suites.ts';
 import { ResultCollector } from '../helpers/results/reporters/collector.ts';
 import { defaultConcurrency, parseOptions } from '../helpers/command/options.ts';
 import { targetLine } from '../helpers/command/cli.ts';
 import { TerminalReporter } from '../helpers/results/reporters/terminal.ts';
 import { sampleRun } from './support/sample-run.ts';
+import { projectRoot } from '../helpers/core/paths.ts';
+import { join } from 'node:path';
 import { loadVendorConfig } from '../helpers/config/vendor-config.ts';
 
 const KEY = 'sk_options_mean_5150';
@@ -56,6 +57,9 @@ describe('--only', () => {
 });
 
 describe('the run timeout', () => {
+  // The compiled suites, as a run starts them (from the sources, vite would transform every suite and helper first).
+  const startSuites: typeof import('../helpers/command/run-suites.ts').startSuites = async (options) =>
+    ((await import(join(projectRoot, 'dist/helpers/command/run-suites.js'))) as typeof import('../helpers/command/run-suites.ts')).startSuites(options);
   const target = () => ({
     baseUrl: log.url, apiKey: KEY, vendor: loadVendorConfig(undefined), strict: false, readOnly: false, timeoutMs: 5000, runId: 'scr-20260101-0000abcd',
   });
