@@ -11,6 +11,7 @@ import { variationNamed } from './variations.ts';
 import { robustness as robustnessFaults, robustnessNamed } from './faults/robustness.ts';
 import { error, everyNth, json, type RefContext, type RefRequest, type RefResponse, type Route } from './types.ts';
 import { isRecord, type Row } from '../helpers/contract/record.ts';
+import { pageOf, type Paging } from './paging.ts';
 
 export interface ReferenceOptions {
   apiKey?: string;
@@ -82,6 +83,7 @@ async function readBody(req: IncomingMessage, limit: number): Promise<string> {
 }
 
 function idStyle(has: RefContext['varies']): IdStyle {
+  if (has('ids-reused')) return 'reused';
   if (has('ids-integer') || has('ids-canonical-zeros')) return 'integer';
   if (has('ids-prefixed') || has('ids-canonical-case')) return 'prefixed';
   return 'uuid';
@@ -97,6 +99,14 @@ const OPENS_AT_MINUTE = 9 * 60;
 const CLOSES_AT_MINUTE = 17 * 60;
 /** Variation list-paged: one page holds every record (no list in a run gets near it). */
 const PAGE_SIZE = 500;
+/** Variation list-huge: this many customers, in pages of HUGE_PAGE. */
+const HUGE_LIST = 50_000;
+const HUGE_PAGE = 1000;
+/** Variations list-pages-*: pages of this many customers (team members: MEMBERS_PAGE), 300 customers. */
+const CUSTOMERS_PAGE = 10;
+const MEMBERS_PAGE = 2;
+/** Variation read-replica-lag: how far the read replica lags the writes. */
+const REPLICA_LAG_MS = 300;
 /** Robustness overlapping-run(-team-members): the other run writes after this many updates of this run's. */
 const OVERLAP_AFTER_BUSINESS_UPDATES = 5;
 const OVERLAP_AFTER_MEMBER_UPDATES = 2;
@@ -110,12 +120,45 @@ function checkNames(options: ReferenceOptions): void {
   for (const r of options.robustness ?? []) if (!robustnessNamed(r)) throw new Error(`unknown robustness fault "${r}"`);
 }
 
+/** Customers a fresh reference holds: more where a variation or fault is about long lists. */
+function seedCount(varies: RefContext['varies'], fault?: FaultName): number {
+  if (varies('list-huge')) return HUGE_LIST;
+  if (varies('many-customers') || varies('list-pages-body-link') || varies('list-pages-link-header') || /^customer-list-(pages|next)/.test(fault ?? '')) return MANY_CUSTOMERS;
+  return SEED_CUSTOMERS;
+}
+
+/** How a list is paged by the variations and faults that page it (undefined: one answer). */
+function pagingOf(varies: RefContext['varies'], operationId: string | undefined, fault?: FaultName): Paging | undefined {
+  const customers = operationId === 'listCustomers';
+  if (customers && varies('list-huge')) return { style: 'link', size: HUGE_PAGE };
+  const broken = { 'customer-list-pages-stop-early': 'stop-early', 'customer-list-pages-repeat': 'repeat', 'customer-list-next-loops': 'loop' } as const;
+  if (customers && fault && fault in broken) return { style: 'body', size: CUSTOMERS_PAGE, fault: broken[fault as keyof typeof broken] };
+  const style = varies('list-pages-body-link') ? 'body' : varies('list-pages-link-header') ? 'link' : undefined;
+  return style && { style, size: customers ? CUSTOMERS_PAGE : MEMBERS_PAGE };
+}
+
+/**
+ * Variation read-replica-lag: reads are served from a copy of the records that takes each write
+ * REPLICA_LAG_MS after it was answered; without it, reads see the records themselves.
+ */
+function readReplica(state: State, lagging: boolean): { reads(): State; wrote(): void } {
+  let replica = state.copy();
+  return {
+    reads: () => (lagging ? replica : state),
+    wrote: () => {
+      if (!lagging) return;
+      const caughtUp = state.copy();
+      setTimeout(() => (replica = caughtUp), REPLICA_LAG_MS);
+    },
+  };
+}
+
 /** The records a fresh reference holds, as the variations switched on shape them. */
-function seedState(varies: RefContext['varies'], seedCustomers: number | undefined): State {
+function seedState(varies: RefContext['varies'], seedCustomers: number | undefined, fault?: FaultName): State {
   const state = new State(
     idStyle(varies),
     varies('email-field-renamed') ? 'contactEmail' : varies('email-field-email-address') ? 'emailAddress' : 'email',
-    seedCustomers ?? (varies('many-customers') ? MANY_CUSTOMERS : SEED_CUSTOMERS),
+    seedCustomers ?? seedCount(varies, fault),
     varies('timestamps'),
   );
   Object.assign(state.business, seedChanges(varies));
@@ -132,7 +175,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   const varies: RefContext['varies'] = (name) => variations.has(name);
   const apiKey = options.apiKey ?? `ref_live_${randomBytes(12).toString('hex')}`;
   const expiredKey = options.expiredKey ?? `ref_expired_${randomBytes(12).toString('hex')}`;
-  const state = seedState(varies, options.seedCustomers);
+  const state = seedState(varies, options.seedCustomers, options.fault);
   const ctx: RefContext = { state, apiKey, expiredKey, fault: (name) => options.fault === name, varies };
   const respond = responder(ctx, options);
   const server = createServer((req, res) => {
@@ -167,13 +210,14 @@ function responder(ctx: RefContext, options: ReferenceOptions): (req: IncomingMe
   ctx.keyRevoked = () => misbehave.keyRevoked();
   const rateLimited = everyNth(RATE_LIMITED_EVERY);
   const overlap = otherRun(ctx.state, options.robustness ?? []);
+  const replica = readReplica(ctx.state, ctx.varies('read-replica-lag'));
   return (req, res) => {
     const found = route(req.method ?? 'GET', new URL(req.url ?? '/', 'http://reference').pathname, ctx.fault);
     const operationId = typeof found === 'object' ? found.route.operationId : undefined;
     const early = misbehave.before(operationId, req.url ?? '/', req.method);
     if (early === 'hang') return;
     if (early) return void misbehave.delay().then(() => write(res, early));
-    handle(req, ctx, options, rateLimited)
+    handle(req, ctx, options, rateLimited, replica)
       .then((answer) => misbehave.after(operationId, shapeAnyAnswer(ctx.varies, answer)))
       .then(
         async (answer) => {
@@ -187,7 +231,7 @@ function responder(ctx: RefContext, options: ReferenceOptions): (req: IncomingMe
   };
 }
 
-async function handle(req: IncomingMessage, ctx: RefContext, options: ReferenceOptions, rateLimited: ReturnType<typeof everyNth>): Promise<RefResponse> {
+async function handle(req: IncomingMessage, ctx: RefContext, options: ReferenceOptions, rateLimited: ReturnType<typeof everyNth>, replica: ReturnType<typeof readReplica>): Promise<RefResponse> {
   const { varies } = ctx;
   const url = new URL(req.url ?? '/', 'http://reference');
   // The interface is served under another version prefix than the documented /api/v1.
@@ -222,7 +266,11 @@ async function handle(req: IncomingMessage, ctx: RefContext, options: ReferenceO
     if (denied) return denied;
   }
   const { operationId } = found.route;
-  return shapeRecordAnswer(varies, request, operationId, shapeListAnswer(varies, operationId, shapePatchAnswer(varies, request, await found.route.handler(request, ctx))));
+  const reading = request.method === 'GET';
+  const answer = await found.route.handler(request, reading ? { ...ctx, state: replica.reads() } : ctx);
+  if (!reading) replica.wrote();
+  const paging = pagingOf(varies, operationId, options.fault);
+  return shapeRecordAnswer(varies, request, operationId, shapeListAnswer(varies, operationId, shapePatchAnswer(varies, request, answer), paging && ((rows) => pageOf(rows, url.pathname, url.searchParams, paging))));
 }
 
 /**
@@ -279,13 +327,17 @@ function shapePatchAnswer(varies: RefContext['varies'], request: RefRequest, ans
  * (list-envelope), one page with its paging data (list-paged), newest first (list-newest-first),
  * or ordered by name (list-sorted-by-name).
  */
-function shapeListAnswer(varies: RefContext['varies'], operationId: string | undefined, answer: RefResponse): RefResponse {
+function shapeListAnswer(varies: RefContext['varies'], operationId: string | undefined, answer: RefResponse, page?: (rows: unknown[]) => RefResponse): RefResponse {
   if (answer.status >= 300 || !Array.isArray(answer.body)) return answer;
   if (operationId !== 'listCustomers' && operationId !== 'listTeamMembers') return answer;
   let rows = answer.body as Record<string, unknown>[];
   if (varies('list-newest-first')) rows = rows.toReversed();
   if (varies('list-sorted-by-name')) rows = rows.toSorted((a, b) => `${a.lastName} ${a.firstName}`.localeCompare(`${b.lastName} ${b.firstName}`));
   if (varies('list-envelope')) return { ...answer, body: { data: rows } };
+  if (page) {
+    const paged = page(rows);
+    return { ...paged, headers: { ...answer.headers, ...paged.headers } };
+  }
   if (varies('list-paged')) return { ...answer, body: { items: rows, page: 1, pageSize: PAGE_SIZE, total: rows.length, next: null } };
   return { ...answer, body: rows };
 }
