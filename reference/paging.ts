@@ -12,8 +12,8 @@ export interface Paging {
   fault?: 'stop-early' | 'repeat' | 'loop';
 }
 
-/** Where the stop-early fault stops linking: the records after this many pages are never listed. */
-const STOP_AFTER_PAGES = 30;
+/** Where the stop-early fault stops linking: the records after this many pages (the run's own) are never listed. */
+const STOP_AFTER_PAGES = 3;
 
 export function pageOf(rows: unknown[], path: string, query: URLSearchParams, paging: Paging): RefResponse {
   const page = Math.max(1, Number(query.get('page') ?? '1') || 1);

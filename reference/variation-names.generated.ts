@@ -30,7 +30,6 @@ export type VariationName =
   | 'ids-prefixed'
   | 'ids-reused'
   | 'list-envelope'
-  | 'list-huge'
   | 'list-newest-first'
   | 'list-paged'
   | 'list-pages-body-link'

@@ -139,15 +139,17 @@ describe.concurrent('customers', () => {
   const eachField = sharedStep(async () => {
     const made = await suiteScope.make('each-field');
     const others = (await needs('CUS-LIST:array', lab.readList('listing customers for values to take'))).filter((r) => !sameId(r[idField], made.id));
-    const original = await needs('CUS-FIND', lab.read(made.id, 'reading the customer before changing its fields'));
+    const original = await needs('CUS-FIND', lab.readMade(made, 'reading the customer before changing its fields'));
     const marker = markerField(target);
     const skip = { ...keptOut(target.vendor.fieldsNotToChange?.customers), ...(marker && { [marker]: "it carries the run's marker, by which a crashed run's customers are found" }) };
     const access: FieldAccess = {
       idField, id: made.id,
       read: (why) => lab.read(made.id, why),
-      readList: (why) => lab.readList(why),
+      listed: (why) => lab.listedRow(made.id, why),
       update: (body) => lab.update(made.id, body),
+      restores: false,
       around: (_before, change) => change(),
+      windowMs: windowOf(target),
     };
     return coverFields(access, original, others, skip);
   });

@@ -19,6 +19,7 @@ import { requireOps, resourceOps } from '../helpers/contract/resource-ops.ts';
 import { leasePlace } from '../helpers/safety/lease.ts';
 import { loadSpec } from '../helpers/contract/spec.ts';
 import { TeamMemberLane } from '../helpers/resources/team-member-lane.ts';
+import { windowOf } from '../helpers/core/converge.ts';
 import { coverFields, judgeFields, keptOut, type FieldAccess } from '../helpers/resources/field-coverage.ts';
 import { sharedStep } from '../helpers/checks/shared-step.ts';
 import { ID_NEAR_MISSES, type IdMiss } from '../helpers/contract/id-near-misses.ts';
@@ -144,9 +145,11 @@ describe('team members', () => {
     const access: FieldAccess = {
       idField, id,
       read: (why) => lane.read(id, why),
-      readList: (why) => lane.readList(why),
+      listed: async (why) => (await lane.readList(why)).find((r) => sameId(r[idField], id)),
       update: (body) => lane.update(id, body),
+      restores: true,
       around: (before, change) => lane.changing(before, change),
+      windowMs: windowOf(target),
     };
     return coverFields(access, original, members.filter((m) => !sameId(m[idField], id)), keptOut(target.vendor.fieldsNotToChange?.teamMembers));
   });

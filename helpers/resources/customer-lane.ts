@@ -228,6 +228,13 @@ export class CustomerLane {
     return rows;
   }
 
+  /** The customer the list names under `id`, searching page by page until found; undefined when the whole list does not name it. */
+  async listedRow(id: unknown, why: string): Promise<Row | undefined> {
+    let found: Row | undefined;
+    await this.scanAll(why, (row) => Boolean(sameId(row[this.idField], id) && (found = row)));
+    return found;
+  }
+
   /** The first customer listed, if any: for a probe that needs one to ask for. */
   async firstListed(why: string): Promise<Row | undefined> {
     let first: Row | undefined;

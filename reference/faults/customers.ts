@@ -70,11 +70,12 @@ export const customerFaults: Fault[] = [
     description: 'List Customers still shows deleted customers (Find answers 404 for them).',
     kills: ['CUS-DELETE'],
   },
-  // The list of 300 customers in pages of 10, the next page named in the body (see paging.ts).
+  // The list of 30 customers in pages of 10, the next page named in the body (see paging.ts).
   {
     name: 'customer-list-pages-stop-early',
-    description: 'The paged customer list stops naming a next page after page 30: customers past the first 300 are never listed.',
-    kills: ['CUS-LIST:new-and-existing', 'CUS-CREATE-ONE'],
+    description: 'The paged customer list stops naming a next page after page 3: customers past the first 30 (every customer the run creates) are never listed.',
+    // The customer each-field coverage changes is never listed either.
+    kills: ['CUS-LIST:new-and-existing', 'CUS-CREATE-ONE', 'CUS-LIST:each-field-change'],
   },
   {
     name: 'customer-list-pages-repeat',

@@ -57,9 +57,6 @@ function expectUntested(fault: Fault, result: Record<string, unknown>) {
   expect(untested, `fault ${fault.name}: requirements without proof`).toEqual((fault.untested ?? []).toSorted());
 }
 
-/** MATRIX_ONLY=name,name… runs only those faults and variations (by hand, while working on them); unset: all. */
-export const picked = (name: string) => !process.env.MATRIX_ONLY || process.env.MATRIX_ONLY.split(',').includes(name);
-
 /** Share `share` (0-based) of FAULT_SHARES: every FAULT_SHARES-th fault, so the shares take alike. */
 export function faultMatrix(share: number): void {
   const mine = FAULTS.filter((_, i) => i % FAULT_SHARES === share).filter((f) => onlyNamed(f.name));
