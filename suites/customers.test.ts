@@ -319,8 +319,9 @@ describe('customers: authentication (not documented, observed only)', () => {
     [ops.remove.operationId]: async () => ({ id: (await made()).id }),
   };
   for (const op of spec.operations.filter((o) => o.resource === 'customers')) {
+    const writes = op === ops.create || op === ops.remove;
     observeAuth(client, target, op, probes[op.operationId] ?? (async () => ({ cannot: 'no way to prepare this operation' })), async (answer) => {
       if (op === ops.create && is2xx(answer) && isRecord(answer.json)) lab.claim(answer.json[idField]);
-    });
+    }, (send) => (writes ? lab.writing(send) : send()));
   }
 });

@@ -205,6 +205,11 @@ export class CustomerLane {
     return this.ground.hold('alone', work);
   }
 
+  /** Runs a create or delete sent outside the lane (an observation without a key) as the lane's own writes go: never during a list read or a probe of a deleted id. */
+  writing<T>(work: () => Promise<T>): Promise<T> {
+    return this.ground.hold('write', work);
+  }
+
   /** Deletes without taking the lane's lock: for work already holding it (see alone). */
   async removeHeld(id: unknown): Promise<Answer> {
     const answer = await this.client.call(this.ops.remove, { id });
