@@ -10,6 +10,9 @@ import { DEFAULT_VENDOR_CONFIG } from '../helpers/config/vendor-config.ts';
 import type { ApiClient } from '../helpers/http/client.ts';
 import type { TargetConfig } from '../helpers/config/target.ts';
 import { startReference } from '../reference/server.ts';
+import { liveLeasesOfOthers } from '../helpers/safety/lease.ts';
+import { readSharedRecords } from '../helpers/safety/shared-records.ts';
+import { loadSpec } from '../helpers/contract/spec.ts';
 import { runInProcess } from './support/cli.ts';
 import { idsWith, readResult } from './support/verdicts.ts';
 
@@ -20,6 +23,7 @@ type Page = { json?: unknown; headers?: Record<string, string>; status?: number 
 function fakeClient(pages: Record<string, Page>) {
   const asked: string[] = [];
   const client = {
+    target: target(),
     send: async ({ path }: { path: string }) => {
       asked.push(path);
       const page = pages[path] ?? { status: 404, json: {} };
@@ -99,6 +103,33 @@ describe('the list reader', () => {
   });
 });
 
+describe('the look-ups that need every page', () => {
+  const other = 'scr-20260101-0badc0de';
+  const at = Date.now();
+
+  test('another run\'s live lease on a later page of the customers is found', async () => {
+    const lease = { id: 'l', lastName: `Customer ${other} lease-${Math.floor(at / 1000)}` };
+    const { client } = fakeClient({ '/c': { json: { items: rows(1, 2), next: '/base/c?page=2' } }, '/c?page=2': { json: [lease] } });
+    const live = await liveLeasesOfOthers(client, { listPath: '/c', field: 'lastName', base: 'Customer', idField: 'id' }, 'r', at);
+    expect(live.map((l) => l.runId)).toEqual([other]);
+  });
+
+  test('the team members the run must put back are read from every page; a list whose end is unknown is a problem, not a short snapshot', async () => {
+    const spec = await loadSpec();
+    const path = '/api/v1/team-members';
+    const members = { [path]: { json: { items: rows(1), next: `/base${path}?page=2` } }, [`${path}?page=2`]: { json: rows(2) } };
+    const business = { '/api/v1/business': { json: { name: 'b' } } };
+    const { client } = fakeClient({ ...members, ...business });
+    const { records, problems } = await readSharedRecords(client, spec, target());
+    expect(problems).toEqual([]);
+    expect(records.map((r) => r.path)).toEqual(expect.arrayContaining([`${path}/1`, `${path}/2`]));
+    const { client: capped } = fakeClient({ ...members, ...business });
+    (capped as unknown as { target: TargetConfig }).target = target({ maxPages: 1 });
+    const short = await readSharedRecords(capped, spec, target({ maxPages: 1 }));
+    expect(short.problems.join()).toMatch(/--max-pages/);
+  });
+});
+
 test('convergence: no extra read when a write shows at once; reads until it shows; a write that never shows ends the window, and later waits are bounded by the lag learned', async () => {
   const lag = new Lag();
   let reads = 0;
@@ -120,7 +151,7 @@ test('--max-pages below the list: the checks that need the whole list are blocke
   const ref = await startReference({ variations: ['list-pages-body-link'] });
   try {
     const before = ref.state.snapshot();
-    const run = await runInProcess(['--base-url', ref.url, '--max-pages', '5', '--only', '^CUS-(LIST|CREATE-ONE|DELETE)'], { SCHEDULING_API_KEY: ref.apiKey });
+    const run = await runInProcess(['--base-url', ref.url, '--max-pages', '2', '--only', '^CUS-(LIST|CREATE-ONE|DELETE)'], { SCHEDULING_API_KEY: ref.apiKey });
     const { checks } = readResult(run);
     expect(idsWith(checks, ['failed']), run.stderr).toEqual([]);
     const blocked = checks.filter((c) => c.outcome === 'blocked');
