@@ -13,13 +13,13 @@ import { ensure, said } from '../helpers/checks/assertions.ts';
 import { needs, needsThat } from '../helpers/checks/precondition.ts';
 import { is2xx } from '../helpers/http/client.ts';
 import { journalledClient } from '../helpers/safety/journal.ts';
-import { writeBackBody } from '../helpers/records/record-shapes.ts';
-import { isRecord } from '../helpers/contract/record.ts';
+import { pick, writeBackBody } from '../helpers/records/record-shapes.ts';
+import { isRecord, type Row } from '../helpers/contract/record.ts';
 import { requireOps, resourceOps } from '../helpers/contract/resource-ops.ts';
 import { leasePlace } from '../helpers/safety/lease.ts';
 import { loadSpec } from '../helpers/contract/spec.ts';
 import { TeamMemberLane } from '../helpers/resources/team-member-lane.ts';
-import { windowOf } from '../helpers/core/converge.ts';
+import { converge, windowOf } from '../helpers/core/converge.ts';
 import { coverFields, judgeFields, keptOut, type FieldAccess } from '../helpers/resources/field-coverage.ts';
 import { sharedStep } from '../helpers/checks/shared-step.ts';
 import { ID_NEAR_MISSES, type IdMiss } from '../helpers/contract/id-near-misses.ts';
@@ -96,9 +96,15 @@ describe('team members', () => {
     await lane.changing(original, async () => {
       const answer = await lane.update(id, body);
       needsThat('TM-UPDATE:change', is2xx(answer), () => `the update itself failed, so isolation cannot be judged: PATCH ${ops.update.path} with ${JSON.stringify(body)} ${said(answer)}`);
-      // The fence: the others are judged on a list read once the update itself shows.
-      await lane.readUntil(id, 'reading the updated member', (row) => mismatches(body, row).length === 0);
-      const after = await lane.readList('listing team members after the update');
+      // The fence: the others are judged on a list read again until it shows the update itself.
+      const shows = (rows: Row[]) => rows.some((r) => sameId(r[idField], id) && mismatches(pick(body, Object.keys(r)), r).length === 0);
+      let after = (await converge(() => lane.readList('listing team members after the update'), shows, windowOf(target))).value;
+      // A list that does not carry the changed fields cannot show the update: a find does, then the list is read again.
+      const row = after.find((r) => sameId(r[idField], id));
+      if (row && Object.keys(body).some((k) => !(k in row))) {
+        await lane.readUntil(id, 'reading the updated member', (r) => mismatches(body, r).length === 0);
+        after = await lane.readList('listing team members after the update');
+      }
       for (const before of members.filter((m) => !sameId(m[idField], id))) {
         const now = after.find((r) => sameId(r[idField], before[idField]));
         if (!now || changedFields(before, now).length) touched.push(before);

@@ -251,13 +251,29 @@ export class CustomerLane {
    * The customers of the whole list this run did not create: their ids, each with a fingerprint
    * of its fields (not the row: a list may hold tens of thousands).
    */
-  async preExisting(why: string): Promise<Map<string, string>> {
+  async preExisting(why: string, also?: (row: Row) => void): Promise<Map<string, string>> {
     const prints = new Map<string, string>();
     // Not those a run of this suite marked (this run's lease, another run's customers): the suite's, not the implementation's.
     const field = markerField(this.target);
     const suites = (r: Row) => field !== undefined && runIdOf(r[field], markerBase(this.target)) !== undefined;
-    await this.scanAll(why, (row) => void (this.isOurs(row[this.idField]) || suites(row) || prints.set(String(row[this.idField]), fingerprint(row))));
+    await this.scanAll(why, (row) => {
+      also?.(row);
+      if (!this.isOurs(row[this.idField]) && !suites(row)) prints.set(String(row[this.idField]), fingerprint(row));
+    });
     return prints;
+  }
+
+  /**
+   * preExisting, read again until `shows` holds for what the list names under `id` (undefined:
+   * not listed): the fence after a check's own write to `id`. Also gives that row.
+   */
+  async preExistingUntil(why: string, id: unknown, shows: (row?: Row) => boolean): Promise<{ prints: Map<string, string>; row?: Row }> {
+    const read = async () => {
+      let row: Row | undefined;
+      const prints = await this.preExisting(why, (r) => void (sameId(r[this.idField], id) && (row = r)));
+      return { prints, row };
+    };
+    return (await converge(read, ({ row }) => shows(row), windowOf(this.target))).value;
   }
 
   /** Whether a customer listed with `print` before is still as it was: undefined if so, else what it is now (found again, since a list may leave it out meanwhile). */
