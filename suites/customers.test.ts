@@ -35,6 +35,8 @@ const lab = new CustomerLane(client, ops, target, new CreatedRecords(currentJour
 const { idField } = lab;
 const patch = target.vendor.customerPatch;
 const suiteScope = lab.scope();
+/** Customers whose values the each-field coverage may take: the first this many listed, not a long list whole. */
+const OTHERS_SAMPLE = 100;
 // A difference another run's writes may have made is settled before it is a failure (see JUDGES_DIFFERENCES).
 const place = leasePlace(spec, target);
 settleDifferencesWith('CUS-', () => lab.settle(place));
@@ -90,7 +92,7 @@ describe.concurrent('customers', () => {
   });
 
   check({ id: 'CUS-LIST:array', title: `GET ${ops.list.path} answers 2xx with a list: a JSON array, or an object holding exactly one` }, async () => {
-    await lab.readList('listing customers');
+    await lab.scanAll('listing customers', () => {});
   });
 
   customerCheck(lab, { id: 'CUS-LIST:new-and-existing', title: `GET ${ops.list.path} lists a new customer and still every customer there before` }, async (scope) => {
@@ -138,7 +140,7 @@ describe.concurrent('customers', () => {
   // another customer holds (a boolean flipped), read back by find and by list. The run deletes it.
   const eachField = sharedStep(async () => {
     const made = await suiteScope.make('each-field');
-    const others = (await needs('CUS-LIST:array', lab.readList('listing customers for values to take'))).filter((r) => !sameId(r[idField], made.id));
+    const others = (await needs('CUS-LIST:array', lab.firstListedRows(OTHERS_SAMPLE, 'listing customers for values to take'))).filter((r) => !sameId(r[idField], made.id));
     const original = await needs('CUS-FIND', lab.readMade(made, 'reading the customer before changing its fields'));
     const marker = markerField(target);
     const skip = { ...keptOut(target.vendor.fieldsNotToChange?.customers), ...(marker && { [marker]: "it carries the run's marker, by which a crashed run's customers are found" }) };
@@ -288,8 +290,8 @@ describe.concurrent('customers: near misses of an id', () => {
         const made = await scope.make(`near miss ${variant} ${miss.name}`);
         const near = miss.of(made.id);
         if ('unavailable' in near) return run.notApplicable(near.unavailable);
-        const before = await needs('CUS-LIST:array', lab.readList('listing customers before'));
-        if (before.some((r) => sameId(r[idField], near.id))) run.notApplicable(`${near.id} is the id of a listed customer, not a near miss`);
+        const before = await needs('CUS-LIST:array', lab.listedIds('listing customers before'));
+        if (before.has(near.id)) run.notApplicable(`${near.id} is the id of a listed customer, not a near miss`);
         const asked = `${op.method} ${op.path} with ${near.id} (${miss.description} ${String(made.id)})`;
         if (variant === 'find') {
           const answer = await lab.find(near.id);
@@ -305,7 +307,7 @@ describe.concurrent('customers: near misses of an id', () => {
           const changed = changedFields(standing, found.json);
           ensure(changed.length === 0, () => `${asked} ${said(answer)}, and changed the customer ${String(made.id)}: ${changed.join('; ')}`);
           // Customers the other checks create meanwhile are this run's own, not made by the write.
-          const added = madeBy(patch, near.id, before, await needs('CUS-LIST:array', lab.readList('listing customers after')), idField).filter((id) => !lab.isOurs(id));
+          const added = madeBy(patch, near.id, [], await needs('CUS-LIST:array', lab.listedBesides(before, 'listing customers after')), idField).filter((id) => !lab.isOurs(id));
           for (const id of added) lab.adopt(id);
           ensure(added.length === 0, () => `${asked} ${said(answer)}, and created customers ${added.map(String).join(', ')} (deleted again at the end of the run)`);
         }

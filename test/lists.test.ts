@@ -56,6 +56,30 @@ describe('the list reader', () => {
     expect(end).toMatchObject({ complete: true, pages: 3 });
   });
 
+  test('a long list is a stream: each page is handed over before the next is asked for, and the reader keeps no row', async () => {
+    const PAGES = 50;
+    const SIZE = 1000;
+    let asked = 0;
+    const client = {
+      target: target(),
+      send: async ({ path }: { path: string }) => {
+        asked += 1;
+        const page = Number(new URL(path, 'http://x').searchParams.get('page') ?? '1');
+        const json = { items: Array.from({ length: SIZE }, (_, i) => ({ id: (page - 1) * SIZE + i })), next: page < PAGES ? `/base/c?page=${page + 1}` : null };
+        return { status: 200, headers: {}, json, text: '', exchange: {} };
+      },
+    } as unknown as ApiClient;
+    let seen = 0;
+    let ahead = 0;
+    const end = await new ListReader(client, target()).each('/c', 'listing', (row) => {
+      // Row n of page p is visited while page p is the last one asked for.
+      if (asked !== Math.floor((row as { id: number }).id / SIZE) + 1) ahead += 1;
+      seen += 1;
+    });
+    expect([seen, ahead]).toEqual([PAGES * SIZE, 0]);
+    expect(end).toEqual({ complete: true, stopped: false, pages: PAGES });
+  });
+
   test('a "present" search stops at the row found: the rest is not read', async () => {
     const { client, asked } = fakeClient({ '/c': { json: { items: rows(1), next: '/base/c?page=2' } }, '/c?page=2': { json: rows(2) } });
     const end = await new ListReader(client, target()).each('/c', 'listing', (row) => (row as { id: number }).id === 1);

@@ -226,10 +226,24 @@ export class CustomerLane {
     return foundRecord(await this.find(id), `${why}: GET ${this.ops.find.path} with id ${String(id)}`, this.idField, id, 'customer');
   }
 
-  /** Every customer the list shows, every page (see scan); a broken list fails the check, one whose end is unknown blocks it. */
-  async readList(why: string): Promise<Row[]> {
+  /** The ids of every customer listed, every page (see scan), not the rows: a list may hold tens of thousands. A broken list fails the check, one whose end is unknown blocks it. */
+  async listedIds(why: string): Promise<Set<string>> {
+    const ids = new Set<string>();
+    await this.scanAll(why, (row) => void ids.add(String(row[this.idField])));
+    return ids;
+  }
+
+  /** The customers listed whose ids are not among `known` (see listedIds). */
+  async listedBesides(known: Set<string>, why: string): Promise<Row[]> {
     const rows: Row[] = [];
-    await this.scanAll(why, (row) => void rows.push(row));
+    await this.scanAll(why, (row) => void (known.has(String(row[this.idField])) || rows.push(row)));
+    return rows;
+  }
+
+  /** The first `count` customers listed: values a check may take from other customers, without reading a long list whole. */
+  async firstListedRows(count: number, why: string): Promise<Row[]> {
+    const rows: Row[] = [];
+    await this.scan(why, (row) => rows.push(row) >= count);
     return rows;
   }
 
