@@ -110,7 +110,7 @@ const PAGED_CUSTOMERS = 30;
 const CUSTOMERS_PAGE = 10;
 const MEMBERS_PAGE = 2;
 /** Variation read-replica-lag: how far the read replica lags the writes (a fraction of a second). */
-const REPLICA_LAG_MS = 100;
+const REPLICA_LAG_MS = 50;
 /** Robustness overlapping-run(-team-members): the other run writes after this many updates of this run's. */
 const OVERLAP_AFTER_BUSINESS_UPDATES = 5;
 const OVERLAP_AFTER_MEMBER_UPDATES = 2;
