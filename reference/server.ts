@@ -18,8 +18,13 @@ export interface ReferenceOptions {
   expiredKey?: string;
   /** 0 (default) picks a free port. */
   port?: number;
-  /** At most one named fault from reference/faults (a name from the command line is checked at start). */
+  /** A named fault from reference/faults (a name from the command line is checked at start). */
   fault?: FaultName;
+  /**
+   * Several faults at once, each breaking another resource (the fault matrix's runs: a product
+   * with one bug per resource); together with `fault`.
+   */
+  faults?: FaultName[];
   /** Any number of legitimate variations from reference/variations.ts. */
   variations?: string[];
   seedCustomers?: number;
@@ -117,25 +122,30 @@ const OVERLAP_AFTER_MEMBER_UPDATES = 2;
 /** Robustness overlapping-run-unmarked: right after this run's first field update (its name). */
 const OVERLAP_UNMARKED_AFTER_BUSINESS_UPDATES = 2;
 
+const faultsOf = (options: ReferenceOptions): string[] => [...(options.fault ? [options.fault] : []), ...(options.faults ?? [])];
+
 /** A name from outside the code (a command line, a test) that names nothing fails the start. */
 function checkNames(options: ReferenceOptions): void {
-  if (options.fault && !faultNamed(options.fault)) throw new Error(`unknown fault "${options.fault}"`);
+  for (const f of faultsOf(options)) if (!faultNamed(f)) throw new Error(`unknown fault "${f}"`);
   for (const v of options.variations ?? []) if (!variationNamed(v)) throw new Error(`unknown variation "${v}"`);
   for (const r of options.robustness ?? []) if (!robustnessNamed(r)) throw new Error(`unknown robustness fault "${r}"`);
 }
 
+/** The faults of a paged customer list, and how each breaks it (see paging.ts). */
+const BROKEN_PAGING = { 'customer-list-pages-stop-early': 'stop-early', 'customer-list-pages-repeat': 'repeat', 'customer-list-next-loops': 'loop' } as const;
+
 /** Customers a fresh reference holds: more where a variation or fault is about long lists. */
-function seedCount(varies: RefContext['varies'], fault?: FaultName): number {
+function seedCount(varies: RefContext['varies'], faults: Set<string>): number {
   if (varies('many-customers')) return MANY_CUSTOMERS;
-  if (varies('list-pages-body-link') || varies('list-pages-link-header') || /^customer-list-(pages|next)/.test(fault ?? '')) return PAGED_CUSTOMERS;
+  if (varies('list-pages-body-link') || varies('list-pages-link-header') || [...faults].some((f) => f in BROKEN_PAGING)) return PAGED_CUSTOMERS;
   return SEED_CUSTOMERS;
 }
 
 /** How a list is paged by the variations and faults that page it (undefined: one answer). */
-function pagingOf(varies: RefContext['varies'], operationId: string | undefined, fault?: FaultName, pageSize = CUSTOMERS_PAGE): Paging | undefined {
+function pagingOf(varies: RefContext['varies'], operationId: string | undefined, faults: Set<string>, pageSize = CUSTOMERS_PAGE): Paging | undefined {
   const customers = operationId === 'listCustomers';
-  const broken = { 'customer-list-pages-stop-early': 'stop-early', 'customer-list-pages-repeat': 'repeat', 'customer-list-next-loops': 'loop' } as const;
-  if (customers && fault && fault in broken) return { style: 'body', size: CUSTOMERS_PAGE, fault: broken[fault as keyof typeof broken] };
+  const broken = [...faults].find((f): f is keyof typeof BROKEN_PAGING => f in BROKEN_PAGING);
+  if (customers && broken) return { style: 'body', size: CUSTOMERS_PAGE, fault: BROKEN_PAGING[broken] };
   const style = varies('list-pages-body-link') ? 'body' : varies('list-pages-link-header') ? 'link' : undefined;
   return style && { style, size: customers ? pageSize : MEMBERS_PAGE };
 }
@@ -157,11 +167,11 @@ function readReplica(state: State, lagging: boolean): { reads(): State; wrote():
 }
 
 /** The records a fresh reference holds, as the variations switched on shape them. */
-function seedState(varies: RefContext['varies'], seedCustomers: number | undefined, fault?: FaultName): State {
+function seedState(varies: RefContext['varies'], seedCustomers: number | undefined, faults: Set<string>): State {
   const state = new State(
     idStyle(varies),
     varies('email-field-renamed') ? 'contactEmail' : varies('email-field-email-address') ? 'emailAddress' : 'email',
-    seedCustomers ?? seedCount(varies, fault),
+    seedCustomers ?? seedCount(varies, faults),
     varies('timestamps'),
   );
   Object.assign(state.business, seedChanges(varies));
@@ -178,8 +188,9 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   const varies: RefContext['varies'] = (name) => variations.has(name);
   const apiKey = options.apiKey ?? `ref_live_${randomBytes(12).toString('hex')}`;
   const expiredKey = options.expiredKey ?? `ref_expired_${randomBytes(12).toString('hex')}`;
-  const state = seedState(varies, options.seedCustomers, options.fault);
-  const ctx: RefContext = { state, apiKey, expiredKey, fault: (name) => options.fault === name, varies };
+  const faults = new Set(faultsOf(options));
+  const state = seedState(varies, options.seedCustomers, faults);
+  const ctx: RefContext = { state, apiKey, expiredKey, fault: (name) => faults.has(name), varies };
   const respond = responder(ctx, options);
   const server = createServer((req, res) => {
     if (options.latencyMs) setTimeout(() => respond(req, res), options.latencyMs);
@@ -208,7 +219,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
 function responder(ctx: RefContext, options: ReferenceOptions): (req: IncomingMessage, res: ServerResponse) => void {
   // A contract fault that is a misbehaviour of the encoding (an HTML page, truncated JSON) uses
   // the same mechanism as the robustness faults: one implementation of each misbehaviour.
-  const encodingFault = options.fault && robustnessNamed(options.fault) ? [options.fault] : [];
+  const encodingFault = faultsOf(options).filter((f) => robustnessNamed(f));
   const misbehave = robustnessFaults([...(options.robustness ?? []), ...encodingFault], { redirectTo: options.redirectTo });
   ctx.keyRevoked = () => misbehave.keyRevoked();
   const rateLimited = everyNth(RATE_LIMITED_EVERY);
@@ -272,7 +283,7 @@ async function handle(req: IncomingMessage, ctx: RefContext, options: ReferenceO
   const reading = request.method === 'GET';
   const answer = await found.route.handler(request, reading ? { ...ctx, state: replica.reads() } : ctx);
   if (!reading) replica.wrote();
-  const paging = pagingOf(varies, operationId, options.fault, options.pageSize);
+  const paging = pagingOf(varies, operationId, new Set(faultsOf(options)), options.pageSize);
   return shapeRecordAnswer(varies, request, operationId, shapeListAnswer(varies, operationId, shapePatchAnswer(varies, request, answer), paging && ((rows) => pageOf(rows, url.pathname, url.searchParams, paging))));
 }
 

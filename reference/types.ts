@@ -24,7 +24,7 @@ export interface RefContext {
   state: State;
   apiKey: string;
   expiredKey: string;
-  /** Whether the named fault is switched on (at most one is). A name with a typo fails tsc. */
+  /** Whether the named fault is switched on (the matrix switches on one per resource at most). A name with a typo fails tsc. */
   fault(name: FaultName | `${FaultFamily}:${string}`): boolean;
   /** Whether the named legitimate variation is switched on (any number may be). A name with a typo fails tsc. */
   varies(name: VariationName): boolean;

@@ -1,7 +1,7 @@
 /** The first share of the variation matrix (test/support/variation-matrix.ts). */
 import { readdirSync } from 'node:fs';
 import { expect, test } from 'vitest';
-import { VARIATION_SHARES, variationMatrix } from './support/variation-matrix.ts';
+import { VARIATION_SHARES, variationGroups, variationMatrix } from './support/variation-matrix.ts';
 import { VARIATIONS } from '../reference/variations.ts';
 import { loadCatalog } from '../helpers/contract/catalog.ts';
 
@@ -15,6 +15,12 @@ test('every statement the contract leaves open has at least two variations of it
   for (const { key, statement } of loadCatalog().notChecked) {
     expect(VARIATIONS.filter((v) => v.notShown === key).map((v) => v.name).length, `${key}: ${statement}`).toBeGreaterThanOrEqual(2);
   }
+});
+
+test('the runs of the matrix hold every variation once, and never two of one open point', () => {
+  const groups = variationGroups(VARIATIONS);
+  expect(groups.flat().map((v) => v.name).sort()).toEqual(VARIATIONS.map((v) => v.name).sort());
+  for (const g of groups) expect(new Set(g.map((v) => v.notShown)).size, g.map((v) => v.name).join(' + ')).toBe(g.length);
 });
 
 variationMatrix(0);

@@ -3,7 +3,17 @@
  * against the faulty reference fails exactly the checks the fault names, no more and no fewer.
  * A fault that breaks only SHOULD checks gives warnings (exit 0), and failures under --strict.
  *
- * The command runs in process (main() with captured output), and the catalog is dealt over
+ * The suite's resources are lanes that share nothing but the run (business, customers, team
+ * members: each lane's checks ask only its own resource, and each fault's code lies in its own
+ * resource's routes, test/fault-lanes.test.ts). So a run may hold one fault per lane, as a
+ * product may have one bug in each resource: each fault is then held to exactly its kills among
+ * the checks of its lane, and no check of a lane without a fault may be flagged. That also
+ * proves the lanes independent: a bug in one resource never changes another's verdicts. Faults
+ * judged by the whole run stay alone: those that break only SHOULD checks (exit 0, --strict),
+ * leave requirements untested (exit 2), or kill checks of several lanes. MATRIX_ALONE=1 runs
+ * every fault alone (about twice the time); MATRIX_ONLY=<regex> only the faults it names.
+ *
+ * The command runs in process (main() with captured output), and the runs are dealt over
  * several test files (test/faults*.test.ts) so that vitest runs the shares in parallel.
  */
 import { describe, expect, test } from 'vitest';
@@ -19,8 +29,52 @@ export const onlyNamed = (name: string) => !process.env.MATRIX_ONLY || new RegEx
 /** How many test files share the catalog; each is test/faults*.test.ts calling faultMatrix(i). */
 export const FAULT_SHARES = 4;
 
-async function runAgainst(fault: Fault, strict: boolean) {
-  const ref = await startReference({ fault: fault.name });
+export type Lane = 'business' | 'customers' | 'team-members';
+
+/** The lane a check belongs to: its resource (OP-DOCUMENTED:<operation> by the operation's). */
+export function laneOfCheck(id: string): Lane | undefined {
+  if (id.startsWith('BUS-')) return 'business';
+  if (id.startsWith('CUS-')) return 'customers';
+  if (id.startsWith('TM-')) return 'team-members';
+  const op = /^OP-DOCUMENTED:(\w+)/.exec(id)?.[1] ?? '';
+  return /Customer/.test(op) ? 'customers' : /TeamMember/.test(op) ? 'team-members' : /Business/.test(op) ? 'business' : undefined;
+}
+
+const catalog = loadCatalog();
+const onlyShould = (fault: Fault) =>
+  fault.kills.every((p) => catalog.byId.get(requirementOf(p.replace(/\*$/, '')))?.level === 'SHOULD');
+
+/** The one lane whose checks a fault kills, when it may share a run; undefined when it runs alone. */
+export function laneOf(fault: Fault): Lane | undefined {
+  if (process.env.MATRIX_ALONE || onlyShould(fault) || fault.untested?.length) return undefined;
+  const lanes = new Set(fault.kills.map(laneOfCheck));
+  return lanes.size === 1 ? [...lanes][0] : undefined;
+}
+
+/**
+ * The families of generated faults (e.g. business-get-wrong-type:<field>) prove their --strict
+ * run once, with the family's first member: that warnings turn into failures does not depend on
+ * the field, so the matrix stays short.
+ */
+const family = (fault: Fault) => fault.name.split(':')[0];
+const provesStrict = (fault: Fault) =>
+  fault.kills.length > 0 &&
+  (!fault.name.includes(':') || FAULTS.find((f) => onlyShould(f) && f.kills.length > 0 && family(f) === family(fault)) === fault);
+
+/** The runs of the matrix: each fault alone, or with faults of other lanes (run i: the i-th fault of each lane). */
+export function faultRuns(faults: readonly Fault[]): Fault[][] {
+  const alone = faults.filter((f) => !laneOf(f)).map((f) => [f]);
+  const byLane = new Map<Lane, Fault[]>();
+  for (const f of faults) {
+    const lane = laneOf(f);
+    if (lane) byLane.set(lane, [...(byLane.get(lane) ?? []), f]);
+  }
+  const shared = Math.max(0, ...[...byLane.values()].map((fs) => fs.length));
+  return [...Array.from({ length: shared }, (_, i) => [...byLane.values()].flatMap((fs) => (fs[i] ? [fs[i]] : []))), ...alone];
+}
+
+async function runAgainst(faults: Fault[], strict: boolean) {
+  const ref = await startReference({ faults: faults.map((f) => f.name) });
   try {
     return await runInProcess(['--base-url', ref.url, ...(strict ? ['--strict'] : [])], {
       SCHEDULING_API_KEY: ref.apiKey,
@@ -37,47 +91,38 @@ function expectExactly(fault: Fault, flagged: string[]) {
   expect({ unexpected, missed }, `fault ${fault.name}`).toEqual({ unexpected: [], missed: [] });
 }
 
-const catalog = loadCatalog();
-const onlyShould = (fault: Fault) =>
-  fault.kills.every((p) => catalog.byId.get(requirementOf(p.replace(/\*$/, '')))?.level === 'SHOULD');
-
-/**
- * The families of generated faults (e.g. business-get-wrong-type:<field>) prove their --strict
- * run once, with the family's first member: that warnings turn into failures does not depend on
- * the field, so the matrix stays short.
- */
-const family = (fault: Fault) => fault.name.split(':')[0];
-const provesStrict = (fault: Fault) =>
-  fault.kills.length > 0 &&
-  (!fault.name.includes(':') || FAULTS.find((f) => onlyShould(f) && f.kills.length > 0 && family(f) === family(fault)) === fault);
-
 /** The run left exactly the requirements the fault names without proof (verdict INCOMPLETE). */
 function expectUntested(fault: Fault, result: Record<string, unknown>) {
   const untested = (result.untested as { requirement: string; allowed: boolean }[]).filter((u) => !u.allowed).map((u) => u.requirement).sort();
   expect(untested, `fault ${fault.name}: requirements without proof`).toEqual((fault.untested ?? []).toSorted());
 }
 
-/** Share `share` (0-based) of FAULT_SHARES: every FAULT_SHARES-th fault, so the shares take alike. */
+/** Share `share` (0-based) of FAULT_SHARES: every FAULT_SHARES-th run, so the shares take alike. */
 export function faultMatrix(share: number): void {
-  const mine = FAULTS.filter((_, i) => i % FAULT_SHARES === share).filter((f) => onlyNamed(f.name));
-  describe.concurrent(`fault catalog (share ${share + 1} of ${FAULT_SHARES})`, () => {
-    test.for(mine.map((f) => [f.name, f] as const))('%s is caught', async ([, fault]) => {
-      const run = await runAgainst(fault, false);
+  const mine = faultRuns(FAULTS.filter((f) => onlyNamed(f.name))).filter((_, i) => i % FAULT_SHARES === share);
+  describe(`fault catalog (share ${share + 1} of ${FAULT_SHARES})`, () => {
+    test.for(mine.map((run) => [run.map((f) => f.name).join(' + '), run] as const))('%s: caught', async ([, faults]) => {
+      const run = await runAgainst(faults, false);
       const result = readResult(run);
       const { checks } = result;
-      if (onlyShould(fault)) {
+      const [fault] = faults;
+      if (faults.length === 1 && onlyShould(fault)) {
         // A fault that fails nothing but leaves MUST requirements without proof ends INCOMPLETE.
         expect(run.code, run.stderr).toBe(fault.untested?.length ? 2 : 0);
         expectExactly(fault, idsWith(checks, ['warning']));
         expectUntested(fault, result);
         if (!provesStrict(fault)) return;
-        const strict = await runAgainst(fault, true);
+        const strict = await runAgainst(faults, true);
         expect(strict.code, strict.stderr).toBe(1);
         expectExactly(fault, idsWith(readResult(strict).checks, ['failed']));
-      } else {
-        expect(run.code, run.stderr).toBe(1);
-        expectExactly(fault, idsWith(checks, ['failed', 'warning']));
+        return;
       }
+      expect(run.code, run.stderr).toBe(1);
+      const flagged = idsWith(checks, ['failed', 'warning']);
+      if (faults.length === 1) return expectExactly(fault, flagged);
+      // Each fault answers for its own lane; a check flagged in a lane without a fault is nobody's.
+      for (const f of faults) expectExactly(f, flagged.filter((id) => laneOfCheck(id) === laneOf(f)));
+      expect(flagged.filter((id) => !faults.some((f) => laneOf(f) === laneOfCheck(id))), 'flagged in no faulty lane').toEqual([]);
     });
   });
 }
