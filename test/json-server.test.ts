@@ -53,7 +53,9 @@ describe('json-server 0.17.4', () => {
     for (let i = 0; i < RUNS; i++) {
       const { run, checks, asFound } = await runAgainst(true);
       const wrong = idsWith(checks, ['failed', 'warning', 'blocked']);
-      verdicts.push(`run ${i + 1}: exit ${run.code}${wrong.length ? ` (${wrong.join(', ')})` : ''}${asFound ? '' : ', data changed'}`);
+      // A run that ends otherwise than exit 0 with no check to blame says why: its last lines.
+      const why = run.code !== 0 && !wrong.length ? `: ${(run.stderr.trim() || run.stdout.trim()).split('\n').slice(-3).join(' / ')}` : '';
+      verdicts.push(`run ${i + 1}: exit ${run.code}${wrong.length ? ` (${wrong.join(', ')})` : why}${asFound ? '' : ', data changed'}`);
     }
     expect(verdicts.filter((v) => !/exit 0$/.test(v))).toEqual([]);
   });
