@@ -334,9 +334,9 @@ describe('customers: authentication (not documented, observed only)', () => {
     [ops.remove.operationId]: async () => ({ id: (await made()).id }),
   };
   for (const op of spec.operations.filter((o) => o.resource === 'customers')) {
-    const writes = op === ops.create || op === ops.remove;
+    const writes = op === ops.create ? 'create' : op === ops.remove ? 'delete' : undefined;
     observeAuth(client, target, op, probes[op.operationId] ?? (async () => ({ cannot: 'no way to prepare this operation' })), async (answer) => {
       if (op === ops.create && is2xx(answer) && isRecord(answer.json)) lab.claim(answer.json[idField]);
-    }, (send) => (writes ? lab.writing(send) : send()));
+    }, (send) => (writes ? lab.writing(writes, send) : send()));
   }
 });

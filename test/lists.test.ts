@@ -12,7 +12,9 @@ import type { TargetConfig } from '../helpers/config/target.ts';
 import { startReference } from '../reference/server.ts';
 import { liveLeasesOfOthers } from '../helpers/safety/lease.ts';
 import { readSharedRecords } from '../helpers/safety/shared-records.ts';
-import { loadSpec } from '../helpers/contract/spec.ts';
+import { loadSpec, type Operation } from '../helpers/contract/spec.ts';
+import { ModeLock } from '../helpers/core/mode-lock.ts';
+import { CreatedRecords } from '../helpers/safety/created-records.ts';
 import { runInProcess } from './support/cli.ts';
 import { idsWith, readResult } from './support/verdicts.ts';
 
@@ -151,6 +153,38 @@ describe('the look-ups that need every page', () => {
     (capped as unknown as { target: TargetConfig }).target = target({ maxPages: 1 });
     const short = await readSharedRecords(capped, spec, target({ maxPages: 1 }));
     expect(short.problems.join()).toMatch(/--max-pages/);
+  });
+});
+
+describe('ids reused after a delete', () => {
+  test('a create never meets a delete in flight; creates share the lane, and so do deletes', async () => {
+    const lock = new ModeLock();
+    const log: string[] = [];
+    const step = (name: string) => async () => {
+      log.push(`${name} in`);
+      await new Promise((r) => setTimeout(r, 5));
+      log.push(`${name} out`);
+    };
+    await Promise.all([lock.hold('delete', step('d1')), lock.hold('delete', step('d2')), lock.hold('create', step('c1')), lock.hold('create', step('c2'))]);
+    expect(log).toEqual(['d1 in', 'd2 in', 'd1 out', 'd2 out', 'c1 in', 'c2 in', 'c1 out', 'c2 out']);
+  });
+
+  test('a record created under an id while that id\'s delete was in flight is still to be deleted', async () => {
+    const created = new CreatedRecords(undefined);
+    const op = { path: '/c/{id}' } as Operation;
+    created.record(op, 7);
+    const deletes: unknown[] = [];
+    const client = {
+      call: async (_op: Operation, { id }: { id: unknown }) => {
+        deletes.push(id);
+        // The target gives the id being deleted to a new record, answered before the delete is.
+        if (deletes.length === 1) created.record(op, 7);
+        return { status: 204, headers: {}, text: '', exchange: {} };
+      },
+    } as unknown as ApiClient;
+    await created.cleanUp(client);
+    await created.cleanUp(client);
+    expect(deletes).toEqual([7, 7]);
   });
 });
 

@@ -1,10 +1,12 @@
 /**
  * A lock taken in a mode: holders of the same mode share it, "alone" shares it with nobody, and
  * waiters are let in first come, first served. The customer checks run concurrently: their
- * creates and deletes ("write") must not move rows under a list read page by page ("page"), and a
- * probe of a deleted id must not meet a new customer the target gave that id ("alone").
+ * creates and deletes must not move rows under a list read page by page ("page"); a create must
+ * not meet a delete in flight, which a target that reuses ids may answer with the id being
+ * deleted ("create", "delete"); and a probe of a deleted id must not meet a new customer the
+ * target gave that id ("alone").
  */
-export type Mode = 'write' | 'page' | 'alone';
+export type Mode = 'create' | 'delete' | 'page' | 'alone';
 
 export class ModeLock {
   private holders = 0;

@@ -65,14 +65,14 @@ export class CustomerLane {
     return {
       create: (label) => this.create(label, owned),
       make: (label) => this.make(label, owned),
-      cleanUp: () => this.ground.hold('write', () => this.createdRecords.cleanUp(this.client, owned)),
+      cleanUp: () => this.ground.hold('delete', () => this.createdRecords.cleanUp(this.client, owned)),
     };
   }
 
   /** POSTs the fixture, marked with the run id and `label`; checks with the same label create identical customers. */
   private async create(label: string, owned: unknown[]) {
     const sent = customerFixture(this.target, label);
-    const answer = await this.ground.hold('write', () => this.client.call(this.ops.create, { body: sent }));
+    const answer = await this.ground.hold('create', () => this.client.call(this.ops.create, { body: sent }));
     const id = isRecord(answer.json) ? answer.json[this.idField] : undefined;
     if (is2xx(answer) && id !== undefined && id !== null) this.keep(id, owned);
     else if (is2xx(answer)) await this.recoverByMarker(sent, owned);
@@ -206,8 +206,8 @@ export class CustomerLane {
   }
 
   /** Runs a create or delete sent outside the lane (an observation without a key) as the lane's own writes go: never during a list read or a probe of a deleted id. */
-  writing<T>(work: () => Promise<T>): Promise<T> {
-    return this.ground.hold('write', work);
+  writing<T>(mode: 'create' | 'delete', work: () => Promise<T>): Promise<T> {
+    return this.ground.hold(mode, work);
   }
 
   /** Deletes without taking the lane's lock: for work already holding it (see alone). */
@@ -314,7 +314,7 @@ export class CustomerLane {
   }
 
   remove(id: unknown): Promise<Answer> {
-    return this.ground.hold('write', () => this.removeHeld(id));
+    return this.ground.hold('delete', () => this.removeHeld(id));
   }
 
   /** A customer that exists though no create of this run answered with it (revived after its delete, or a twin found by the run marker): clean-up deletes it. */
