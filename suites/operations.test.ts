@@ -73,14 +73,20 @@ async function requestBody(op: Operation, id: unknown, run: CheckRun): Promise<u
   if (!read) throw new Error(`no GET for ${op.path} to read the record back from`);
   // The read is the precondition of the write-back; its own check judges the read.
   const blocked = (reason: string) => run.blocked(`OP-DOCUMENTED:${read.operationId}`, reason);
-  // Records the suite cannot create are snapshotted before the first change, and restored below.
-  if (!opOf('POST', op.collectionPath)) await snapshots.take(fillId(op.path, id)).catch((e: Error) => blocked(e.message));
-  const answer = await client.call(read, { id });
-  if (!is2xx(answer)) blocked(`reading the record to write back: GET ${op.path} answered ${answer.status}`);
-  if (!isRecord(answer.json)) return blocked(`reading the record to write back: GET ${op.path} answered no JSON object`);
-  if (op.resource !== 'business') return writeBackBody(answer.json, target, op);
+  // Records the suite cannot create are snapshotted before the first change, and restored below:
+  // the snapshot is the record as it reads now, and what the write-back sends.
+  const snapshotted = !opOf('POST', op.collectionPath);
+  let json: unknown;
+  if (snapshotted) json = await snapshots.take(fillId(op.path, id)).catch((e: Error) => blocked(e.message));
+  else {
+    const answer = await client.call(read, { id });
+    if (!is2xx(answer)) blocked(`reading the record to write back: GET ${op.path} answered ${answer.status}`);
+    json = answer.json;
+  }
+  if (!isRecord(json)) return blocked(`reading the record to write back: GET ${op.path} answered no JSON object`);
+  if (op.resource !== 'business') return writeBackBody(json, target, op);
   // Section 2 names a body with only currencyIso a valid update: its value as read changes nothing.
-  const business = recordOf(op.path, answer.json);
+  const business = snapshotted ? json : recordOf(op.path, json);
   if (!business) return blocked(`reading the record to write back: GET ${op.path} answered no JSON object holding the business record`);
   if (!('currencyIso' in business)) run.notApplicable(`GET ${op.path} does not return currencyIso, so there is no value to write back unchanged`);
   return { currencyIso: business.currencyIso };
@@ -139,6 +145,8 @@ for (const resource of resources) {
             const created = (answer.json as Record<string, unknown> | undefined)?.[target.vendor.idField];
             const deleteOp = opOf('DELETE', `${op.path}/{id}`);
             if (created !== undefined && deleteOp) createdRecords.record(deleteOp, created);
+            // The operations on one record find, update and delete this one: no second create.
+            if (created !== undefined && created !== null && statusMatches(op.success, answer.status) && !records.has(op.path)) records.set(op.path, created);
           }
           if (op.method === 'DELETE') createdRecords.forget(op, id);
           if (statusMatches(op.success, answer.status)) await repair(op, id, body, run);
