@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { State, type IdStyle } from './state.ts';
 import { requireKey } from './routes/auth.ts';
 import { businessRoutes, seedChanges } from './routes/business.ts';
-import { customerRoutes } from './routes/customers.ts';
+import { BROKEN_PAGING, customerRoutes } from './routes/customers.ts';
 import { teamMemberRoutes } from './routes/team-members.ts';
 import { faultNamed, type FaultName } from './faults/index.ts';
 import { variationNamed } from './variations.ts';
@@ -130,9 +130,6 @@ function checkNames(options: ReferenceOptions): void {
   for (const v of options.variations ?? []) if (!variationNamed(v)) throw new Error(`unknown variation "${v}"`);
   for (const r of options.robustness ?? []) if (!robustnessNamed(r)) throw new Error(`unknown robustness fault "${r}"`);
 }
-
-/** The faults of a paged customer list, and how each breaks it (see paging.ts). */
-const BROKEN_PAGING = { 'customer-list-pages-stop-early': 'stop-early', 'customer-list-pages-repeat': 'repeat', 'customer-list-next-loops': 'loop' } as const;
 
 /** Customers a fresh reference holds: more where a variation or fault is about long lists. */
 function seedCount(varies: RefContext['varies'], faults: Set<string>): number {
