@@ -4,7 +4,7 @@ import { FAULTS, isFaultName } from './faults/index.ts';
 import { VARIATIONS } from './variations.ts';
 import { ROBUSTNESS_FAULTS } from './faults/robustness.ts';
 
-const HELP = `Usage: npm run reference -- [--port N] [--api-key KEY] [--expired-key KEY] [--fault NAME] [--variation NAME ...] [--robustness NAME ...] [--redirect-to URL] [--seed-customers N] [--latency MS] [--list]
+const HELP = `Usage: npm run reference -- [--port N] [--api-key KEY] [--expired-key KEY] [--fault NAME] [--variation NAME ...] [--robustness NAME ...] [--redirect-to URL] [--seed-customers N] [--page-size N] [--latency MS] [--list]
 
 Starts the reference implementation of the Scheduling API v1 on 127.0.0.1 and prints its URL and keys.`;
 
@@ -19,6 +19,7 @@ async function main(): Promise<void> {
       robustness: { type: 'string', multiple: true },
       'redirect-to': { type: 'string' },
       'seed-customers': { type: 'string' },
+      'page-size': { type: 'string' },
       latency: { type: 'string' },
       list: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -45,6 +46,7 @@ async function main(): Promise<void> {
     redirectTo: values['redirect-to'],
     seedCustomers: values['seed-customers'] ? Number(values['seed-customers']) : undefined,
     latencyMs: values.latency ? Number(values.latency) : undefined,
+    pageSize: values['page-size'] ? Number(values['page-size']) : undefined,
   });
   console.log(`Reference implementation listening on ${ref.url}`);
   console.log(`  valid key:   ${ref.apiKey}`);

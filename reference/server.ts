@@ -4,13 +4,14 @@ import { randomBytes } from 'node:crypto';
 import { State, type IdStyle } from './state.ts';
 import { requireKey } from './routes/auth.ts';
 import { businessRoutes, seedChanges } from './routes/business.ts';
-import { customerRoutes } from './routes/customers.ts';
+import { BROKEN_PAGING, customerRoutes } from './routes/customers.ts';
 import { teamMemberRoutes } from './routes/team-members.ts';
 import { faultNamed, type FaultName } from './faults/index.ts';
 import { variationNamed } from './variations.ts';
 import { robustness as robustnessFaults, robustnessNamed } from './faults/robustness.ts';
 import { error, everyNth, json, type RefContext, type RefRequest, type RefResponse, type Route } from './types.ts';
 import { isRecord, type Row } from '../helpers/contract/record.ts';
+import { pageOf, type Paging } from './paging.ts';
 
 export interface ReferenceOptions {
   apiKey?: string;
@@ -33,6 +34,8 @@ export interface ReferenceOptions {
   redirectTo?: string;
   /** Milliseconds added before every answer: a distant staging server (npm run bench). */
   latencyMs?: number;
+  /** Customers per page of the paged lists (variations list-pages-*; default 10): bigger pages for a long list (npm run bench). */
+  pageSize?: number;
 }
 
 export interface RunningReference {
@@ -87,6 +90,7 @@ async function readBody(req: IncomingMessage, limit: number): Promise<string> {
 }
 
 function idStyle(has: RefContext['varies']): IdStyle {
+  if (has('ids-reused')) return 'reused';
   if (has('ids-integer') || has('ids-canonical-zeros')) return 'integer';
   if (has('ids-prefixed') || has('ids-canonical-case')) return 'prefixed';
   return 'uuid';
@@ -102,6 +106,16 @@ const OPENS_AT_MINUTE = 9 * 60;
 const CLOSES_AT_MINUTE = 17 * 60;
 /** Variation list-paged: one page holds every record (no list in a run gets near it). */
 const PAGE_SIZE = 500;
+/**
+ * Variations list-pages-* and the customer-list-pages / next faults: PAGED_CUSTOMERS customers in
+ * pages of CUSTOMERS_PAGE (team members: MEMBERS_PAGE), so that every customer a run creates is on
+ * a later page than the first. A long list (50 000 customers) is npm run bench's, not the matrix's.
+ */
+const PAGED_CUSTOMERS = 30;
+const CUSTOMERS_PAGE = 10;
+const MEMBERS_PAGE = 2;
+/** Variation read-replica-lag: how far the read replica lags the writes (a fraction of a second). */
+const REPLICA_LAG_MS = 50;
 /** Robustness overlapping-run(-team-members): the other run writes after this many updates of this run's. */
 const OVERLAP_AFTER_BUSINESS_UPDATES = 5;
 const OVERLAP_AFTER_MEMBER_UPDATES = 2;
@@ -117,12 +131,44 @@ function checkNames(options: ReferenceOptions): void {
   for (const r of options.robustness ?? []) if (!robustnessNamed(r)) throw new Error(`unknown robustness fault "${r}"`);
 }
 
+/** Customers a fresh reference holds: more where a variation or fault is about long lists. */
+function seedCount(varies: RefContext['varies'], faults: Set<string>): number {
+  if (varies('many-customers')) return MANY_CUSTOMERS;
+  if (varies('list-pages-body-link') || varies('list-pages-link-header') || [...faults].some((f) => f in BROKEN_PAGING)) return PAGED_CUSTOMERS;
+  return SEED_CUSTOMERS;
+}
+
+/** How a list is paged by the variations and faults that page it (undefined: one answer). */
+function pagingOf(varies: RefContext['varies'], operationId: string | undefined, faults: Set<string>, pageSize = CUSTOMERS_PAGE): Paging | undefined {
+  const customers = operationId === 'listCustomers';
+  const broken = [...faults].find((f): f is keyof typeof BROKEN_PAGING => f in BROKEN_PAGING);
+  if (customers && broken) return { style: 'body', size: CUSTOMERS_PAGE, fault: BROKEN_PAGING[broken] };
+  const style = varies('list-pages-body-link') ? 'body' : varies('list-pages-link-header') ? 'link' : undefined;
+  return style && { style, size: customers ? pageSize : MEMBERS_PAGE };
+}
+
+/**
+ * Variation read-replica-lag: reads are served from a copy of the records that takes each write
+ * REPLICA_LAG_MS after it was answered; without it, reads see the records themselves.
+ */
+function readReplica(state: State, lagging: boolean): { reads(): State; wrote(): void } {
+  let replica = state.copy();
+  return {
+    reads: () => (lagging ? replica : state),
+    wrote: () => {
+      if (!lagging) return;
+      const caughtUp = state.copy();
+      setTimeout(() => (replica = caughtUp), REPLICA_LAG_MS);
+    },
+  };
+}
+
 /** The records a fresh reference holds, as the variations switched on shape them. */
-function seedState(varies: RefContext['varies'], seedCustomers: number | undefined): State {
+function seedState(varies: RefContext['varies'], seedCustomers: number | undefined, faults: Set<string>): State {
   const state = new State(
     idStyle(varies),
     varies('email-field-renamed') ? 'contactEmail' : varies('email-field-email-address') ? 'emailAddress' : 'email',
-    seedCustomers ?? (varies('many-customers') ? MANY_CUSTOMERS : SEED_CUSTOMERS),
+    seedCustomers ?? seedCount(varies, faults),
     varies('timestamps'),
   );
   Object.assign(state.business, seedChanges(varies));
@@ -139,8 +185,8 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   const varies: RefContext['varies'] = (name) => variations.has(name);
   const apiKey = options.apiKey ?? `ref_live_${randomBytes(12).toString('hex')}`;
   const expiredKey = options.expiredKey ?? `ref_expired_${randomBytes(12).toString('hex')}`;
-  const state = seedState(varies, options.seedCustomers);
   const faults = new Set(faultsOf(options));
+  const state = seedState(varies, options.seedCustomers, faults);
   const ctx: RefContext = { state, apiKey, expiredKey, fault: (name) => faults.has(name), varies };
   const respond = responder(ctx, options);
   const server = createServer((req, res) => {
@@ -175,13 +221,14 @@ function responder(ctx: RefContext, options: ReferenceOptions): (req: IncomingMe
   ctx.keyRevoked = () => misbehave.keyRevoked();
   const rateLimited = everyNth(RATE_LIMITED_EVERY);
   const overlap = otherRun(ctx.state, options.robustness ?? []);
+  const replica = readReplica(ctx.state, ctx.varies('read-replica-lag'));
   return (req, res) => {
     const found = route(req.method ?? 'GET', new URL(req.url ?? '/', 'http://reference').pathname, ctx.fault);
     const operationId = typeof found === 'object' ? found.route.operationId : undefined;
     const early = misbehave.before(operationId, req.url ?? '/', req.method);
     if (early === 'hang') return;
     if (early) return void misbehave.delay().then(() => write(res, early));
-    handle(req, ctx, options, rateLimited)
+    handle(req, ctx, options, rateLimited, replica)
       .then((answer) => misbehave.after(operationId, shapeAnyAnswer(ctx.varies, answer)))
       .then(
         async (answer) => {
@@ -195,7 +242,7 @@ function responder(ctx: RefContext, options: ReferenceOptions): (req: IncomingMe
   };
 }
 
-async function handle(req: IncomingMessage, ctx: RefContext, options: ReferenceOptions, rateLimited: ReturnType<typeof everyNth>): Promise<RefResponse> {
+async function handle(req: IncomingMessage, ctx: RefContext, options: ReferenceOptions, rateLimited: ReturnType<typeof everyNth>, replica: ReturnType<typeof readReplica>): Promise<RefResponse> {
   const { varies } = ctx;
   const url = new URL(req.url ?? '/', 'http://reference');
   // The interface is served under another version prefix than the documented /api/v1.
@@ -230,7 +277,11 @@ async function handle(req: IncomingMessage, ctx: RefContext, options: ReferenceO
     if (denied) return denied;
   }
   const { operationId } = found.route;
-  return shapeRecordAnswer(varies, request, operationId, shapeListAnswer(varies, operationId, shapePatchAnswer(varies, request, await found.route.handler(request, ctx))));
+  const reading = request.method === 'GET';
+  const answer = await found.route.handler(request, reading ? { ...ctx, state: replica.reads() } : ctx);
+  if (!reading) replica.wrote();
+  const paging = pagingOf(varies, operationId, new Set(faultsOf(options)), options.pageSize);
+  return shapeRecordAnswer(varies, request, operationId, shapeListAnswer(varies, operationId, shapePatchAnswer(varies, request, answer), paging && ((rows) => pageOf(rows, url.pathname, url.searchParams, paging))));
 }
 
 /**
@@ -287,13 +338,17 @@ function shapePatchAnswer(varies: RefContext['varies'], request: RefRequest, ans
  * (list-envelope), one page with its paging data (list-paged), newest first (list-newest-first),
  * or ordered by name (list-sorted-by-name).
  */
-function shapeListAnswer(varies: RefContext['varies'], operationId: string | undefined, answer: RefResponse): RefResponse {
+function shapeListAnswer(varies: RefContext['varies'], operationId: string | undefined, answer: RefResponse, page?: (rows: unknown[]) => RefResponse): RefResponse {
   if (answer.status >= 300 || !Array.isArray(answer.body)) return answer;
   if (operationId !== 'listCustomers' && operationId !== 'listTeamMembers') return answer;
   let rows = answer.body as Record<string, unknown>[];
   if (varies('list-newest-first')) rows = rows.toReversed();
   if (varies('list-sorted-by-name')) rows = rows.toSorted((a, b) => `${a.lastName} ${a.firstName}`.localeCompare(`${b.lastName} ${b.firstName}`));
   if (varies('list-envelope')) return { ...answer, body: { data: rows } };
+  if (page) {
+    const paged = page(rows);
+    return { ...paged, headers: { ...answer.headers, ...paged.headers } };
+  }
   if (varies('list-paged')) return { ...answer, body: { items: rows, page: 1, pageSize: PAGE_SIZE, total: rows.length, next: null } };
   return { ...answer, body: rows };
 }

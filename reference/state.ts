@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { seedBusiness, seedCustomers, seedTeamMembers } from './seed.ts';
 import type { Row } from '../helpers/contract/record.ts';
 
-export type IdStyle = 'uuid' | 'integer' | 'prefixed';
+export type IdStyle = 'uuid' | 'integer' | 'prefixed' | 'reused';
 
 /**
  * A table of records. With timestamps on, every write stamps createdAt / updatedAt, the way
@@ -56,7 +56,7 @@ export class State {
   }
 
   insert(table: Map<string, Row>, fields: Row, prefix: string): Row {
-    const id = this.newId(prefix);
+    const id = this.idStyle === 'reused' ? Math.max(0, ...[...table.values()].map((r) => Number(r.id))) + 1 : this.newId(prefix);
     const row = { id, ...fields };
     table.set(String(id), row);
     return row;
@@ -67,6 +67,15 @@ export class State {
     if (this.idStyle === 'integer') return this.counter;
     if (this.idStyle === 'prefixed') return `${prefix}_${String(this.counter).padStart(6, '0')}`;
     return randomUUID();
+  }
+
+  /**
+   * A copy of the records as they stand now, for a read replica that lags the writes (variation
+   * read-replica-lag): the rows are shared, as every write replaces a row rather than changing it.
+   */
+  copy(): State {
+    const copy = Object.create(State.prototype) as State;
+    return Object.assign(copy, this, { customers: new Map(this.customers), teamMembers: new Map(this.teamMembers) });
   }
 
   /** A deep copy of everything, for tests that compare before and after. */

@@ -144,6 +144,11 @@ export const VARIATIONS: Variation[] = [
   { name: 'team-member-state', notShown: 'states', description: 'Every team member carries a status and when it last changed, both kept by the server ("status": "active", "statusChangedAt").' },
   // Section 4: paging and ordering of the lists.
   { name: 'list-paged', notShown: 'customer-team-member-shapes', description: 'The lists answer one page with its paging data: {"items": [...], "page", "pageSize", "total", "next"}.' },
+  { name: 'list-pages-body-link', notShown: 'limits', description: 'The lists answer pages of 10 customers (2 team members), newest last, the next page named in the body: {"items": [...], "next": "/api/v1/customers?page=2"}; 30 customers exist before the run.' },
+  { name: 'list-pages-link-header', notShown: 'limits', description: 'The lists answer pages of 10 customers (2 team members) as bare arrays, newest last, the next page named by Link: <…>; rel="next"; 30 customers exist before the run.' },
+  { name: 'ids-reused', notShown: 'id-format', description: 'Ids are integers, a new record taking the highest id plus one (json-server\'s way): a deleted top id comes back with the next create.' },
+  // Section 3 shows no states, nor when a write shows in later reads.
+  { name: 'read-replica-lag', notShown: 'states', description: 'Reads are served by a replica that shows each write 50 ms after it was answered (a read right after a write is stale).' },
   { name: 'list-newest-first', notShown: 'customer-team-member-shapes', description: 'The lists are ordered newest first.' },
   { name: 'list-sorted-by-name', notShown: 'customer-team-member-shapes', description: 'The lists are ordered by last name, then first name.' },
   // Section 6: events.

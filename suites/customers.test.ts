@@ -15,9 +15,10 @@ import { is2xx, type Answer } from '../helpers/http/client.ts';
 import { journalledClient } from '../helpers/safety/journal.ts';
 import { currentJournal } from '../helpers/checks/current-journal.ts';
 import { CreatedRecords } from '../helpers/safety/created-records.ts';
-import { check, settleDifferencesWith } from '../helpers/checks/check.ts';
-import { writeBackBody, rowsOf } from '../helpers/records/record-shapes.ts';
-import { isRecord } from '../helpers/contract/record.ts';
+import { check, settleDifferencesWith, Blocked } from '../helpers/checks/check.ts';
+import { writeBackBody, pick } from '../helpers/records/record-shapes.ts';
+import { isRecord, type Row } from '../helpers/contract/record.ts';
+import { converge, windowOf } from '../helpers/core/converge.ts';
 import { requireOps, resourceOps } from '../helpers/contract/resource-ops.ts';
 import { sharedStep } from '../helpers/checks/shared-step.ts';
 import { coverFields, judgeFields, keptOut, type FieldAccess } from '../helpers/resources/field-coverage.ts';
@@ -34,6 +35,8 @@ const lab = new CustomerLane(client, ops, target, new CreatedRecords(currentJour
 const { idField } = lab;
 const patch = target.vendor.customerPatch;
 const suiteScope = lab.scope();
+/** Customers whose values the each-field coverage may take: the first this many listed, not a long list whole. */
+const OTHERS_SAMPLE = 100;
 // A difference another run's writes may have made is settled before it is a failure (see JUDGES_DIFFERENCES).
 const place = leasePlace(spec, target);
 settleDifferencesWith('CUS-', () => lab.settle(place));
@@ -63,8 +66,13 @@ describe.concurrent('customers', () => {
     const field = markerField(target) ?? run.notApplicable('the customer fixture has no name-like field to carry the run marker (markerField in the vendor config)');
     const made = await scope.make('create-one');
     const marker = String(made.sent[field]);
-    const rows = await lab.readList('listing customers after one create');
-    const carrying = rows.filter((r) => typeof r[field] === 'string' && r[field].includes(marker));
+    // Counted on a list that shows the new customer: a list read before it shows proves nothing.
+    const count = async () => {
+      const rows: Row[] = [];
+      await lab.scanAll('listing customers after one create', (r) => void (typeof r[field] === 'string' && r[field].includes(marker) && rows.push(r)));
+      return rows;
+    };
+    const { value: carrying } = await converge(count, (rows) => rows.some((r) => lab.isMade(r, made)), windowOf(target));
     // What the create made besides the customer it answered is this run's too: the scope deletes it.
     for (const r of carrying) if (!sameId(r[idField], made.id)) lab.adopt(r[idField]);
     ensure(carrying.length === 1, () => `after one POST ${ops.create.path}, the list holds ${carrying.length} customers carrying its marker "${marker}" (${carrying.map((r) => String(r[idField])).join(', ') || 'none'})`);
@@ -72,7 +80,7 @@ describe.concurrent('customers', () => {
 
   customerCheck(lab, { id: 'CUS-FIND', title: `GET ${ops.find.path} answers 2xx with the same customer: its id, and the fields sent as the create answered them` }, async (scope) => {
     const made = await scope.make('find');
-    const answer = await lab.find(made.id);
+    const answer = await lab.findMade(made);
     ensure(is2xx(answer), () => `GET ${ops.find.path} with the new customer's id ${said(answer)}`);
     const found = answer.json;
     ensure(isRecord(found), () => `GET ${ops.find.path} ${said(answer)}: not a customer`);
@@ -84,15 +92,25 @@ describe.concurrent('customers', () => {
   });
 
   check({ id: 'CUS-LIST:array', title: `GET ${ops.list.path} answers 2xx with a list: a JSON array, or an object holding exactly one` }, async () => {
-    await lab.readList('listing customers');
+    await lab.scanAll('listing customers', () => {});
   });
 
   customerCheck(lab, { id: 'CUS-LIST:new-and-existing', title: `GET ${ops.list.path} lists a new customer and still every customer there before` }, async (scope) => {
-    const before = lab.preExisting(await lab.readList('listing customers before creating one'));
+    const before = await lab.preExisting('listing customers before creating one');
     const made = await scope.make('list');
-    const after = await lab.readList('listing customers after creating one');
-    ensure(after.some((r) => sameId(r[idField], made.id)), `the list does not hold the customer just created (${String(made.id)})`);
-    const listed = new Set(after.map((r) => String(r[idField])));
+    // Every page, read again until the new customer shows (within the convergence window).
+    const read = async () => {
+      const ids = new Set<string>();
+      let present = false;
+      await lab.scanAll('listing customers after creating one', (r) => {
+        ids.add(String(r[idField]));
+        present ||= lab.isMade(r, made);
+      });
+      return { ids, present };
+    };
+    const { value: after } = await converge(read, (v) => v.present, windowOf(target));
+    ensure(after.present, `the list does not hold the customer just created (${String(made.id)})`);
+    const listed = after.ids;
     const unlisted: string[] = [];
     for (const id of [...before.keys()].filter((id) => !listed.has(id))) {
       // Someone may have deleted it meanwhile: only a customer that is still found must be listed.
@@ -103,7 +121,7 @@ describe.concurrent('customers', () => {
 
   customerCheck(lab, { id: 'CUS-UPDATE', title: `PATCH ${ops.update.path} applies customerPatch; the answer and a later find show it; fields not sent are unchanged` }, async (scope) => {
     const made = await scope.make('update');
-    const before = await lab.read(made.id, 'reading the customer before the update');
+    const before = await lab.readMade(made, 'reading the customer before the update');
     const answer = await lab.update(made.id, patch);
     ensure(is2xx(answer), () => `PATCH ${ops.update.path} with ${JSON.stringify(patch)} ${said(answer)}`);
     // The answer's shape is not shown (a PATCH may answer the changes only, or {}): what it names must be the new value.
@@ -111,7 +129,7 @@ describe.concurrent('customers', () => {
       const stale = mismatches(patch, answer.json).filter((m) => !m.endsWith('got nothing'));
       ensure(stale.length === 0, () => `the update's answer shows other values than those sent: ${stale.join('; ')}`);
     }
-    const after = await lab.read(made.id, 'reading the customer after the update');
+    const after = await lab.readUntil(made.id, 'reading the customer after the update', (row) => mismatches(patch, row).length === 0);
     const unapplied = mismatches(patch, after);
     ensure(unapplied.length === 0, () => `a find after the update does not show the change: ${unapplied.join('; ')}`);
     const changed = changedFields(before, after, Object.keys(patch));
@@ -122,16 +140,18 @@ describe.concurrent('customers', () => {
   // another customer holds (a boolean flipped), read back by find and by list. The run deletes it.
   const eachField = sharedStep(async () => {
     const made = await suiteScope.make('each-field');
-    const others = (await needs('CUS-LIST:array', lab.readList('listing customers for values to take'))).filter((r) => !sameId(r[idField], made.id));
-    const original = await needs('CUS-FIND', lab.read(made.id, 'reading the customer before changing its fields'));
+    const others = (await needs('CUS-LIST:array', lab.firstListedRows(OTHERS_SAMPLE, 'listing customers for values to take'))).filter((r) => !sameId(r[idField], made.id));
+    const original = await needs('CUS-FIND', lab.readMade(made, 'reading the customer before changing its fields'));
     const marker = markerField(target);
     const skip = { ...keptOut(target.vendor.fieldsNotToChange?.customers), ...(marker && { [marker]: "it carries the run's marker, by which a crashed run's customers are found" }) };
     const access: FieldAccess = {
       idField, id: made.id,
       read: (why) => lab.read(made.id, why),
-      readList: (why) => lab.readList(why),
+      listed: (why) => lab.listedRow(made.id, why),
       update: (body) => lab.update(made.id, body),
+      restores: false,
       around: (_before, change) => change(),
+      windowMs: windowOf(target),
     };
     return coverFields(access, original, others, skip);
   });
@@ -152,43 +172,53 @@ describe.concurrent('customers', () => {
     customerCheck(lab, { id: `CUS-ISOLATION:${variant}`, title: `${doing} one customer leaves its identical twin and every pre-existing customer as they were` }, async (scope) => {
       const twin = await scope.make(`isolation ${variant}`);
       const addressed = await scope.make(`isolation ${variant}`);
-      const twinBefore = await lab.read(twin.id, 'reading the twin before');
-      const before = lab.preExisting(await lab.readList('listing customers before'));
+      const twinBefore = await lab.readMade(twin, 'reading the twin before');
+      const before = await lab.preExisting('listing customers before');
       const answer = await act(addressed.id);
       needsThat(variant === 'update' ? 'CUS-UPDATE' : 'CUS-DELETE', is2xx(answer), () => `the ${variant} itself failed, so isolation cannot be judged: it ${said(answer)}`);
+      // The fence: what follows is judged on reads after the list shows the change itself.
+      const shows = variant === 'update' ? (row?: Row) => !row || mismatches(pick(patch, Object.keys(row)), row).length === 0 : (row?: Row) => !row || lab.isAnother(row, addressed);
+      const { prints: after, row } = await lab.preExistingUntil('listing customers after', addressed.id, shows);
+      // A list that does not carry the changed fields cannot show the update: a find does.
+      if (variant === 'update' && row && Object.keys(patch).some((k) => !(k in row))) await lab.readUntil(addressed.id, 'reading the updated customer', (r) => mismatches(patch, r).length === 0).catch(() => undefined);
       const twinAfter = await lab.read(twin.id, `reading the twin after the ${variant} of ${String(addressed.id)}`);
       const twinChanged = changedFields(twinBefore, twinAfter);
       ensure(twinChanged.length === 0, () => `the ${variant} of ${String(addressed.id)} changed customer ${String(twin.id)}: ${twinChanged.join('; ')}`);
-      const after = lab.preExisting(await lab.readList('listing customers after'));
       const touched: string[] = [];
-      for (const [id, row] of before) {
-        const now = after.get(id) ?? (await lab.find(id)).json;
-        const changed = isRecord(now) && sameId(now[idField], id) ? changedFields(row, now) : ['gone'];
-        if (changed.length) touched.push(`${id} (${changed.join('; ')})`);
+      for (const [id, print] of before) {
+        const changed = await lab.changedSince(id, print, after.get(id));
+        if (changed) touched.push(`${id} (${changed})`);
       }
       ensure(touched.length === 0, () => `the ${variant} of ${String(addressed.id)} changed pre-existing customers: ${touched.join(', ')}`);
     });
   }
 
-  // One deletion, judged by a MUST (no longer found nor listed) and a SHOULD (found answers 404).
+  // One deletion, judged by a MUST (no longer found nor listed) and a SHOULD (found answers 404),
+  // on reads after the delete shows (or the window ends). No create of this run goes out
+  // meanwhile: a target that reuses ids would give the deleted one to it (see isAnother).
   const deletion = sharedStep(async () => {
     const made = await suiteScope.make('delete');
-    const removed = await lab.remove(made.id);
-    return { made, removed, found: await lab.find(made.id), listed: await lab.list() };
+    return lab.alone(async () => {
+      const removed = await lab.removeHeld(made.id);
+      if (!is2xx(removed)) return { made, removed, found: await lab.find(made.id), listed: Promise.resolve(true) };
+      const found = await lab.findUntilGone(made);
+      const listed = lab.stillListed(made, 'listing customers after the delete', true);
+      await listed.catch(() => undefined);
+      return { made, removed, found, listed };
+    });
   });
 
   customerCheck(lab, { id: 'CUS-DELETE', title: `DELETE ${ops.remove.path} answers 2xx; the customer is then neither found nor listed` }, async () => {
     const { made, removed, found, listed } = await deletion();
     ensure(is2xx(removed), () => `DELETE ${ops.remove.path} ${said(removed)}`);
-    ensure(!is2xx(found), () => `the deleted customer ${String(made.id)} is still found: GET ${ops.find.path} ${said(found)}`);
-    const rows = is2xx(listed) ? rowsOf(listed.json) : undefined;
-    ensure(rows, () => `listing customers after the delete: GET ${ops.list.path} ${said(listed)}`);
-    ensure(!rows.some((r) => sameId(r[idField], made.id)), `the deleted customer ${String(made.id)} is still listed`);
+    ensure(!is2xx(found) || lab.isAnother(found.json, made), () => `the deleted customer ${String(made.id)} is still found: GET ${ops.find.path} ${said(found)}`);
+    ensure(!(await listed), `the deleted customer ${String(made.id)} is still listed`);
   });
 
   customerCheck(lab, { id: 'CUS-DELETE-404', title: `GET ${ops.find.path} of a deleted customer answers 404` }, async () => {
-    const { removed, found } = await deletion();
+    const { made, removed, found } = await deletion();
     needsThat('CUS-DELETE', is2xx(removed), () => `the delete itself failed: DELETE ${ops.remove.path} ${said(removed)}`);
+    if (lab.isAnother(found.json, made)) throw reused(made.id);
     ensure(found.status === 404, () => `finding the deleted customer ${said(found)}, not 404`);
   });
 
@@ -205,11 +235,28 @@ describe.concurrent('customers', () => {
   for (const [variant, op, body] of unknown) {
     const probe = sharedStep(async () => {
       const made = await suiteScope.make(`unknown ${variant}`);
-      const removed = await lab.remove(made.id);
-      needsThat('CUS-DELETE', is2xx(removed), () => `deleting a customer to get an unknown id: DELETE ${ops.remove.path} ${said(removed)}`);
-      const answer = await client.call(op, { id: made.id, body });
-      if (is2xx(answer) && op !== ops.remove) lab.adopt(made.id);
-      return { id: made.id, answer };
+      return lab.alone(async () => {
+        const removed = await lab.removeHeld(made.id);
+        needsThat('CUS-DELETE', is2xx(removed), () => `deleting a customer to get an unknown id: DELETE ${ops.remove.path} ${said(removed)}`);
+        // A find is asked once the delete shows; never judged on another customer that now holds the id.
+        if (op === ops.find) {
+          const gone = await lab.findUntilGone(made);
+          if (lab.isAnother(gone.json, made)) throw reused(made.id);
+          return { id: made.id, answer: gone };
+        }
+        // A write is sent at once: a refusal is judged as it is. A 2xx may be a write that came
+        // before the delete showed: it is asked again once it has, unless what holds the id now is
+        // what the write itself sent (an update that creates) or another customer (a reused id).
+        const first = await client.call(op, { id: made.id, body });
+        if (!is2xx(first)) return { id: made.id, answer: first };
+        const gone = await lab.findUntilGone(made);
+        const now = is2xx(gone) && lab.isAnother(gone.json, made) ? gone.json : undefined;
+        const madeByWrite = isRecord(now) && body !== undefined && mismatches(body as Row, now).length === 0;
+        if (now !== undefined && !madeByWrite) throw reused(made.id);
+        const answer = madeByWrite ? first : await client.call(op, { id: made.id, body });
+        if (is2xx(answer) && op !== ops.remove) lab.adopt(made.id);
+        return { id: made.id, answer };
+      });
     });
     const asked = `${op.method} ${op.path} of a deleted customer's id`;
     if (op === ops.find) {
@@ -225,6 +272,11 @@ describe.concurrent('customers', () => {
   }
 });
 
+/** The target gave a deleted customer's id to another customer at once (ids may be reused: their format is not shown). */
+function reused(id: unknown): Blocked {
+  return new Blocked('the target', `the deleted customer's id ${String(id)} already names another customer (the target reuses ids), so what a deleted id answers cannot be judged`);
+}
+
 // Near misses of a customer's id (helpers/contract/id-near-misses.ts): never another customer, nor
 // this one unless the near miss is its id written another way; a write to one creates nothing.
 describe.concurrent('customers: near misses of an id', () => {
@@ -238,8 +290,8 @@ describe.concurrent('customers: near misses of an id', () => {
         const made = await scope.make(`near miss ${variant} ${miss.name}`);
         const near = miss.of(made.id);
         if ('unavailable' in near) return run.notApplicable(near.unavailable);
-        const before = await needs('CUS-LIST:array', lab.readList('listing customers before'));
-        if (before.some((r) => sameId(r[idField], near.id))) run.notApplicable(`${near.id} is the id of a listed customer, not a near miss`);
+        const before = await needs('CUS-LIST:array', lab.listedIds('listing customers before'));
+        if (before.has(near.id)) run.notApplicable(`${near.id} is the id of a listed customer, not a near miss`);
         const asked = `${op.method} ${op.path} with ${near.id} (${miss.description} ${String(made.id)})`;
         if (variant === 'find') {
           const answer = await lab.find(near.id);
@@ -247,15 +299,15 @@ describe.concurrent('customers: near misses of an id', () => {
           ensure(!wrong, () => `${asked} ${wrong}: ${said(answer)}`);
           return;
         }
-        const standing = await needs('CUS-FIND', lab.read(made.id, 'reading the customer before'));
+        const standing = await needs('CUS-FIND', lab.readMade(made, 'reading the customer before'));
         const answer = variant === 'update' ? await lab.update(near.id, patch) : await client.call(op, { id: near.id });
-        const found = await lab.find(made.id);
+        const found = await lab.findMade(made);
         ensure(is2xx(found), () => `${asked} ${said(answer)}, and the customer ${String(made.id)} is no longer found: GET ${ops.find.path} ${said(found)}`);
         if (variant === 'update' && isRecord(found.json)) {
           const changed = changedFields(standing, found.json);
           ensure(changed.length === 0, () => `${asked} ${said(answer)}, and changed the customer ${String(made.id)}: ${changed.join('; ')}`);
           // Customers the other checks create meanwhile are this run's own, not made by the write.
-          const added = madeBy(patch, near.id, before, await needs('CUS-LIST:array', lab.readList('listing customers after')), idField).filter((id) => !lab.isOurs(id));
+          const added = madeBy(patch, near.id, [], await needs('CUS-LIST:array', lab.listedBesides(before, 'listing customers after')), idField).filter((id) => !lab.isOurs(id));
           for (const id of added) lab.adopt(id);
           ensure(added.length === 0, () => `${asked} ${said(answer)}, and created customers ${added.map(String).join(', ')} (deleted again at the end of the run)`);
         }
@@ -269,7 +321,7 @@ describe('customers: authentication (not documented, observed only)', () => {
   afterAll(async () => void (await mine.cleanUp()));
   const made = sharedStep(() => mine.make('auth'));
   const firstListed = async (): Promise<Probe> => {
-    const [first] = await lab.readList('listing customers to find one to ask for');
+    const first = await lab.firstListed('listing customers to find one to ask for');
     return first ? { id: first[idField] } : { cannot: 'the target lists no customer to ask for' };
   };
   const probes: Record<string, () => Promise<Probe>> = {
@@ -282,8 +334,9 @@ describe('customers: authentication (not documented, observed only)', () => {
     [ops.remove.operationId]: async () => ({ id: (await made()).id }),
   };
   for (const op of spec.operations.filter((o) => o.resource === 'customers')) {
+    const writes = op === ops.create ? 'create' : op === ops.remove ? 'delete' : undefined;
     observeAuth(client, target, op, probes[op.operationId] ?? (async () => ({ cannot: 'no way to prepare this operation' })), async (answer) => {
       if (op === ops.create && is2xx(answer) && isRecord(answer.json)) lab.claim(answer.json[idField]);
-    });
+    }, (send) => (writes ? lab.writing(writes, send) : send()));
   }
 });

@@ -11,6 +11,7 @@ import { CreatedRecords } from '../helpers/safety/created-records.ts';
 import { Snapshots } from '../helpers/safety/snapshots.ts';
 import { customerFixture } from '../helpers/records/fixtures.ts';
 import { loadSpec, statusMatches, type Operation } from '../helpers/contract/spec.ts';
+import { converge, windowOf } from '../helpers/core/converge.ts';
 import { recordReader, writeBackBody, listItems, rowsOf } from '../helpers/records/record-shapes.ts';
 import { isRecord } from '../helpers/contract/record.ts';
 import { schemaProblems } from '../helpers/contract/schema.ts';
@@ -137,7 +138,9 @@ for (const resource of resources) {
                 throw e;
               })
             : undefined;
-          const answer = await client.call(op, { id, body });
+          // A record this run has just created may show in reads late (a lagging replica): a find waits for it, within the window.
+          const send = () => client.call(op, { id, body });
+          const answer = op.method === 'GET' && op.itemPath ? (await converge(send, (a) => statusMatches(op.success, a.status), windowOf(target))).value : await send();
           if (op.method === 'POST') {
             const created = (answer.json as Record<string, unknown> | undefined)?.[target.vendor.idField];
             const deleteOp = opOf('DELETE', `${op.path}/{id}`);

@@ -18,12 +18,14 @@ export function observeAuth(
   op: Operation,
   prepare: () => Promise<Probe>,
   settle: (answer: Answer, probe: { id?: unknown }) => Promise<void> = async () => {},
+  /** How the request goes out: a lane that keeps its writes apart (see CustomerLane.writing) wraps it. */
+  around: (send: () => Promise<Answer>) => Promise<Answer> = (send) => send(),
 ): void {
   observe({ id: `AUTH-UNDOCUMENTED:${op.operationId}`, title: `whether ${op.method} ${op.path} answers without a key` }, async () => {
     if (target.readOnly && op.method !== 'GET') return 'not observed: a --read-only run sends nothing that could change data';
     const probe = await prepare();
     if ('cannot' in probe) return `not observed: ${probe.cannot}`;
-    const answer = await client.call(op, { ...probe, auth: 'none' });
+    const answer = await around(() => client.call(op, { ...probe, auth: 'none' }));
     await settle(answer, probe);
     const asked = `${op.method} ${op.path} without a key answered ${answer.status}`;
     if (is2xx(answer)) return `${asked}: the target serves it without authentication (the contract does not say whether it must, section 5.3)`;

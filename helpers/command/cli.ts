@@ -132,6 +132,8 @@ function targetConfig(options: RunOptions, reference: RunningReference | undefin
     readOnly: options.readOnly,
     timeoutMs: options.timeoutMs,
     rate: options.rate,
+    convergeWindowMs: options.convergeWindowMs,
+    maxPages: options.maxPages,
     retryBudgetMs: options.retryBudgetMs,
     maxBodyBytes: options.maxBodyBytes,
     runId,

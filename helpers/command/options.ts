@@ -71,6 +71,10 @@ export interface RunOptions {
   headers: ExtraHeader[];
   /** --wait-for-target: seconds to keep asking a target that does not answer yet. */
   waitForTargetMs: number;
+  /** --converge-window: how long a read waits for the run's own write to show. */
+  convergeWindowMs?: number;
+  /** --max-pages: pages a list is read to before its completeness is unknown. */
+  maxPages?: number;
   /** How to start the command again against this target (relaunch.ts): for the printed --recover line. */
   relaunch: string[];
 }
@@ -104,6 +108,10 @@ Options:
   --cert FILE, --key FILE
                       client certificate and key (PEM) for a target that asks for mutual TLS
   --wait-for-target S keep asking a target that does not answer yet, for up to S seconds (CI starting it)
+  --converge-window S after a write, read for up to S seconds until it shows (a lagging read replica;
+                      default 3); a write that never shows still fails
+  --max-pages N       read a paged list to at most N pages (default 1000); past them, the checks that
+                      need the whole list are blocked
   --sweep             only list customers left by earlier, crashed runs (by their run marker), and the
                       business and team member fields holding their values; with --yes, delete the
                       customers (never those of a run still going: its lease is live)
@@ -173,6 +181,8 @@ const FLAGS = {
   cert: { type: 'string' },
   key: { type: 'string' },
   'wait-for-target': { type: 'string' },
+  'converge-window': { type: 'string' },
+  'max-pages': { type: 'string' },
   only: { type: 'string' },
   expect: { type: 'string' },
   certify: { type: 'boolean' },
@@ -277,6 +287,16 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
   if (!Number.isFinite(waitS) || waitS < 0 || waitS * 1000 > MAX_TIMER_MS) {
     throw new UsageError(`--wait-for-target must be a number of seconds from 0 to ${Math.floor(MAX_TIMER_MS / 1000)}, got "${waitText}"`);
   }
+  const convergeText = values['converge-window'] as string | undefined;
+  const convergeS = convergeText === undefined ? undefined : Number(convergeText);
+  if (convergeS !== undefined && (!Number.isFinite(convergeS) || convergeS < 0 || convergeS > 600)) {
+    throw new UsageError(`--converge-window must be a number of seconds from 0 to 600, got "${convergeText}"`);
+  }
+  const pagesText = values['max-pages'] as string | undefined;
+  const maxPages = pagesText === undefined ? undefined : Number(pagesText);
+  if (maxPages !== undefined && (!Number.isInteger(maxPages) || maxPages < 1)) {
+    throw new UsageError(`--max-pages must be a whole number of pages from 1, got "${pagesText}"`);
+  }
   const network = tlsFiles(values.ca as string | undefined, values.cert as string | undefined, values.key as string | undefined);
   const headers = ((values.header as string[] | undefined) ?? []).map((h) => extraHeader(h, env));
   const configFile = values.config as string | undefined;
@@ -320,6 +340,8 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
     proxies: proxyEnvironment(env),
     headers,
     waitForTargetMs: waitS * 1000,
+    convergeWindowMs: convergeS === undefined ? undefined : convergeS * 1000,
+    maxPages,
     relaunch: relaunchWords(argv, env),
   };
 }
@@ -368,7 +390,7 @@ function extraHeader(text: string, env: Record<string, string | undefined>): Ext
 }
 
 /** Flags that take a number. */
-const NUMERIC_FLAGS = ['--timeout', '--run-timeout', '--rate', '--wait-for-target', '--concurrency', '--cleanup-timeout', '--retry-budget', '--max-body-mib'];
+const NUMERIC_FLAGS = ['--timeout', '--run-timeout', '--rate', '--wait-for-target', '--concurrency', '--cleanup-timeout', '--retry-budget', '--max-body-mib', '--converge-window', '--max-pages'];
 
 /**
  * parseArgs takes "-5" after a flag for an option of its own ("argument is ambiguous"): a

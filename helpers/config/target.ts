@@ -42,6 +42,10 @@ export interface TargetConfig {
   stopChecksAt?: number;
   /** At most this many requests per second (--rate); undefined: no cap. */
   rate?: number;
+  /** Pages a list is read to before its completeness is unknown (--max-pages); undefined: MAX_PAGES. */
+  maxPages?: number;
+  /** How long a read waits for the run's own write to show (--converge-window), in ms; undefined: CONVERGE_WINDOW_MS. */
+  convergeWindowMs?: number;
   /** How long a check waits out a target that stopped answering (--retry-budget); undefined: RETRY_BUDGET_MS. */
   retryBudgetMs?: number;
   /** The largest body the suite reads (--max-body-mib); undefined: MAX_BODY_BYTES. */

@@ -17,6 +17,8 @@ export interface VendorConfig {
   fieldsNotToChange?: { customers?: string[]; teamMembers?: string[] };
   /** The property of the retrieval's answer that holds the business record. */
   businessEnvelope?: string;
+  /** Page-number paging of the lists, for a target whose answers name no next page (see list-reader.ts). */
+  listPaging?: { pageParam: string; firstPage?: number; sizeParam?: string; size?: number };
   product?: { vendor?: string; product?: string; version?: string; contact?: string };
 }
 

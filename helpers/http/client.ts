@@ -120,7 +120,8 @@ export class ApiClient {
    * creation, deletion and write goes to `onWrite`.
    */
   constructor(
-    private readonly target: TargetConfig,
+    /** Read by the list reader (paging, the page cap) where a helper is handed the client alone. */
+    readonly target: TargetConfig,
     dispatcher?: Dispatcher,
     private readonly onWire?: (entry: WireEntry) => void,
     private readonly onWrite?: (event: WriteEvent) => void,

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { fillId, is2xx, type ApiClient } from '../http/client.ts';
-import { rowsOf } from './record-shapes.ts';
-import { type Row } from '../contract/record.ts';
+import { fillId, type ApiClient } from '../http/client.ts';
+import { ListReader } from './list-reader.ts';
+import { isRecord, type Row } from '../contract/record.ts';
+import type { TargetConfig } from '../config/target.ts';
 
 /**
  * The run marker: `scr-YYYYMMDD-xxxxxxxx`, the UTC day the run started and 32 random bits. Every
@@ -89,11 +90,12 @@ export interface MarkedRecord {
  * runIdOf): the one look-up by marker, for the clean-up after a run, the sweep, and a create
  * whose answer carried no id. Throws, saying why, when the list cannot be read.
  */
-export async function markedRecords(client: ApiClient, listPath: string, field: string, base: string, idField: string): Promise<MarkedRecord[]> {
-  const answer = await client.send({ method: 'GET', path: listPath });
-  const rows = is2xx(answer) ? rowsOf(answer.json) : undefined;
-  if (!rows) throw new Error(`GET ${listPath} answered ${answer.status}${answer.jsonError ? ` (${answer.jsonError})` : ''}`);
-  return markedRows(rows, listPath, field, base, idField);
+export async function markedRecords(client: ApiClient, target: TargetConfig, listPath: string, field: string, base: string): Promise<MarkedRecord[]> {
+  const found: MarkedRecord[] = [];
+  // Every page is read, keeping only the marked rows: the list may be long.
+  const end = await new ListReader(client, target).each(listPath, `listing ${listPath}`, (row) => void (isRecord(row) && found.push(...markedRows([row], listPath, field, base, target.vendor.idField))));
+  if (!end.complete) throw new Error(`listing ${listPath}: ${end.unknown}`);
+  return found;
 }
 
 /** The marked records among rows already listed: see markedRecords. */

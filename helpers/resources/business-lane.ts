@@ -1,4 +1,6 @@
-import type { Answer, ApiClient, Auth } from '../http/client.ts';
+import { is2xx, type Answer, type ApiClient, type Auth } from '../http/client.ts';
+import { isDeepStrictEqual } from 'node:util';
+import { converge, CONVERGE_WINDOW_MS } from '../core/converge.ts';
 import type { Operation } from '../contract/spec.ts';
 import { businessRecordIn, pick } from '../records/record-shapes.ts';
 import { type Row } from '../contract/record.ts';
@@ -28,6 +30,12 @@ export class BusinessLane {
   private lastRead?: Row;
   private sentSinceRead = false;
   private interference?: Interference;
+  /** The last update the target took, and the record before it: a read waits until it shows (see converge). */
+  private effect?: { body: Row; before?: Row };
+  /** Values this run wrote, per field: a read moving toward one is the run's own write showing, not another writer. */
+  private readonly written = new Map<string, unknown[]>();
+  /** How long a read waits for the run's own update to show (--converge-window). */
+  convergeWindowMs = CONVERGE_WINDOW_MS;
   /** The exchange of the last read: a check that judges a read another made shows it in its report. */
   lastReadExchange?: Exchange;
 
@@ -54,7 +62,9 @@ export class BusinessLane {
   async read(): Promise<Row> {
     this.stopIfInterfered();
     this.last = undefined;
-    const record = await this.readRaw();
+    const effect = this.effect;
+    this.effect = undefined;
+    const record = effect ? (await converge(() => this.readRaw(), (now) => shows(effect, now), this.convergeWindowMs)).value : await this.readRaw();
     this.watch(record);
     this.last = record;
     return record;
@@ -78,7 +88,8 @@ export class BusinessLane {
    */
   private watch(now: Row): void {
     const other = foreignRunId(now, this.runId);
-    const changed = this.lastRead && !this.sentSinceRead ? changedFieldNames(this.lastRead, now) : [];
+    // A field moving to a value this run wrote is its own write showing late (a lagging read), not another writer.
+    const changed = this.lastRead && !this.sentSinceRead ? changedFieldNames(this.lastRead, now).filter((f) => !this.wrote(f, now[f])) : [];
     this.lastRead = now;
     this.sentSinceRead = false;
     if (other) this.stop(new Interference(other, `the business record holds a value written by run ${other}`));
@@ -112,12 +123,20 @@ export class BusinessLane {
   }
 
   /** Sends an update; whatever comes back, the record may have changed, so the last read is dropped. */
-  update(body: Row, auth?: Auth): Promise<Answer> {
+  async update(body: Row, auth?: Auth): Promise<Answer> {
     this.stopIfInterfered();
+    const before = this.last ?? this.lastRead;
     this.last = undefined;
     this.sentUpdate = true;
     this.sentSinceRead = true;
-    return this.client.call(this.updateOp, { body, auth });
+    for (const [f, v] of Object.entries(body)) this.written.set(f, [...(this.written.get(f) ?? []), v]);
+    const answer = await this.client.call(this.updateOp, { body, auth });
+    if (is2xx(answer)) this.effect = { body, before };
+    return answer;
+  }
+
+  private wrote(field: string, value: unknown): boolean {
+    return (this.written.get(field) ?? []).some((v) => isDeepStrictEqual(v, value));
   }
 
   /** Takes the snapshot (and journals it); never throws, so that a broken retrieval fails checks, not the suite. */
@@ -199,7 +218,7 @@ export class BusinessLane {
     // After interference only fields holding this run's own marker are certainly its to put
     // back; the after-run clean-up reports the rest (helpers/safety/after-run-cleanup.ts).
     const ours = (now: Row, f: string) => !this.interference || runIdsIn(now[f]).includes(this.runId);
-    const access = { read: () => this.readRaw(), write: (body: Row) => this.client.call(this.updateOp, { body }) };
+    const access = { read: () => this.readRaw(), write: (body: Row) => this.client.call(this.updateOp, { body }), windowMs: this.convergeWindowMs };
     const writable = this.writeBack(snapshot);
     const { still } = await restoreFields(access, snapshot, names, {
       body: (fields) => pick(writable, fields),
@@ -207,4 +226,13 @@ export class BusinessLane {
     });
     return still;
   }
+}
+
+/**
+ * Whether an update the target took shows in a read: every field sent holds the value sent, or at
+ * least one differs from before the update (a target may store a value in its own form).
+ */
+function shows(effect: { body: Row; before?: Row }, now: Row): boolean {
+  const fields = Object.keys(effect.body);
+  return fields.every((f) => isDeepStrictEqual(now[f], effect.body[f])) || (effect.before !== undefined && fields.some((f) => !isDeepStrictEqual(now[f], effect.before?.[f])));
 }

@@ -1,5 +1,8 @@
 import { Blocked, check, type CheckDefinition, type CheckRun } from '../checks/check.ts';
-import { ensure, foundRecord, listElements, said } from '../checks/assertions.ts';
+import { foundRecord, said } from '../checks/assertions.ts';
+import { mismatches, sameId } from '../records/compare.ts';
+import { converge, windowOf } from '../core/converge.ts';
+import { ModeLock } from '../core/mode-lock.ts';
 import { customerFixture, markerBase, markerField } from '../records/fixtures.ts';
 import { markedRows, runIdOf } from '../records/run-marker.ts';
 import { anotherRunAt } from '../safety/interference.ts';
@@ -7,8 +10,10 @@ import { currentJournal } from '../checks/current-journal.ts';
 import type { LeasePlace } from '../safety/lease.ts';
 import { is2xx, type Answer, type ApiClient } from '../http/client.ts';
 import type { CreatedRecords } from '../safety/created-records.ts';
-import { rowsOf } from '../records/record-shapes.ts';
-import { isRecord, type Row } from '../contract/record.ts';
+import { pick } from '../records/record-shapes.ts';
+import { ListReader, type ListEnd } from '../records/list-reader.ts';
+import { isRecord, SERVER_MAINTAINED, type Row } from '../contract/record.ts';
+import { createHash } from 'node:crypto';
 import type { ResourceOps } from '../contract/resource-ops.ts';
 import type { TargetConfig } from '../config/target.ts';
 
@@ -37,6 +42,9 @@ export class CustomerLane {
   /** Ids this run created (as text): every other customer is pre-existing and never changed. */
   private readonly ours = new Set<string>();
   readonly idField: string;
+  private readonly lists: ListReader;
+  /** Creates and deletes never move rows under a list read page by page, nor under a probe of a deleted id. */
+  private readonly ground = new ModeLock();
 
   constructor(
     private readonly client: ApiClient,
@@ -45,6 +53,7 @@ export class CustomerLane {
     private readonly createdRecords: CreatedRecords,
   ) {
     this.idField = target.vendor.idField;
+    this.lists = new ListReader(client, target);
   }
 
   isOurs(id: unknown): boolean {
@@ -56,14 +65,14 @@ export class CustomerLane {
     return {
       create: (label) => this.create(label, owned),
       make: (label) => this.make(label, owned),
-      cleanUp: () => this.createdRecords.cleanUp(this.client, owned),
+      cleanUp: () => this.ground.hold('delete', () => this.createdRecords.cleanUp(this.client, owned)),
     };
   }
 
   /** POSTs the fixture, marked with the run id and `label`; checks with the same label create identical customers. */
   private async create(label: string, owned: unknown[]) {
     const sent = customerFixture(this.target, label);
-    const answer = await this.client.call(this.ops.create, { body: sent });
+    const answer = await this.ground.hold('create', () => this.client.call(this.ops.create, { body: sent }));
     const id = isRecord(answer.json) ? answer.json[this.idField] : undefined;
     if (is2xx(answer) && id !== undefined && id !== null) this.keep(id, owned);
     else if (is2xx(answer)) await this.recoverByMarker(sent, owned);
@@ -93,11 +102,119 @@ export class CustomerLane {
   private async recoverByMarker(sent: Row, owned: unknown[]): Promise<void> {
     const field = markerField(this.target);
     if (!field) return;
-    const answer = await this.client.call(this.ops.list);
-    const rows = (is2xx(answer) ? rowsOf(answer.json) : undefined) ?? [];
+    const rows: Row[] = [];
+    await this.scan('finding the customer created without an id', (row) => void (row[field] === sent[field] && rows.push(row))).catch(() => undefined);
     for (const { id, value } of markedRows(rows, this.ops.list.path, field, markerBase(this.target), this.idField)) {
       if (value === sent[field] && !this.isOurs(id)) this.keep(id, owned, false);
     }
+  }
+
+  /**
+   * Reads the whole list page by page (see ListReader), handing each customer to `visit` (true
+   * stops the read). A broken list fails the check; no creates or deletes of this run go out
+   * meanwhile, so its own writes never move rows between the pages.
+   */
+  scan(why: string, visit: (row: Row) => boolean | void, held = false): Promise<ListEnd> {
+    const read = () => this.lists.each(this.ops.list.path, `${why}: GET ${this.ops.list.path}`, (item) => (isRecord(item) ? visit(item) : false));
+    return held ? read() : this.ground.hold('page', read);
+  }
+
+  /** Like scan, for a judgement that needs every customer: a list whose end is unknown blocks the check (the suite's limit, not the target's failure). */
+  async scanAll(why: string, visit: (row: Row) => boolean | void, held = false): Promise<void> {
+    const end = await this.scan(why, visit, held);
+    if (!end.complete && !end.stopped) throw new Blocked('the suite', `${why}: ${end.unknown}`);
+  }
+
+  /**
+   * Whether the list holds the customer the check made, read again until it does within the
+   * convergence window (a new customer may show late): "present" searches until found.
+   */
+  async listsMade(why: string, made: Made): Promise<boolean> {
+    const search = () => this.scan(why, (row) => this.isMade(row, made));
+    const { value, shown } = await converge(search, (end) => end.stopped, windowOf(this.target));
+    if (!shown && !value.complete) throw new Blocked('the suite', `${why}: ${value.unknown}`);
+    return shown;
+  }
+
+  /**
+   * Whether a record read under a customer's id is the customer the check made: it carries the id
+   * and what the check wrote (its marker among the fields sent, as the create answered them).
+   */
+  isMade(row: unknown, made: Made): boolean {
+    return isRecord(row) && sameId(row[this.idField], made.id) && mismatches(this.wrote(made), row).length === 0;
+  }
+
+  /**
+   * Whether a record read under a customer's id is evidently another customer: it carries the id
+   * but not what the check wrote. Ids may be reused after a delete (their format is not shown):
+   * such a record says nothing about the customer the check made, and is never changed.
+   */
+  isAnother(row: unknown, made: Made): boolean {
+    return isRecord(row) && sameId(row[this.idField], made.id) && !this.isMade(row, made);
+  }
+
+  /** What identifies the customer a check made: its marker (a later update may change the other fields sent), else every field sent. */
+  private wrote(made: Made): Row {
+    const field = markerField(this.target);
+    return pick(made.record, field && field in made.record ? [field] : Object.keys(made.sent).filter((k) => k !== this.idField));
+  }
+
+  /**
+   * A find of a customer the check made, read again until it answers the customer (a new one may
+   * show late). Returns the last answer: the check judges it.
+   */
+  async findMade(made: Made): Promise<Answer> {
+    return (await converge(() => this.find(made.id), (a) => is2xx(a) && this.isMade(a.json, made), windowOf(this.target))).value;
+  }
+
+  /** Reads the customer until `shows` holds (the check's own write shows), or the window ends: the last reading, for the check to judge. */
+  async readUntil(id: unknown, why: string, shows: (row: Row) => boolean): Promise<Row> {
+    return (await converge(() => this.read(id, why), shows, windowOf(this.target))).value;
+  }
+
+  /**
+   * After the check deleted `made`: finds it until it is gone — a find answers no 2xx, or answers
+   * another customer under a reused id: the fence after which "not found" is judged. Returns the
+   * last find.
+   */
+  async findUntilGone(made: Made): Promise<Answer> {
+    const gone = (a: Answer) => !is2xx(a) || this.isAnother(a.json, made);
+    return (await converge(() => this.find(made.id), gone, windowOf(this.target))).value;
+  }
+
+  /** After the check deleted `made`: whether the list still names it, read again until it does not (see findUntilGone). */
+  async stillListed(made: Made, why: string, held = false): Promise<boolean> {
+    const listed = async () => {
+      let named = false;
+      await this.scanAll(why, (row) => (named = sameId(row[this.idField], made.id) && !this.isAnother(row, made)), held);
+      return named;
+    };
+    return (await converge(listed, (named) => !named, windowOf(this.target))).value;
+  }
+
+  /** The customer the check made, as a find answers it once it shows (see findMade); anything else fails the check. */
+  async readMade(made: Made, why: string): Promise<Row> {
+    return foundRecord(await this.findMade(made), `${why}: GET ${this.ops.find.path} with id ${String(made.id)}`, this.idField, made.id, 'customer');
+  }
+
+  /**
+   * Runs `work` with no create or delete of this run going out meanwhile: a probe of a deleted id
+   * that the target may give the next new customer (json-server gives the highest id plus one).
+   */
+  alone<T>(work: () => Promise<T>): Promise<T> {
+    return this.ground.hold('alone', work);
+  }
+
+  /** Runs a create or delete sent outside the lane (an observation without a key) as the lane's own writes go: never during a list read or a probe of a deleted id. */
+  writing<T>(mode: 'create' | 'delete', work: () => Promise<T>): Promise<T> {
+    return this.ground.hold(mode, work);
+  }
+
+  /** Deletes without taking the lane's lock: for work already holding it (see alone). */
+  async removeHeld(id: unknown): Promise<Answer> {
+    const answer = await this.client.call(this.ops.remove, { id });
+    if (is2xx(answer)) this.createdRecords.forget(this.ops.remove, id);
+    return answer;
   }
 
   find(id: unknown): Promise<Answer> {
@@ -109,23 +226,76 @@ export class CustomerLane {
     return foundRecord(await this.find(id), `${why}: GET ${this.ops.find.path} with id ${String(id)}`, this.idField, id, 'customer');
   }
 
-  list(): Promise<Answer> {
-    return this.client.call(this.ops.list);
+  /** The ids of every customer listed, every page (see scan), not the rows: a list may hold tens of thousands. A broken list fails the check, one whose end is unknown blocks it. */
+  async listedIds(why: string): Promise<Set<string>> {
+    const ids = new Set<string>();
+    await this.scanAll(why, (row) => void ids.add(String(row[this.idField])));
+    return ids;
   }
 
-  /** Every customer the list shows; anything but a 2xx list (see listElements) fails the check. */
-  async readList(why: string): Promise<Row[]> {
-    return listElements(await this.list(), `${why}: GET ${this.ops.list.path}`).filter(isRecord);
+  /** The customers listed whose ids are not among `known` (see listedIds). */
+  async listedBesides(known: Set<string>, why: string): Promise<Row[]> {
+    const rows: Row[] = [];
+    await this.scanAll(why, (row) => void (known.has(String(row[this.idField])) || rows.push(row)));
+    return rows;
+  }
+
+  /** The first `count` customers listed: values a check may take from other customers, without reading a long list whole. */
+  async firstListedRows(count: number, why: string): Promise<Row[]> {
+    const rows: Row[] = [];
+    await this.scan(why, (row) => rows.push(row) >= count);
+    return rows;
+  }
+
+  /** The customer the list names under `id`, searching page by page until found; undefined when the whole list does not name it. */
+  async listedRow(id: unknown, why: string): Promise<Row | undefined> {
+    let found: Row | undefined;
+    await this.scanAll(why, (row) => Boolean(sameId(row[this.idField], id) && (found = row)));
+    return found;
+  }
+
+  /** The first customer listed, if any: for a probe that needs one to ask for. */
+  async firstListed(why: string): Promise<Row | undefined> {
+    let first: Row | undefined;
+    await this.scan(why, (row) => Boolean((first = row)));
+    return first;
   }
 
   /**
-   * The customers of a list this run did not create, by id: not those a run of this suite marked
-   * (this run's lease, another run's customers), which are the suite's, not the implementation's.
+   * The customers of the whole list this run did not create: their ids, each with a fingerprint
+   * of its fields (not the row: a list may hold tens of thousands).
    */
-  preExisting(rows: Row[]): Map<string, Row> {
+  async preExisting(why: string, also?: (row: Row) => void): Promise<Map<string, string>> {
+    const prints = new Map<string, string>();
+    // Not those a run of this suite marked (this run's lease, another run's customers): the suite's, not the implementation's.
     const field = markerField(this.target);
     const suites = (r: Row) => field !== undefined && runIdOf(r[field], markerBase(this.target)) !== undefined;
-    return new Map(rows.filter((r) => !this.isOurs(r[this.idField]) && !suites(r)).map((r) => [String(r[this.idField]), r]));
+    await this.scanAll(why, (row) => {
+      also?.(row);
+      if (!this.isOurs(row[this.idField]) && !suites(row)) prints.set(String(row[this.idField]), fingerprint(row));
+    });
+    return prints;
+  }
+
+  /**
+   * preExisting, read again until `shows` holds for what the list names under `id` (undefined:
+   * not listed): the fence after a check's own write to `id`. Also gives that row.
+   */
+  async preExistingUntil(why: string, id: unknown, shows: (row?: Row) => boolean): Promise<{ prints: Map<string, string>; row?: Row }> {
+    const read = async () => {
+      let row: Row | undefined;
+      const prints = await this.preExisting(why, (r) => void (sameId(r[this.idField], id) && (row = r)));
+      return { prints, row };
+    };
+    return (await converge(read, ({ row }) => shows(row), windowOf(this.target))).value;
+  }
+
+  /** Whether a customer listed with `print` before is still as it was: undefined if so, else what it is now (found again, since a list may leave it out meanwhile). */
+  async changedSince(id: string, print: string, listed?: string): Promise<string | undefined> {
+    if (listed === print) return undefined;
+    const now = (await this.find(id)).json;
+    if (!isRecord(now) || !sameId(now[this.idField], id)) return 'gone';
+    return fingerprint(now) === print ? undefined : `now ${JSON.stringify(now)}`;
   }
 
   /**
@@ -143,10 +313,8 @@ export class CustomerLane {
     return this.client.call(this.ops.update, { id, body });
   }
 
-  async remove(id: unknown): Promise<Answer> {
-    const answer = await this.client.call(this.ops.remove, { id });
-    if (is2xx(answer)) this.createdRecords.forget(this.ops.remove, id);
-    return answer;
+  remove(id: unknown): Promise<Answer> {
+    return this.ground.hold('delete', () => this.removeHeld(id));
   }
 
   /** A customer that exists though no create of this run answered with it (revived after its delete, or a twin found by the run marker): clean-up deletes it. */
@@ -165,18 +333,29 @@ export class CustomerLane {
    */
   async finish(): Promise<string[]> {
     const failed = await this.createdRecords.cleanUp(this.client);
-    const answer = await this.list();
-    const listed = is2xx(answer) ? rowsOf(answer.json)?.map((r) => r[this.idField]) : undefined;
-    const suspects = listed ? listed.filter((id) => this.isOurs(id)) : [...this.ours];
+    const listed: unknown[] = [];
+    const end = await this.scan('verifying the clean-up', (row) => void (this.isOurs(row[this.idField]) && listed.push(row[this.idField]))).catch(() => undefined);
+    const suspects = end?.complete ? listed : [...this.ours];
     const left: string[] = [];
+    const field = markerField(this.target);
     for (const id of suspects) {
-      // A list may show what is gone (that is a failed check, not a leftover): a find settles it.
-      if (!is2xx(await this.find(id))) continue;
+      // A list may show what is gone (that is a failed check, not a leftover): a find settles it,
+      // and a customer under a reused id that does not carry this run's marker is not this run's.
+      const mine = (a: Answer) => is2xx(a) && !(field && isRecord(a.json) && runIdOf(a.json[field], markerBase(this.target)) !== this.target.runId);
+      const found = (await converge(() => this.find(id), (a) => !mine(a), windowOf(this.target))).value;
+      if (!is2xx(found)) continue;
+      if (field && isRecord(found.json) && runIdOf(found.json[field], markerBase(this.target)) !== this.target.runId) continue;
       const why = failed.find((f) => f.startsWith(`${this.ops.remove.path} ${String(id)}:`))?.replace(/^\S+ \S+: /, '');
       left.push(`customer ${String(id)} (${why ?? 'still found after its delete answered 2xx'})`);
     }
     return left;
   }
+}
+
+/** The fields of a row but those the server stamps, in a fixed order, as a short digest. */
+function fingerprint(row: Row): string {
+  const fields = Object.keys(row).filter((k) => !SERVER_MAINTAINED.test(k)).sort().map((k) => [k, row[k]]);
+  return createHash('sha1').update(JSON.stringify(fields)).digest('base64');
 }
 
 /**

@@ -1,9 +1,10 @@
 import { isDeepStrictEqual } from 'node:util';
-import { changedFields, mismatches, sameId } from '../records/compare.ts';
+import { changedFields, mismatches } from '../records/compare.ts';
 import { ensure, said } from '../checks/assertions.ts';
 import { is2xx, type Answer } from '../http/client.ts';
 import { writableFields } from '../records/record-shapes.ts';
 import type { CheckRun } from '../checks/check.ts';
+import { converge } from '../core/converge.ts';
 import type { Row } from '../contract/record.ts';
 
 /**
@@ -11,6 +12,8 @@ import type { Row } from '../contract/record.ts';
  * suite changes each writable field a record shows, alone, to a value already valid on the
  * target (one another record holds, or a boolean flipped), and reads it back through find and
  * through the list. A refusal proves nothing: the field is not applicable, with the answer.
+ * Reads after a change are read again until they show it, within the convergence window (a read
+ * replica may lag): a target that shows its writes at once pays no extra request.
  */
 
 /** How one record is changed and read: a resource lane's operations for it. */
@@ -18,10 +21,15 @@ export interface FieldAccess {
   idField: string;
   id: unknown;
   read(why: string): Promise<Row>;
-  readList(why: string): Promise<Row[]>;
+  /** The record as the list names it now (searching until found), or undefined when the whole list does not name it. */
+  listed(why: string): Promise<Row | undefined>;
   update(body: Row): Promise<Answer>;
+  /** Whether `around` puts the record back after each change (else the next change starts from the last). */
+  restores: boolean;
   /** Runs one change and puts the record back afterwards (a no-op for the run's own records). */
   around(before: Row, change: () => Promise<void>): Promise<void>;
+  /** How long a read waits for the run's own write to show (--converge-window). */
+  windowMs: number;
 }
 
 export interface FieldOutcome {
@@ -46,6 +54,7 @@ export function otherValue(field: string, record: Row, others: Row[]): { value: 
 /** Changes each writable field of `record` but those in `skip` (field → why), alone, and says what each read back showed. */
 export async function coverFields(access: FieldAccess, record: Row, others: Row[], skip: Record<string, string>): Promise<FieldOutcome[]> {
   const outcomes: FieldOutcome[] = [];
+  let known = record;
   for (const field of writableFields(record, access.idField)) {
     const outcome: FieldOutcome = { field, found: [], listed: [] };
     outcomes.push(outcome);
@@ -55,7 +64,8 @@ export async function coverFields(access: FieldAccess, record: Row, others: Row[
       continue;
     }
     outcome.value = other.value;
-    const before = await access.read(`reading the record before changing ${field}`);
+    // The record as the last change (or its undoing) left it: a read that does not show that yet is stale.
+    const before = (await converge(() => access.read(`reading the record before changing ${field}`), (row) => changedFields(known, row).length === 0, access.windowMs)).value;
     await access.around(before, async () => {
       const body = { [field]: other.value };
       const answer = await access.update(body);
@@ -63,12 +73,14 @@ export async function coverFields(access: FieldAccess, record: Row, others: Row[
         outcome.notApplicable = `PATCH with ${JSON.stringify(body)} (a value another record holds) ${said(answer)}`;
         return;
       }
-      const after = await access.read(`reading the record after changing ${field}`);
+      const after = (await converge(() => access.read(`reading the record after changing ${field}`), (row) => mismatches(body, row).length === 0, access.windowMs)).value;
       outcome.found.push(...mismatches(body, after).map((m) => `a find does not show it (${m})`), ...changedFields(before, after, [field]).map((c) => `another field changed (${c})`));
-      const row = (await access.readList(`listing after changing ${field}`)).find((r) => sameId(r[access.idField], access.id));
-      if (!row) outcome.listed.push(`the record ${String(access.id)} is no longer listed`);
       // What the list shows of the record, where a find showed it changed: the same value.
-      else if (!outcome.found.length && field in row && !isDeepStrictEqual(row[field], after[field])) outcome.listed.push(`listed with ${field} ${JSON.stringify(row[field])}, found with ${JSON.stringify(after[field])}`);
+      const agrees = (row: Row | undefined) => row !== undefined && (outcome.found.length > 0 || !(field in row) || isDeepStrictEqual(row[field], after[field]));
+      const row = (await converge(() => access.listed(`listing after changing ${field}`), agrees, access.windowMs)).value;
+      if (!row) outcome.listed.push(`the record ${String(access.id)} is no longer listed`);
+      else if (!agrees(row)) outcome.listed.push(`listed with ${field} ${JSON.stringify(row[field])}, found with ${JSON.stringify(after[field])}`);
+      known = access.restores ? before : after;
     });
   }
   return outcomes;

@@ -1,9 +1,11 @@
 import { changedFieldNames, changedFields } from '../records/compare.ts';
 import { restoreFields } from '../safety/restore-record.ts';
-import { ensure, foundRecord, listElements, said } from '../checks/assertions.ts';
+import { ensure, foundRecord, said } from '../checks/assertions.ts';
+import { ListReader } from '../records/list-reader.ts';
+import { converge, windowOf } from '../core/converge.ts';
 import { Blocked, NotApplicable } from '../checks/check.ts';
 import { fillId, is2xx, TurnedAway, type Answer, type ApiClient } from '../http/client.ts';
-import { idLike, NAME_FIELDS, pick, rowsOf, writableFields } from '../records/record-shapes.ts';
+import { idLike, NAME_FIELDS, pick, writableFields } from '../records/record-shapes.ts';
 import { isRecord, type Row } from '../contract/record.ts';
 import { undocumented, type ResourceOps } from '../contract/resource-ops.ts';
 import { currentJournal } from '../checks/current-journal.ts';
@@ -30,6 +32,8 @@ export class TeamMemberLane {
   readonly initial = sharedStep(() => this.readList('listing team members'));
   /** Another writer at work on the members stops the lane (see MemberWatch). */
   private readonly watch: MemberWatch;
+  private readonly lists: ListReader;
+  private readonly windowMs: number;
 
   constructor(
     private readonly client: ApiClient,
@@ -40,18 +44,24 @@ export class TeamMemberLane {
     this.runId = target.runId;
     this.createProbe = undocumented(ops.list, 'POST', 'createTeamMember');
     this.deleteProbe = undocumented(ops.find, 'DELETE', 'deleteTeamMember');
+    this.lists = new ListReader(client, target);
+    this.windowMs = windowOf(target);
     this.watch = new MemberWatch(this.runId, this.idField, (id) => fillId(ops.find.path, id), currentJournal());
   }
 
-  list(): Promise<Answer> {
-    return this.client.call(this.ops.list);
+  /** Every member listed, every page (see ListReader): what the target lists, or an error saying why it cannot be read whole. */
+  async listAll(why: string): Promise<unknown[]> {
+    const doing = `${why}: GET ${this.ops.list.path}`;
+    const { items, end } = await this.lists.all(this.ops.list.path, doing);
+    if (!end.complete) throw new Blocked('the suite', `${doing}: ${end.unknown}`);
+    return items;
   }
 
-  /** The members listed: a 2xx list (see listElements) of objects, each carrying its id; anything else fails the check. */
+  /** The members listed: a 2xx list (see ListReader) of objects, each carrying its id; anything else fails the check. */
   async readList(why: string): Promise<Row[]> {
     this.watch.stopIfInterfered();
     const doing = `${why}: GET ${this.ops.list.path}`;
-    const rows = listElements(await this.list(), doing);
+    const rows = await this.listAll(why);
     const bad = rows.findIndex((r) => !isRecord(r) || r[this.idField] === undefined || r[this.idField] === null);
     ensure(bad < 0, () => `${doing}: element ${bad} is not a member carrying "${this.idField}" (set idField in the vendor config if the id has another name)`);
     this.watch.listed(rows as Row[]);
@@ -70,9 +80,14 @@ export class TeamMemberLane {
     return found;
   }
 
+  /** Reads the member until `shows` holds (the run's own update shows), or the window ends: the last reading, for the check to judge. */
+  async readUntil(id: unknown, why: string, shows: (row: Row) => boolean): Promise<Row> {
+    return (await converge(() => this.read(id, why), shows, this.windowMs)).value;
+  }
+
   update(id: unknown, body: Row): Promise<Answer> {
     this.watch.stopIfInterfered();
-    this.watch.sent();
+    this.watch.sent(id, body);
     return this.client.call(this.ops.update, { id, body });
   }
 
@@ -82,7 +97,7 @@ export class TeamMemberLane {
    */
   async settle(place: LeasePlace | undefined): Promise<void> {
     if (this.watch.interfered()) return;
-    const rows = rowsOf((await this.list()).json) ?? [];
+    const rows = ((await this.listAll('listing team members').catch(() => [])) as unknown[]).filter(isRecord);
     const found = await anotherRunAt(this.client, place, this.runId, rows, 'the team members');
     if (found) this.watch.stop(found);
   }
@@ -164,6 +179,7 @@ export class TeamMemberLane {
         return now.json;
       },
       write: (body: Row) => this.update(id, body),
+      windowMs: this.windowMs,
     };
     try {
       const { still, now } = await restoreFields(access, original, writableFields(original, this.idField), {
@@ -215,8 +231,7 @@ export class TeamMemberLane {
     } catch {
       return []; // never read, so never changed
     }
-    const answer = await this.list();
-    const rows = is2xx(answer) ? rowsOf(answer.json) : undefined;
+    const rows = (await this.listAll('verifying the members').catch(() => undefined))?.filter(isRecord);
     if (!rows) return [];
     const now = new Map(rows.map((r) => [String(r[this.idField]), r]));
     const then = new Map(before.map((r) => [String(r[this.idField]), r]));

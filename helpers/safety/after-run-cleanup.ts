@@ -1,8 +1,10 @@
 import { fillId, is2xx, type ApiClient } from '../http/client.ts';
 import { outstanding, type Journal, type Outstanding } from './journal.ts';
 import { markerBase, markerField } from '../records/fixtures.ts';
-import { markedRows, runIdsIn } from '../records/run-marker.ts';
+import { markedRecords, markedRows, runIdOf, runIdsIn } from '../records/run-marker.ts';
 import { rowsOf } from '../records/record-shapes.ts';
+import { ListReader } from '../records/list-reader.ts';
+import { isRecord, type Row } from '../contract/record.ts';
 import { isDeepStrictEqual } from 'node:util';
 import { byPath, holding, restoreFields, restoreRecord, type LeftOnTarget } from './restore-record.ts';
 import { readSharedRecords } from './shared-records.ts';
@@ -77,7 +79,7 @@ async function undoOnce(client: ApiClient, journal: Journal, target: TargetConfi
       left.set(path, (e as Error).message);
     }
   };
-  for (const c of state.created) await remove(c.path);
+  for (const c of state.created) if (await stillOurs(client, c.path, target)) await remove(c.path);
 
   // Verify by listing, and find records whose create answer never arrived, by the run marker.
   for (const listPath of state.listPaths) {
@@ -87,7 +89,8 @@ async function undoOnce(client: ApiClient, journal: Journal, target: TargetConfi
       continue;
     }
     for (const path of found) if (path !== state.lease) await remove(path);
-    const still = await ownRecords(client, listPath, state, target);
+    // A list that held none of them is verified already: a long one is not read twice for nothing.
+    const still = found.some((p) => p !== state.lease) ? await ownRecords(client, listPath, state, target) : [];
     if (typeof still === 'string') left.set(listPath, `could not verify by listing: ${still}`);
     else for (const path of still) if (path !== state.lease) left.set(path, left.get(path) ?? 'still listed after being deleted');
   }
@@ -113,24 +116,40 @@ async function undoOnce(client: ApiClient, journal: Journal, target: TargetConfi
   return recovery;
 }
 
-/** Paths of listed records this run created: by the journal's ids, or by the run marker. */
+/**
+ * Paths of listed records this run created: those carrying its marker; without a marker field,
+ * those under an id the journal says it created. Ids may be reused after a delete, so a record
+ * that carries another marker (or none, where the run's would be) is never taken for the run's.
+ */
 async function ownRecords(client: ApiClient, listPath: string, state: Outstanding, target: TargetConfig): Promise<string[] | string> {
   try {
-    const answer = await client.send({ method: 'GET', path: listPath });
-    const rows = is2xx(answer) ? rowsOf(answer.json) : undefined;
-    if (!rows) return `GET ${listPath} answered ${answer.status}${answer.jsonError ? ` (${answer.jsonError})` : ''}`;
     const field = markerField(target);
-    const marked = new Set(field ? markedRows(rows, listPath, field, markerBase(target), target.vendor.idField).filter((m) => m.runId === target.runId).map((m) => m.path) : []);
+    if (field) return (await markedRecords(client, target, listPath, field, markerBase(target))).filter((m) => m.runId === target.runId).map((m) => m.path);
     const paths: string[] = [];
-    for (const row of rows) {
-      const id = row[target.vendor.idField];
-      if (id === undefined || id === null) continue;
-      const path = fillId(`${listPath}/{id}`, id);
-      if (marked.has(path) || state.everCreated.has(path)) paths.push(path);
-    }
-    return paths;
+    const end = await new ListReader(client, target).each(listPath, `listing ${listPath}`, (row) => {
+      const id = isRecord(row) ? row[target.vendor.idField] : undefined;
+      const path = id === undefined || id === null ? undefined : fillId(`${listPath}/{id}`, id);
+      if (path && state.everCreated.has(path)) paths.push(path);
+    });
+    return end.complete ? paths : `listing ${listPath}: ${end.unknown}`;
   } catch (e) {
     return (e as Error).message;
+  }
+}
+
+/**
+ * Whether the record the journal says the run created is still the run's to delete: unless it
+ * is found carrying another marker than this run's (its id reused by another record since).
+ */
+async function stillOurs(client: ApiClient, path: string, target: TargetConfig): Promise<boolean> {
+  const field = markerField(target);
+  if (!field) return true;
+  try {
+    const answer = await client.send({ method: 'GET', path });
+    const row: Row | undefined = is2xx(answer) && isRecord(answer.json) ? answer.json : undefined;
+    return !row || runIdOf(row[field], markerBase(target)) === target.runId;
+  } catch {
+    return true;
   }
 }
 

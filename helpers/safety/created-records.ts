@@ -37,11 +37,13 @@ export class CreatedRecords {
    */
   async cleanUp(client: ApiClient, only?: unknown[]): Promise<string[]> {
     const leftOver: string[] = [];
-    for (const [key, { id, deleteOp }] of [...this.created].reverse()) {
+    for (const [key, entry] of [...this.created].reverse()) {
+      const { id, deleteOp } = entry;
       if (only && !only.some((o) => String(o) === String(id))) continue;
       try {
         const answer = await client.call(deleteOp, { id });
-        if (is2xx(answer) || answer.status === 404) this.created.delete(key);
+        // Not a record created meanwhile under the same id (a target that reuses ids): that one is still to delete.
+        if ((is2xx(answer) || answer.status === 404) && this.created.get(key) === entry) this.created.delete(key);
         else leftOver.push(`${key}: delete answered ${answer.status}`);
       } catch (e) {
         leftOver.push(`${key}: ${(e as Error).message}`);

@@ -1,7 +1,6 @@
 import { is2xx, type ApiClient } from '../http/client.ts';
-import { rowsOf } from '../records/record-shapes.ts';
 import { customerFixture, markerBase, markerField } from '../records/fixtures.ts';
-import { markedRows, markedValue, type MarkedRecord } from '../records/run-marker.ts';
+import { markedRecords, markedRows, markedValue, type MarkedRecord } from '../records/run-marker.ts';
 import type { Journal } from './journal.ts';
 import type { Row } from '../contract/record.ts';
 import type { TargetConfig } from '../config/target.ts';
@@ -67,16 +66,14 @@ export function leasePlace(spec: Spec, target: TargetConfig): LeasePlace | undef
 
 /** The live leases of other runs among listed customers. */
 export function othersLive(rows: Row[], place: LeasePlace, runId: string, now = Date.now()): SeenLease[] {
-  const marked = markedRows(rows, place.listPath, place.field, place.base, place.idField);
-  return [...leasesByRun(marked).values()].filter((l) => l.runId !== runId && isLive(l, now));
+  return liveOthers(markedRows(rows, place.listPath, place.field, place.base, place.idField), runId, now);
 }
 
-/** The live leases of other runs, read from the list; throws, saying why, when it cannot be read. */
-export async function liveLeasesOfOthers(client: ApiClient, place: LeasePlace, runId: string): Promise<SeenLease[]> {
-  const answer = await client.send({ method: 'GET', path: place.listPath });
-  const rows = is2xx(answer) ? rowsOf(answer.json) : undefined;
-  if (!rows) throw new Error(`GET ${place.listPath} answered ${answer.status}`);
-  return othersLive(rows, place, runId);
+const liveOthers = (marked: MarkedRecord[], runId: string, now: number) => [...leasesByRun(marked).values()].filter((l) => l.runId !== runId && isLive(l, now));
+
+/** The live leases of other runs, read from every page of the list; throws, saying why, when it cannot be read whole. */
+export async function liveLeasesOfOthers(client: ApiClient, place: LeasePlace, runId: string, now = Date.now()): Promise<SeenLease[]> {
+  return liveOthers(await markedRecords(client, client.target, place.listPath, place.field, place.base), runId, now);
 }
 
 export type Taken = { lease: Lease } | { busy: SeenLease } | { none: string };

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { changedFieldNames } from '../records/compare.ts';
 import { foreignRunId, Interference } from './interference.ts';
 import type { Journal } from './journal.ts';
@@ -18,6 +19,8 @@ export class MemberWatch {
   interference?: Interference;
   private generation = 0;
   private readonly seen: Record<'list' | 'find', Seen> = { list: new Map(), find: new Map() };
+  /** Values this run wrote, per member and field: a read moving toward one is the run's own write showing late, not another writer. */
+  private readonly written = new Map<string, unknown[]>();
 
   constructor(
     private readonly runId: string,
@@ -26,9 +29,17 @@ export class MemberWatch {
     private readonly journal: Journal | undefined,
   ) {}
 
-  /** An update went out: what is read next may differ because of it. */
-  sent(): void {
+  /** An update of member `id` went out: what is read next may differ because of it. */
+  sent(id?: unknown, body: Row = {}): void {
     this.generation += 1;
+    for (const [field, value] of Object.entries(body)) {
+      const key = `${String(id)} ${field}`;
+      this.written.set(key, [...(this.written.get(key) ?? []), value]);
+    }
+  }
+
+  private wrote(id: string, field: string, value: unknown): boolean {
+    return (this.written.get(`${id} ${field}`) ?? []).some((v) => isDeepStrictEqual(v, value));
   }
 
   listed(rows: Row[]): void {
@@ -54,7 +65,7 @@ export class MemberWatch {
       const id = String(row[this.idField]);
       const other = foreignRunId(row, this.runId);
       const last = this.seen[kind].get(id);
-      const changed = last && last.generation === this.generation ? changedFieldNames(last.row, row) : [];
+      const changed = last && last.generation === this.generation ? changedFieldNames(last.row, row).filter((f) => !this.wrote(id, f, row[f])) : [];
       this.seen[kind].set(id, { row, generation: this.generation });
       if (found) continue;
       if (other) found = new Interference(other, `team member ${id} holds a value written by run ${other}`);

@@ -56,7 +56,7 @@ export async function planRelease(client: ApiClient, spec: Spec, target: TargetC
   const collections = spec.operations.filter((o) => o.method === 'POST' && !o.itemPath).map((o) => o.path);
   for (const listPath of field ? collections : []) {
     try {
-      const marked = await markedRecords(client, listPath, field!, markerBase(target), target.vendor.idField);
+      const marked = await markedRecords(client, target, listPath, field!, markerBase(target));
       plan.lease ??= leasesByRun(marked).get(runId);
       plan.customers.push(...marked.filter((m) => m.runId === runId));
     } catch (e) {

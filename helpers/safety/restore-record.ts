@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { is2xx, NoAnswerError, type ApiClient } from '../http/client.ts';
 import { businessRecordIn, pick, type RecordReader } from '../records/record-shapes.ts';
 import { type Row } from '../contract/record.ts';
+import { converge } from '../core/converge.ts';
 
 /** A record the run could not leave as it found it, and why: the report's last section. */
 export interface LeftOnTarget {
@@ -14,6 +15,8 @@ export interface RecordAccess {
   /** The record as it stands; throws, saying why, when it cannot be read. */
   read(): Promise<Row>;
   write(body: Row): Promise<{ status: number }>;
+  /** How long a read after a write waits for it to show (--converge-window; see converge). */
+  windowMs?: number;
 }
 
 export interface RestoreOptions {
@@ -44,6 +47,8 @@ export async function restoreFields(access: RecordAccess, before: Row, fields: I
   const body = options.body ?? ((names: string[]) => pick(before, names));
   const differing = options.differing ?? ((now: Row) => known.filter((f) => !(f in now) || !isDeepStrictEqual(now[f], before[f])));
   let now = await access.read();
+  // After a write, read until it shows (a lagging read replica), within the window.
+  const settled = async () => (await converge(() => access.read(), (r) => differing(r).length === 0, access.windowMs)).value;
   const changed = differing(now);
   let still = changed;
   if (changed.length) {
@@ -51,17 +56,17 @@ export async function restoreFields(access: RecordAccess, before: Row, fields: I
     if (writable.length) {
       const all = await access.write(body(writable));
       if (!is2xx(all) && writable.length > 1) for (const f of writable) await access.write(body([f]));
-      now = await access.read();
+      now = await settled();
       still = differing(now);
     }
     if (still.length) {
       await access.write(body(known));
-      now = await access.read();
+      now = await settled();
       still = differing(now);
     }
     if (still.length) {
       for (const f of still.filter((g) => known.includes(g))) await access.write(body([f]));
-      now = await access.read();
+      now = await settled();
       still = differing(now);
     }
   }

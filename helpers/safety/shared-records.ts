@@ -1,5 +1,7 @@
 import { fillId, is2xx, type ApiClient } from '../http/client.ts';
-import { recordReader, rowsOf } from '../records/record-shapes.ts';
+import { recordReader } from '../records/record-shapes.ts';
+import { ListReader } from '../records/list-reader.ts';
+import { isRecord } from '../contract/record.ts';
 import type { Row } from '../contract/record.ts';
 import type { Spec } from '../contract/spec.ts';
 import type { TargetConfig } from '../config/target.ts';
@@ -25,19 +27,20 @@ export async function readSharedRecords(client: ApiClient, spec: Spec, target: T
     const singleton = has('PATCH', op.path);
     if (!singleton && !(has('PATCH', `${op.path}/{id}`) && !has('POST', op.path))) continue;
     try {
-      const answer = await client.send({ method: 'GET', path: op.path });
-      if (singleton) {
-        const record = is2xx(answer) ? recordOf(op.path, answer.json) : undefined;
-        if (!record) throw new Error(`cannot snapshot ${op.path} before changing it: GET answered ${answer.status}${answer.jsonError ? ` (${answer.jsonError})` : is2xx(answer) ? ' without a record in it' : ''}`);
-        records.push({ path: op.path, record });
+      if (!singleton) {
+        // Every page: a member on a later page is changed and put back like the others.
+        const { items, end } = await new ListReader(client, target).all(op.path, `cannot snapshot ${op.path} before the run`);
+        if (!end.complete) throw new Error(`cannot snapshot ${op.path} before the run: ${end.unknown}`);
+        for (const row of items.filter(isRecord)) {
+          const id = row[target.vendor.idField];
+          if (id !== undefined && id !== null) records.push({ path: fillId(`${op.path}/{id}`, id), record: row });
+        }
         continue;
       }
-      const rows = is2xx(answer) ? rowsOf(answer.json) : undefined;
-      if (!rows) throw new Error(`cannot snapshot ${op.path} before the run: GET answered ${answer.status}${answer.jsonError ? ` (${answer.jsonError})` : ''}`);
-      for (const row of rows) {
-        const id = row[target.vendor.idField];
-        if (id !== undefined && id !== null) records.push({ path: fillId(`${op.path}/{id}`, id), record: row });
-      }
+      const answer = await client.send({ method: 'GET', path: op.path });
+      const record = is2xx(answer) ? recordOf(op.path, answer.json) : undefined;
+      if (!record) throw new Error(`cannot snapshot ${op.path} before changing it: GET answered ${answer.status}${answer.jsonError ? ` (${answer.jsonError})` : is2xx(answer) ? ' without a record in it' : ''}`);
+      records.push({ path: op.path, record });
     } catch (e) {
       problems.push((e as Error).message);
     }

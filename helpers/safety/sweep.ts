@@ -52,7 +52,7 @@ export async function sweep(target: TargetConfig, spec: Spec, options: { yes: bo
     const collections = spec.operations
       .filter((o) => o.method === 'POST' && spec.operations.some((d) => d.method === 'DELETE' && d.collectionPath === o.path))
       .map((o) => o.path);
-    const marked = (listPath: string) => markedRecords(client, listPath, field, markerBase(target), target.vendor.idField);
+    const marked = (listPath: string) => markedRecords(client, target, listPath, field, markerBase(target));
     const now = Date.now();
     const going = (runId: string) => {
       const lease = result.leases.get(runId);

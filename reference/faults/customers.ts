@@ -70,6 +70,23 @@ export const customerFaults: Fault[] = [
     description: 'List Customers still shows deleted customers (Find answers 404 for them).',
     kills: ['CUS-DELETE'],
   },
+  // The list of 30 customers in pages of 10, the next page named in the body (see paging.ts).
+  {
+    name: 'customer-list-pages-stop-early',
+    description: 'The paged customer list stops naming a next page after page 3: customers past the first 30 (every customer the run creates) are never listed.',
+    // The customer each-field coverage changes is never listed either.
+    kills: ['CUS-LIST:new-and-existing', 'CUS-CREATE-ONE', 'CUS-LIST:each-field-change'],
+  },
+  {
+    name: 'customer-list-pages-repeat',
+    description: 'Each page of the customer list after the first starts with the last customer of the page before (an offset one short).',
+    kills: CUSTOMER_CHECKS_NEEDING.listCustomers,
+  },
+  {
+    name: 'customer-list-next-loops',
+    description: 'The last page of the customer list names the first page as its next.',
+    kills: CUSTOMER_CHECKS_NEEDING.listCustomers,
+  },
   {
     name: 'customer-find-ignores-id',
     description: 'Find Customer answers the first customer whatever the id, even an unknown one.',

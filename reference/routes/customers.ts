@@ -2,6 +2,9 @@ import type { State } from '../state.ts';
 import { error, json, lookUp, type RefContext, type RefRequest, type Route } from '../types.ts';
 import { isRecord, type Row } from '../../helpers/contract/record.ts';
 
+/** The faults of the paged customer list, and how each breaks it (applied where the list is paged: reference/paging.ts). */
+export const BROKEN_PAGING = { 'customer-list-pages-stop-early': 'stop-early', 'customer-list-pages-repeat': 'repeat', 'customer-list-next-loops': 'loop' } as const;
+
 /** Customers deleted so far, per reference instance: some faults still show or answer them. */
 const deleted = new WeakMap<State, Map<string, Row>>();
 /** The list as it was at the first customer request, for the stale-list fault. */
