@@ -97,7 +97,8 @@ function rightType(value: unknown, stored: unknown): unknown {
   if (!Array.isArray(stored) && Array.isArray(value) && value.length === 1) return value[0];
   return value;
 }
-const wrongTypeField = (ctx: RefContext) => Object.keys(ctx.state.business).find((f) => ctx.fault(`business-get-wrong-type:${f}`));
+/** The fields the business-get-wrong-type faults switched on serve with another type (the matrix may switch on several). */
+const wrongTypeFields = (ctx: RefContext) => Object.keys(ctx.state.business).filter((f) => ctx.fault(`business-get-wrong-type:${f}`));
 
 /** What a stale cache serves (fault business-get-stale): the record as first read, per reference. */
 const staleCopies = new WeakMap<object, Record<string, unknown>>();
@@ -113,8 +114,7 @@ function retrieve(req: RefRequest, ctx: RefContext) {
   }
   // Fault business-get-hides-fields: the retrieval shows none of the documented fields.
   if (ctx.fault('business-get-hides-fields')) return json(200, { id: 'business', kind: 'business' });
-  const wrong = wrongTypeField(ctx);
-  if (wrong) business = { ...business, [wrong]: wrongType(business[wrong]) };
+  for (const wrong of wrongTypeFields(ctx)) business = { ...business, [wrong]: wrongType(business[wrong]) };
   // Variation omit-null-fields: the retrieval leaves out the fields that are null.
   if (ctx.varies('omit-null-fields')) business = Object.fromEntries(Object.entries(business).filter(([, v]) => v !== null));
   if (ctx.fault('business-get-text-plain')) return { status: 200, raw: JSON.stringify(business), headers: { 'content-type': 'text/plain; charset=utf-8' } };
@@ -136,7 +136,7 @@ function mangle(field: string, value: unknown, ctx: RefContext): { field: string
   if (ctx.fault('business-null-ignored') && value === null) return undefined;
   if (ctx.fault('business-null-ignored-when-unset') && value === null && UNSET_IN_SEED.includes(field)) return undefined;
   if (ctx.fault('business-null-as-empty-string') && value === null) return { field, value: '' };
-  if (field === wrongTypeField(ctx)) return { field, value: rightType(value, ctx.state.business[field]) };
+  if (wrongTypeFields(ctx).includes(field)) return { field, value: rightType(value, ctx.state.business[field]) };
   if (ctx.fault('business-fields-crossed') && CROSSED[field]) return { field: CROSSED[field], value };
   return { field, value };
 }
