@@ -80,10 +80,9 @@ export interface Answer {
  * Whether an answer is a success: any 2xx, since the contract shows no status for most
  * operations. The one test of it, for checks and clean-up alike.
  */
-export const is2xx = (answer: { status: number }): boolean => answer.status >= 200 && answer.status < 300;
+export { excerpt, fillId, is2xx } from './basics.ts';
+import { excerpt, fillId, is2xx } from './basics.ts';
 
-/** The path of one record: `path` with its {id} filled in by the URL-encoded id (e.g. `${collection}/{id}`). */
-export const fillId = (path: string, id: unknown): string => path.replace(/\{[^}]+\}/, () => encodeURIComponent(String(id)));
 
 /**
  * A creation, deletion or write, told as the target is asked or answers, so that the run can undo
@@ -387,12 +386,6 @@ function parseJson(text: string): { json: unknown; jsonError?: string } {
   } catch (e) {
     return { json: undefined, jsonError: `not JSON (${(e as Error).message}): ${excerpt(text)}` };
   }
-}
-
-/** A short, single-line excerpt of a body, for messages. */
-export function excerpt(text: string, max = 120): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return JSON.stringify(line.length > max ? `${line.slice(0, max)}…` : line);
 }
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {

@@ -1,6 +1,6 @@
 import LinkHeader from 'http-link-header';
-import { is2xx, type Answer, type ApiClient } from '../http/client.ts';
-import { excerpt } from '../http/client.ts';
+import type { Answer, ApiClient } from '../http/client.ts';
+import { excerpt, is2xx } from '../http/basics.ts';
 import { listItems } from './record-shapes.ts';
 import { isRecord } from '../contract/record.ts';
 import type { TargetConfig } from '../config/target.ts';

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { fillId, type ApiClient } from '../http/client.ts';
+import type { ApiClient } from '../http/client.ts';
+import { fillId } from '../http/basics.ts';
 import { ListReader } from './list-reader.ts';
 import { isRecord, type Row } from '../contract/record.ts';
 import type { TargetConfig } from '../config/target.ts';
