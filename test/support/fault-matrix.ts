@@ -23,6 +23,7 @@ import { startReference } from '../../reference/server.ts';
 import { runInProcess } from './cli.ts';
 import { idsWith, matches, readResult } from './verdicts.ts';
 import { loadCatalog, requirementOf } from '../../helpers/contract/catalog.ts';
+import { loadSpec } from '../../helpers/contract/spec.ts';
 
 /** MATRIX_ONLY=<regular expression>: only the faults (and variations) so named, to try a few by hand. */
 export const onlyNamed = (name: string) => !process.env.MATRIX_ONLY || new RegExp(process.env.MATRIX_ONLY).test(name);
@@ -32,16 +33,21 @@ export const FAULT_SHARES = 4;
 
 export type Lane = 'business' | 'customers' | 'team-members';
 
-/** The lane a check belongs to: its resource (OP-DOCUMENTED:<operation> by the operation's). */
-export function laneOfCheck(id: string): Lane | undefined {
-  if (id.startsWith('BUS-')) return 'business';
-  if (id.startsWith('CUS-')) return 'customers';
-  if (id.startsWith('TM-')) return 'team-members';
-  const op = /^OP-DOCUMENTED:(\w+)/.exec(id)?.[1] ?? '';
-  return /Customer/.test(op) ? 'customers' : /TeamMember/.test(op) ? 'team-members' : /Business/.test(op) ? 'business' : undefined;
-}
-
 const catalog = loadCatalog();
+const resourceOf = new Map((await loadSpec()).operations.map((o) => [o.operationId, o.resource]));
+
+/**
+ * The lane a check belongs to: the resource of the operations its requirement names in the
+ * catalog (OP-DOCUMENTED, which names them all, by its variant's); none when they are several.
+ */
+export function laneOfCheck(id: string): Lane | undefined {
+  const [requirement, variant] = id.split(':');
+  // A kill pattern "BUS-UPDATE-*" stands for every requirement so named.
+  const named = requirement.endsWith('*') ? [...catalog.byId.values()].filter((r) => r.id.startsWith(requirement.slice(0, -1))) : [catalog.byId.get(requirement)];
+  const operations = requirement === 'OP-DOCUMENTED' ? [variant] : named.flatMap((r) => r?.operations ?? []);
+  const lanes = new Set(operations.map((op) => resourceOf.get(op)));
+  return lanes.size === 1 ? ([...lanes][0] as Lane | undefined) : undefined;
+}
 const onlyShould = (fault: Fault) =>
   fault.kills.every((p) => catalog.byId.get(requirementOf(p.replace(/\*$/, '')))?.level === 'SHOULD');
 
