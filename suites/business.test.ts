@@ -10,7 +10,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject } from 'vitest';
 import { asBlocked, Blocked, check, selected, type CheckRun, settleDifferencesWith } from '../helpers/checks/check.ts';
-import { Interference } from '../helpers/safety/interference.ts';
 import { concurrentSteps, sharedStep } from '../helpers/checks/shared-step.ts';
 import { dependsOnUnselected } from '../helpers/core/selection.ts';
 import { is2xx, TurnedAway, type Answer, type Auth } from '../helpers/http/client.ts';
@@ -119,25 +118,6 @@ describe('retrieval', () => {
 type Step = { before: Row; value: unknown; after?: Row; wrote?: Exchange[] } | { notApplicable: string } | { blocked: Blocked };
 const steps = new Map<string, Step>();
 
-/**
- * A nullable field holding a string goes to null first, read back, and then to its new value in
- * its update step: BUS-UPDATE-NULLABLE judges the pair (null accepted and read back, then a string
- * accepted and read back), which saves it a round trip each way.
- */
-interface NullStep { status: number; read: Row | { error: string }; exchanges: Exchange[] }
-const nullSteps = new Map<string, NullStep>();
-async function sendNull(name: string): Promise<void> {
-  const answer = await record.update({ [name]: null });
-  const exchanges = [answer.exchange];
-  try {
-    const read = await record.read();
-    nullSteps.set(name, { status: answer.status, read, exchanges: [...exchanges, record.lastReadExchange!] });
-  } catch (e) {
-    if (e instanceof Interference) throw e;
-    nullSteps.set(name, { status: answer.status, read: { error: (e as Error).message.split('\n')[0] }, exchanges: [...exchanges, ...(record.lastReadExchange ? [record.lastReadExchange] : [])] });
-  }
-}
-
 /** Whether some field has shown that null is accepted and read back: until then, a field that is
  *  null on the target is not changed, since putting null back might not work. */
 let nullProven = false;
@@ -156,32 +136,6 @@ function stepOf(name: string, run: CheckRun): { before: Row; value: unknown; aft
   // The write is what a read-back judges: its report and cURL reproduction show it first.
   for (const e of step.wrote ?? []) recordExchange(e);
   return step;
-}
-
-/**
- * BUS-UPDATE-NULLABLE from the null step its update step sent first: null answered 200 and read
- * back null (or absent: the retrieval's fields are not shown), then the update step's string
- * accepted and read back. When no string of the suite's was accepted, the field's own is written
- * back and read instead.
- */
-async function judgeNullStep(name: string, folded: NullStep, run: CheckRun): Promise<void> {
-  for (const e of folded.exchanges) recordExchange(e);
-  const nullBody = { [name]: null };
-  expect(folded.status, `${patchText(nullBody)} answered ${folded.status}`).toBe(200);
-  if ('error' in folded.read) throw new Error(`after ${patchText(nullBody)}, ${folded.read.error}`);
-  const read = name in folded.read ? folded.read[name] : null;
-  expect(read, `after ${patchText(nullBody)}, ${name} reads back ${show(folded.read[name])}`).toStrictEqual(null);
-  const step = steps.get(name);
-  if (step && 'before' in step && accepted.has(name)) {
-    const { after } = stepOf(name, run);
-    const now = after ?? (await record.read());
-    expect(now[name], `after null, ${patchText({ [name]: step.value })} was answered 200 and ${name} reads back ${show(now[name])}`).toStrictEqual(step.value);
-  } else {
-    const original = record.before()[name];
-    if (typeof original !== 'string') run.notApplicable(`${name} was null before the run and no string value of it was accepted (BUS-UPDATE-200:${name})`);
-    await setAndConfirm(name, original);
-  }
-  nullProven = true;
 }
 
 /** The value of each field the target accepted in its update step: known to be valid. */
@@ -216,7 +170,6 @@ describe('update', () => {
             steps.set(name, { notApplicable: candidates.unavailable });
             return run.notApplicable(candidates.unavailable);
           }
-          if (nf.field.nullable && typeof current === 'string') await sendNull(name);
           // Formats and bounds of values are not shown: a 4xx to a value the suite chose proves
           // nothing, so the next is tried. A 4xx to the target's own value does: it is written
           // back after the first refusal to tell the two apart.
@@ -269,8 +222,6 @@ describe('update', () => {
         check({ id: `BUS-UPDATE-NULLABLE:${name}`, title: `${name} accepts null, reads back null, then accepts a string`, changesData: true }, async (run) => {
           const why = record.unchangeable(nf) ?? nullGate(nf);
           if (why) run.notApplicable(why);
-          const folded = nullSteps.get(name);
-          if (folded) return judgeNullStep(name, folded, run);
           const before = await record.current();
           const original = record.before()[name];
           // A string the target is known to accept: its own, or the one its update step took.

@@ -98,9 +98,9 @@ export const businessFaults: Fault[] = [
   {
     name: 'business-fields-crossed',
     description: 'tikTokUrl and youTubeUrl are written into each other.',
-    // The body of every field and the write-back put both back to null, their value before the
-    // run: a swap of two equal values does not show there.
-    kills: [...ids('BUS-UPDATE-APPLIES', ['tikTokUrl', 'youTubeUrl']), ...ids('BUS-UPDATE-PARTIAL', ['tikTokUrl', 'youTubeUrl']), ...ids('BUS-UPDATE-NULLABLE', ['tikTokUrl', 'youTubeUrl'])],
+    // The write-back comes after the lane has given the two fields different values.
+    // The write-back, and the body of every field, come after the lane has given the two fields different values.
+    kills: [...ids('BUS-UPDATE-APPLIES', ['tikTokUrl', 'youTubeUrl']), ...ids('BUS-UPDATE-PARTIAL', ['tikTokUrl', 'youTubeUrl']), ...ids('BUS-UPDATE-NULLABLE', ['tikTokUrl', 'youTubeUrl']), 'BUS-UPDATE-MULTI', 'BUS-UPDATE-WRITEBACK'],
   },
   {
     name: 'business-patch-first-field-only',
