@@ -36,6 +36,8 @@ const opOf = (method: string, path: string) => spec.operations.find((o) => o.met
 
 /** A record of the operation's collection to address: one this run creates, or else the first listed. */
 const records = new Map<string, unknown>();
+/** Ids of the records this run created: only a find of one of those waits for it to show. */
+const madeHere = new Set<unknown>();
 async function recordId(op: Operation, run: CheckRun): Promise<unknown> {
   if (records.has(op.collectionPath)) return records.get(op.collectionPath);
   const create = opOf('POST', op.collectionPath);
@@ -45,6 +47,7 @@ async function recordId(op: Operation, run: CheckRun): Promise<unknown> {
   if (create && !target.readOnly) {
     const answer = await client.call(create, { body: customerFixture(target, 'operations') });
     id = (answer.json as Record<string, unknown> | undefined)?.[idField];
+    if (id !== undefined && id !== null) madeHere.add(id);
     const deleteOp = opOf('DELETE', op.path);
     if (id !== undefined && deleteOp) createdRecords.record(deleteOp, id);
   } else {
@@ -140,13 +143,16 @@ for (const resource of resources) {
             : undefined;
           // A record this run has just created may show in reads late (a lagging replica): a find waits for it, within the window.
           const send = () => client.call(op, { id, body });
-          const answer = op.method === 'GET' && op.itemPath ? (await converge(send, (a) => statusMatches(op.success, a.status), windowOf(target))).value : await send();
+          const answer = op.method === 'GET' && op.itemPath && madeHere.has(id) ? (await converge(send, (a) => statusMatches(op.success, a.status), windowOf(target))).value : await send();
           if (op.method === 'POST') {
             const created = (answer.json as Record<string, unknown> | undefined)?.[target.vendor.idField];
             const deleteOp = opOf('DELETE', `${op.path}/{id}`);
             if (created !== undefined && deleteOp) createdRecords.record(deleteOp, created);
             // The operations on one record find, update and delete this one: no second create.
-            if (created !== undefined && created !== null && statusMatches(op.success, answer.status) && !records.has(op.path)) records.set(op.path, created);
+            if (created !== undefined && created !== null && statusMatches(op.success, answer.status) && !records.has(op.path)) {
+              records.set(op.path, created);
+              madeHere.add(created);
+            }
           }
           if (op.method === 'DELETE') createdRecords.forget(op, id);
           if (statusMatches(op.success, answer.status)) await repair(op, id, body, run);
