@@ -139,9 +139,10 @@ function seedCount(varies: RefContext['varies'], faults: Set<string>): number {
 }
 
 /** How a list is paged by the variations and faults that page it (undefined: one answer). */
-function pagingOf(varies: RefContext['varies'], operationId: string | undefined, faults: Set<string>, pageSize = CUSTOMERS_PAGE): Paging | undefined {
+function pagingOf(ctx: RefContext, operationId: string | undefined, pageSize = CUSTOMERS_PAGE): Paging | undefined {
+  const { varies } = ctx;
   const customers = operationId === 'listCustomers';
-  const broken = [...faults].find((f): f is keyof typeof BROKEN_PAGING => f in BROKEN_PAGING);
+  const broken = (Object.keys(BROKEN_PAGING) as (keyof typeof BROKEN_PAGING)[]).find((f) => ctx.fault(f));
   if (customers && broken) return { style: 'body', size: CUSTOMERS_PAGE, fault: BROKEN_PAGING[broken] };
   const style = varies('list-pages-body-link') ? 'body' : varies('list-pages-link-header') ? 'link' : undefined;
   return style && { style, size: customers ? pageSize : MEMBERS_PAGE };
@@ -280,7 +281,7 @@ async function handle(req: IncomingMessage, ctx: RefContext, options: ReferenceO
   const reading = request.method === 'GET';
   const answer = await found.route.handler(request, reading ? { ...ctx, state: replica.reads() } : ctx);
   if (!reading) replica.wrote();
-  const paging = pagingOf(varies, operationId, new Set(faultsOf(options)), options.pageSize);
+  const paging = pagingOf(ctx, operationId, options.pageSize);
   return shapeRecordAnswer(varies, request, operationId, shapeListAnswer(varies, operationId, shapePatchAnswer(varies, request, answer), paging && ((rows) => pageOf(rows, url.pathname, url.searchParams, paging))));
 }
 

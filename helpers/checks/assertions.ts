@@ -1,5 +1,4 @@
 import { excerpt, is2xx, type Answer } from '../http/client.ts';
-import { listItems } from '../records/record-shapes.ts';
 import { isRecord } from '../contract/record.ts';
 import { sameId } from '../records/compare.ts';
 
@@ -12,17 +11,6 @@ export function ensure(condition: unknown, message: string | (() => string)): as
 export function said(answer: Answer): string {
   const body = answer.text.trim() === '' ? 'with an empty body' : excerpt(answer.text);
   return `answered ${answer.status} ${body}`;
-}
-
-/**
- * The elements of a list answer: a 2xx JSON array, or an object holding exactly one array (the
- * envelope is not shown: see listItems); else the running check fails saying what came back.
- */
-export function listElements(answer: Answer, doing: string): unknown[] {
-  ensure(is2xx(answer), () => `${doing} ${said(answer)}`);
-  const items = listItems(answer.json);
-  ensure(items, () => `${doing} ${said(answer)}, neither a JSON array nor an object holding exactly one array`);
-  return items;
 }
 
 /** The record a find answered: a 2xx JSON object carrying the id asked for, or the running check fails. */

@@ -1,8 +1,7 @@
 import { fillId, is2xx, type ApiClient } from '../http/client.ts';
 import { outstanding, type Journal, type Outstanding } from './journal.ts';
 import { markerBase, markerField } from '../records/fixtures.ts';
-import { markedRecords, markedRows, runIdOf, runIdsIn } from '../records/run-marker.ts';
-import { rowsOf } from '../records/record-shapes.ts';
+import { markedRecords, runIdOf, runIdsIn } from '../records/run-marker.ts';
 import { ListReader } from '../records/list-reader.ts';
 import { isRecord, type Row } from '../contract/record.ts';
 import { isDeepStrictEqual } from 'node:util';
