@@ -1,9 +1,12 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { projectRoot } from '../core/paths.ts';
+import { OPTIONS, type Given, type OptionRow } from './option-table.ts';
 
 /** The flags a later command against the same target needs to reach it and read its records as this run did. */
-const CARRIED = { config: { type: 'string' }, header: { type: 'string', multiple: true }, ca: { type: 'string' }, cert: { type: 'string' }, key: { type: 'string' }, timeout: { type: 'string' }, rate: { type: 'string' } } as const;
+const carried = (OPTIONS as readonly OptionRow[]).filter((r) => r.carried);
+/** How to reach the target first (files, headers), then its pace (numbers): the line reads as it always has. */
+const CARRIED = [...carried.filter((r) => !r.number), ...carried.filter((r) => r.number)];
 
 /**
  * The words that start this command again as it was started: `npm run conformance --` from the
@@ -12,14 +15,16 @@ const CARRIED = { config: { type: 'string' }, header: { type: 'string', multiple
  * given (a --header's $VAR stays $VAR). Never the key: it is read from the environment again.
  */
 export function relaunchWords(argv: string[], env: Record<string, string | undefined>): string[] {
+  const options = Object.fromEntries(CARRIED.map((r) => [r.flag, { type: 'string' as const, multiple: Boolean(r.repeatable) }]));
+  return relaunchOf(parseArgs({ args: argv, options, strict: false, allowPositionals: true }).values as Given, env);
+}
+
+/** relaunchWords of options already read. */
+export function relaunchOf(given: Given, env: Record<string, string | undefined>): string[] {
   const start = env.npm_command === 'run-script' && env.npm_lifecycle_event === 'conformance' ? ['npm', 'run', 'conformance', '--']
     : env.npm_command === 'exec' ? ['npx', 'scheduling-conformance']
     : ['node', join(projectRoot, 'bin', 'scheduling-conformance.js')];
-  const { values } = parseArgs({ args: argv, options: CARRIED, strict: false, allowPositionals: true });
-  const flags = Object.keys(CARRIED).flatMap((name) => {
-    const value = values[name as keyof typeof CARRIED];
-    return [value].flat().filter((v): v is string => typeof v === 'string').flatMap((v) => [`--${name}`, v]);
-  });
+  const flags = CARRIED.flatMap((r) => [given[r.flag as keyof Given]].flat().filter((v) => v !== undefined && typeof v !== 'boolean').flatMap((v) => [`--${r.flag}`, String(v)]));
   return [...start, ...flags];
 }
 
