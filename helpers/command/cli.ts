@@ -9,77 +9,121 @@ import type { WireEntry } from '../http/exchanges.ts';
 import { appendFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { processIo, type Io } from './io.ts';
+import { processIo, type Ended, type Io } from './io.ts';
 import { prepareOutputs } from './outputs.ts';
 import { writeNotTested } from './not-tested.ts';
 import { JOURNAL_FILE } from '../results/report-files.ts';
 import type { Journal } from '../safety/journal.ts';
+
+/** What a command whose options could not be read still honours: where its summary and its verdict of "not tested" go. */
+export interface Fallback {
+  summaryFile?: string;
+  stepSummaryFile?: string;
+  reportDir?: string;
+  baseUrl?: string;
+}
+
+/** What a run has done so far: what its error report and its clean-up need. */
+interface RunState {
+  redact: (text: string) => string;
+  options?: RunOptions;
+  baseUrl?: string;
+  startedAt: Date;
+  preflightRequests: WireEntry[];
+  /** Set once this run wrote its own reports: an error after that does not replace them. */
+  reported: boolean;
+  reference?: RunningReference;
+}
 
 /**
  * The scheduling-conformance command. Returns the exit code; never throws. Writes only to `io`
  * and reads no process state, so tests can run it in process (the fault matrix does).
  */
 export async function main(argv: string[], env?: Record<string, string | undefined>, io: Io = processIo): Promise<number> {
-  let reference: RunningReference | undefined;
-  let redact = (text: string) => text;
-  let options: RunOptions | undefined;
-  let baseUrl: string | undefined;
-  const startedAt = new Date();
-  const preflightRequests: WireEntry[] = [];
-  // Set once this run wrote its own reports: an error after that does not replace them.
-  let reported = false;
+  // Help and version answer whatever else is wrong (a bad .env, a bad base URL in the environment).
+  if (argv.includes('--help') || argv.includes('-h')) return void io.stdout.write(HELP), EXIT.conformant;
+  if (argv.includes('--version') || argv.includes('-v')) return void io.stdout.write(`${suiteVersion}\n`), EXIT.conformant;
+  const fallback: Fallback = {
+    summaryFile: flagValue(argv, 'summary'),
+    stepSummaryFile: (env ?? process.env).GITHUB_STEP_SUMMARY,
+    reportDir: runReportDir(argv),
+    baseUrl: flagValue(argv, 'base-url'),
+  };
+  if (argv[0] === 'verify') return (await guarded(io, fallback, async () => (await import('./verify.ts')).verifyCommand(argv.slice(1), io))).code;
+  return (await run(() => parseOptions(argv, env ?? commandEnvironment()), io, fallback)).code;
+}
+
+/**
+ * The command without its command line: options read by `read` (whose usage errors are reported
+ * like the run's), then the run. Never throws: an error is its one line on stderr, in the summary
+ * files and in the report directory, and comes back as `line`.
+ */
+export const run = (read: () => RunOptions, io: Io, fallback: Fallback): Promise<Ended> =>
+  guarded(io, fallback, (state) => runWith((state.options = read()), state, io));
+
+async function guarded(io: Io, fallback: Fallback, body: (state: RunState) => Promise<number | Ended>): Promise<Ended> {
+  const state: RunState = { redact: (text) => text, startedAt: new Date(), preflightRequests: [], reported: false };
   try {
-    // Help and version answer whatever else is wrong (a bad .env, a bad base URL in the environment).
-    if (argv.includes('--help') || argv.includes('-h')) return void io.stdout.write(HELP), EXIT.conformant;
-    if (argv.includes('--version') || argv.includes('-v')) return void io.stdout.write(`${suiteVersion}\n`), EXIT.conformant;
-    if (argv[0] === 'verify') return await (await import('./verify.ts')).verifyCommand(argv.slice(1), io);
-    options = parseOptions(argv, env ?? commandEnvironment());
-    // The run timeout counts from here (start-up is part of the run), not counting --wait-for-target.
-    const started = Date.now();
-    redact = redactor(options);
-    if (options.recover !== undefined && !options.baseUrl) throw new UsageError('--recover needs --base-url: the target the earlier run changed');
-    if (options.release !== undefined && !options.baseUrl) throw new UsageError('--release needs --base-url: the target the earlier run changed');
-    if (options.list) return await (await import('./list.ts')).listCommand(options, io);
-    // Every path the command writes or reads is checked before anything is sent or started.
-    const recovery = options.recover !== undefined ? await recoveryJournal(options.recover, options.baseUrl!) : undefined;
-    if (isRun(options)) prepareOutputs(options);
-    // What a run needs is loaded when it is needed: --help, --version and usage errors start fast.
-    if (!options.baseUrl) {
-      const { startReference } = await import('../../reference/server.ts');
-      reference = await startReference({ apiKey: options.apiKey, expiredKey: options.expiredKey });
-    }
-    const target = targetConfig(options, reference, (await import('../records/run-marker.ts')).newRunId());
-    baseUrl = target.baseUrl;
-    redact = redactor(target);
-    // The run itself (vitest above all, ~0.3 s) loads while the target is asked (the preflight):
-    // time a distant target would otherwise leave this process idle.
-    const conformModule = options.sweep || options.recover !== undefined || options.release !== undefined ? undefined : import('./conform.ts');
-    conformModule?.catch(() => {}); // awaited below; a failure to load is reported there
-    io.stdout.write(`${targetLine(target, Boolean(reference))}\n`);
-    const warning = plainHttpWarning(target.baseUrl, options.allowHttp);
-    if (warning) io.stderr.write(`scheduling-conformance: ${warning}\n`);
-    if (options.only !== undefined && !options.sweep) await refuseEmptySelection(target, options.only);
-    const { preflight } = await import('./preflight.ts');
-    const waited = await preflight(target, { waitMs: options.waitForTargetMs, say: (t) => io.stdout.write(redact(t)), runEndsAt: started + options.runTimeoutMs }, (e) => preflightRequests.push(e));
-    target.stopChecksAt = started + waited + options.runTimeoutMs;
-    if (options.sweep) return await (await import('./leftovers.ts')).sweepCommand(target, options.sweepYes, options.relaunch, redact, io);
-    if (options.release !== undefined) return await (await import('./leftovers.ts')).releaseCommand(target, options.release, options.releaseFrom, options.sweepYes, redact, io);
-    if (recovery) return await recoverCommand(target, recovery, options.cleanupTimeoutMs, redact, io, preflightRequests);
-    const { conform } = await (conformModule ?? import('./conform.ts'));
-    return await conform(options, target, redact, { ...io, onResult: (run) => void ((reported = true), io.onResult?.(run)) }, preflightRequests);
+    const ended = await body(state);
+    return typeof ended === 'number' ? { code: ended } : ended;
   } catch (e) {
-    const known = e instanceof UsageError || e instanceof TargetError;
-    const line = known ? redact(e.message) : `internal error: ${redact(e instanceof Error ? e.message : String(e)).split('\n')[0]}`;
-    io.stderr.write(`scheduling-conformance: ${line}\n`);
-    // Where CI shows the summary, say why there is no verdict (exit 2 writes no report of checks).
-    notTestedSummary(line, options?.summaryFile ?? flagValue(argv, 'summary'), options?.stepSummaryFile ?? (env ?? process.env).GITHUB_STEP_SUMMARY);
-    // And in the report directory: its verdict is this run's, never an earlier run's left there.
-    const reportDir = options ? (isRun(options) ? options.reportDir : undefined) : runReportDir(argv);
-    if (reportDir && !reported) await writeNotTested({ dir: reportDir, why: line, options, baseUrl: baseUrl ?? options?.baseUrl ?? flagValue(argv, 'base-url'), startedAt, requests: preflightRequests, redact, stopped: e instanceof RunTimeoutError ? 'run-timeout' : undefined }).catch(() => {});
-    return EXIT.usage;
+    return { code: EXIT.usage, line: await reportError(e, state, io, fallback) };
   } finally {
-    await reference?.close();
+    await state.reference?.close();
   }
+}
+
+/** The one line of an error, written where it is looked for; returned. */
+async function reportError(e: unknown, state: RunState, io: Io, fallback: Fallback): Promise<string> {
+  const { options, redact } = state;
+  const known = e instanceof UsageError || e instanceof TargetError;
+  const line = known ? redact(e.message) : `internal error: ${redact(e instanceof Error ? e.message : String(e)).split('\n')[0]}`;
+  io.stderr.write(`scheduling-conformance: ${line}\n`);
+  // Where CI shows the summary, say why there is no verdict (exit 2 writes no report of checks).
+  notTestedSummary(line, options?.summaryFile ?? fallback.summaryFile, options?.stepSummaryFile ?? fallback.stepSummaryFile);
+  // And in the report directory: its verdict is this run's, never an earlier run's left there.
+  const reportDir = options ? (isRun(options) ? options.reportDir : undefined) : fallback.reportDir;
+  const baseUrl = state.baseUrl ?? options?.baseUrl ?? fallback.baseUrl;
+  const stopped = e instanceof RunTimeoutError ? 'run-timeout' : undefined;
+  if (reportDir && !state.reported) await writeNotTested({ dir: reportDir, why: line, options, baseUrl, startedAt: state.startedAt, requests: state.preflightRequests, redact, stopped }).catch(() => {});
+  return line;
+}
+
+/** The run itself, its options read: the target started or named, asked, then tested (or swept, released, recovered). */
+async function runWith(options: RunOptions, state: RunState, io: Io): Promise<number | Ended> {
+  // The run timeout counts from here (start-up is part of the run), not counting --wait-for-target.
+  const started = Date.now();
+  state.redact = redactor(options);
+  if (options.recover !== undefined && !options.baseUrl) throw new UsageError('--recover needs --base-url: the target the earlier run changed');
+  if (options.release !== undefined && !options.baseUrl) throw new UsageError('--release needs --base-url: the target the earlier run changed');
+  if (options.list) return await (await import('./list.ts')).listCommand(options, io);
+  // Every path the command writes or reads is checked before anything is sent or started.
+  const recovery = options.recover !== undefined ? await recoveryJournal(options.recover, options.baseUrl!) : undefined;
+  if (isRun(options)) prepareOutputs(options);
+  // What a run needs is loaded when it is needed: --help, --version and usage errors start fast.
+  if (!options.baseUrl) {
+    const { startReference } = await import('../../reference/server.ts');
+    state.reference = await startReference({ apiKey: options.apiKey, expiredKey: options.expiredKey });
+  }
+  const target = targetConfig(options, state.reference, (await import('../records/run-marker.ts')).newRunId());
+  state.baseUrl = target.baseUrl;
+  const redact = (state.redact = redactor(target));
+  // The run itself (vitest above all, ~0.3 s) loads while the target is asked (the preflight):
+  // time a distant target would otherwise leave this process idle.
+  const conformModule = options.sweep || options.recover !== undefined || options.release !== undefined ? undefined : import('./conform.ts');
+  conformModule?.catch(() => {}); // awaited below; a failure to load is reported there
+  io.stdout.write(`${targetLine(target, Boolean(state.reference))}\n`);
+  const warning = plainHttpWarning(target.baseUrl, options.allowHttp);
+  if (warning) io.stderr.write(`scheduling-conformance: ${warning}\n`);
+  if (options.only !== undefined && !options.sweep) await refuseEmptySelection(target, options.only);
+  const { preflight } = await import('./preflight.ts');
+  const waited = await preflight(target, { waitMs: options.waitForTargetMs, say: (t) => io.stdout.write(redact(t)), runEndsAt: started + options.runTimeoutMs }, (e) => state.preflightRequests.push(e));
+  target.stopChecksAt = started + waited + options.runTimeoutMs;
+  if (options.sweep) return await (await import('./leftovers.ts')).sweepCommand(target, options.sweepYes, options.relaunch, redact, io);
+  if (options.release !== undefined) return await (await import('./leftovers.ts')).releaseCommand(target, options.release, options.releaseFrom, options.sweepYes, redact, io);
+  if (recovery) return await recoverCommand(target, recovery, options.cleanupTimeoutMs, redact, io, state.preflightRequests);
+  const { conform } = await (conformModule ?? import('./conform.ts'));
+  return await conform(options, target, redact, { ...io, onResult: (result) => void ((state.reported = true), io.onResult?.(result)) }, state.preflightRequests);
 }
 
 /** A flag's value in a command line whose options could not be read (the error may be elsewhere in it). */

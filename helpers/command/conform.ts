@@ -23,7 +23,7 @@ import { toSummaryMarkdown } from '../results/reporters/summary.ts';
 import { certificationRefusal } from '../results/reporters/certification.ts';
 import type { CollectedCheck } from '../results/check-outcomes.ts';
 import { NOT_SELECTED } from '../core/selection.ts';
-import type { Io } from './io.ts';
+import type { Ended, Io } from './io.ts';
 import { JOURNAL_FILE, REQUEST_LOG_FILE } from '../results/report-files.ts';
 import { commandLine } from './relaunch.ts';
 
@@ -44,7 +44,7 @@ const filteredOut = (c: CollectedCheck) => c.outcome === 'skipped' && c.reason =
  * and returns the exit code. A first SIGINT/SIGTERM or the run timeout stops new checks from
  * starting and goes on to the clean-up; a second signal exits at once.
  */
-export async function conform(options: RunOptions, baseTarget: TargetConfig, redact: (t: string) => string, io: Io, preflightRequests: WireEntry[] = []): Promise<number> {
+export async function conform(options: RunOptions, baseTarget: TargetConfig, redact: (t: string) => string, io: Io, preflightRequests: WireEntry[] = []): Promise<Ended> {
   const started = new Date();
   const dir = resolve(options.reportDir);
   try {
@@ -65,6 +65,8 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
   const skip = filteredOut;
   collector.onCheck((c) => skip(c) || terminal.check(c));
   const say = (text: string) => io.stderr.write(redact(text));
+  /** A run that proves nothing though it reported: its last line, and exit 2. */
+  const provesNothing = (line: string): Ended => (say(`scheduling-conformance: ${line}\n`), { code: EXIT.usage, line: redact(line) });
   const recoverLine = commandLine([...options.relaunch, '--base-url', target.baseUrl, '--recover', dir]);
 
   let stopped: Stopped | undefined;
@@ -190,12 +192,10 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
     const leaks = scanForSecrets([...written.files, journal.file, requestLog, ...summaryFiles], target);
     if (leaks.length) {
       for (const l of leaks) rmSync(l.file, { force: true });
-      say(`scheduling-conformance: SECRET LEAK: ${leaks.map((l) => `${l.key} in ${l.file}`).join('; ')}; the files were deleted\n`);
-      return EXIT.usage;
+      return provesNothing(`SECRET LEAK: ${leaks.map((l) => `${l.key} in ${l.file}`).join('; ')}; the files were deleted`);
     }
     if (interference.size) {
-      say(`scheduling-conformance: interference by ${[...new Set(interference.values())].join(', ')}: another writer changed ${interferedWith([...interference.keys()], spec)} during the run; its checks stopped, and only fields holding this run's marker were put back (one run per target at a time)\n`);
-      return EXIT.usage;
+      return provesNothing(`interference by ${[...new Set(interference.values())].join(', ')}: another writer changed ${interferedWith([...interference.keys()], spec)} during the run; its checks stopped, and only fields holding this run's marker were put back (one run per target at a time)`);
     }
     if (run.verdict === 'incomplete' && !stopped && !collector.suiteErrors.length) {
       say(`scheduling-conformance: INCOMPLETE: ${incompleteText(run)}\n`);
@@ -206,7 +206,7 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
     if (stopped === 'run-timeout') {
       say(`scheduling-conformance: run timeout: the run was stopped after ${options.runTimeoutMs / 1000} s; checks not run are reported as skipped\n`);
     }
-    return run.exitCode;
+    return { code: run.exitCode };
   } finally {
     clearTimeout(timer);
     clearInterval(beats);

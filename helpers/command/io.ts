@@ -15,3 +15,9 @@ export interface Io {
 }
 
 export const processIo: Io = { stdout: process.stdout, stderr: process.stderr };
+
+/** How a command ended: its exit code and, for one that proved nothing, the one line that says why (as stderr shows it). */
+export interface Ended {
+  code: number;
+  line?: string;
+}
