@@ -6,8 +6,8 @@ import { run } from './command/cli.ts';
 import type { Io } from './command/io.ts';
 import type { Output } from './core/output.ts';
 import { EXIT, UsageError } from './core/errors.ts';
-import { resolveOptions } from './command/options.ts';
-import { OPTIONS, type ApiOptions, type Given, type OptionRow } from './command/option-table.ts';
+import { givenByApiName, resolveOptions } from './command/options.ts';
+import type { ApiOptions, Given } from './command/option-table.ts';
 import { declaredChecks } from './command/list.ts';
 import type { DeclaredCheck } from './command/run-suites.ts';
 import type { RunResult } from './results/run-result.ts';
@@ -21,7 +21,7 @@ export { verifyBundle } from './results/verify-bundle.ts';
 /**
  * The command's options under the typed API's names in the option table (each row's `api`, in the
  * flag's unit: `runTimeoutSeconds` is --run-timeout), each meaning what `--help` says of its flag.
- * No environment variable is read: give the keys here.
+ * No option is taken from the environment or a `.env` file: give the keys here.
  */
 export type ConformanceOptions = ApiOptions & {
   /** Also write the certification bundle, naming who and what is certified. */
@@ -68,10 +68,9 @@ export async function listChecks(options: Pick<ConformanceOptions, 'config' | 'o
   }
 }
 
-/** The options as the command's flags hold them: by the table's api names, and --certify's product as its four flags. */
+/** The options as the command's flags hold them, --certify's product as its four flags. */
 function givenOf(o: ConformanceOptions): Given {
-  const named = o as Record<string, Given[keyof Given]>;
-  const given: Given = Object.fromEntries((OPTIONS as readonly OptionRow[]).filter((r) => r.api && named[r.api] !== undefined).map((r) => [r.flag, named[r.api!]]));
+  const given = givenByApiName(o);
   if (!o.certify) return given;
   return { ...given, certify: true, vendor: o.certify.vendor, product: o.certify.product, 'product-version': o.certify.version, contact: o.certify.contact };
 }

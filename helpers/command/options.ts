@@ -97,6 +97,12 @@ export function resolveOptions(given: Given, env: Record<string, string | undefi
   };
 }
 
+/** Options named as the typed API names them (the table's `api`), as the flags would hold them. */
+export function givenByApiName(named: object): Given {
+  const values = named as Record<string, Given[Flag]>;
+  return Object.fromEntries(ROWS.filter((r) => r.api && values[r.api] !== undefined).map((r) => [r.flag, values[r.api!]]));
+}
+
 const text = (value: Given[Flag]) => (value === undefined ? undefined : String(value));
 const isGiven = (given: Given, flag: string) => given[flag as Flag] !== undefined && given[flag as Flag] !== false;
 
