@@ -31,7 +31,21 @@ describe('a number option takes the bounds of its range and refuses a step past 
     const row = rows.find((r) => r.flag === flag)!;
     if (!taken) return void expect(() => parseOptions([`--${flag}`, value], {})).toThrow(`--${flag} must be ${ruleText(row.number!)}, got "${value}"`);
     const n = Number(value);
-    expect(parseOptions([`--${flag}`, value], {})).toMatchObject({ [row.key!]: row.scale ? row.scale(n) : n });
+    expect(parseOptions([`--${flag}`, value], {})).toMatchObject({ [row.field!]: row.scale ? row.scale(n) : n });
+  });
+});
+
+describe('a flag refuses the flags its row names, and needs one of those it needs', () => {
+  const words = (flag: string) => (rows.find((r) => r.flag === flag)!.arg ? [`--${flag}`, 'x'] : [`--${flag}`]);
+  const refusals = rows.flatMap((r) => (r.refuses ?? []).flatMap((refusal) => refusal.flags.map((other): [string, string, string] => [r.flag, other, refusal.why])));
+  test.for(refusals)('--%s with --%s', ([flag, other, why]) => {
+    expect(() => parseOptions([...words(flag), ...words(other)], {})).toThrow(why);
+  });
+  const needs = rows.filter((r) => r.needs).flatMap((r) => r.needs!.flags.map((other): [string, string, string] => [r.flag, other, r.needs!.why]));
+  test.for(needs)('--%s alone, and with --%s', ([flag, other, why]) => {
+    expect(() => parseOptions(words(flag), {})).toThrow(why);
+    // Whatever else is wrong with "x", it is not this rule.
+    expect(() => parseOptions([...words(flag), ...words(other)], {})).not.toThrow(why);
   });
 });
 
@@ -71,7 +85,7 @@ describe('the typed API', () => {
     expect(value, `a sample value for --${flag}`).toBeDefined();
     const fromApi = resolveOptions(givenByApiName({ [api]: value }), {});
     const fromFlag = parseOptions(row.arg ? [`--${flag}`, String(value)] : [`--${flag}`], {});
-    expect(fromApi[row.key as keyof typeof fromApi]).toEqual(fromFlag[row.key as keyof typeof fromFlag]);
-    expect(fromApi[row.key as keyof typeof fromApi]).not.toEqual(parseOptions([], {})[row.key as keyof typeof fromFlag]);
+    expect(fromApi[row.field as keyof typeof fromApi]).toEqual(fromFlag[row.field as keyof typeof fromFlag]);
+    expect(fromApi[row.field as keyof typeof fromApi]).not.toEqual(parseOptions([], {})[row.field as keyof typeof fromFlag]);
   });
 });

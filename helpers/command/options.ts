@@ -16,7 +16,7 @@ export { HELP } from './help.ts';
 
 /**
  * Everything a run needs to know, resolved from flags (or the typed API), then environment, then
- * `.env`: a field for each option of the table with a key, and what is read from several.
+ * `.env`: the field of each option of the table that names one, and what is read from several.
  */
 export type RunOptions = TableOptions & {
   vendor: VendorConfig;
@@ -77,7 +77,7 @@ export function resolveOptions(given: Given, env: Record<string, string | undefi
     throw new UsageError('SCHEDULING_BASE_URL is set but empty (is the CI variable behind it defined?): give the target\'s URL, or unset it to test the embedded reference');
   }
   refuseCombinations(given);
-  const table = Object.fromEntries(ROWS.filter((r) => r.key).map((r) => [r.key, valueOf(r, given, env)])) as TableOptions;
+  const table = Object.fromEntries(ROWS.filter((r) => r.field).map((r) => [r.field, valueOf(r, given, env)])) as TableOptions;
   // The same key cannot be valid and expired: every expired-key check would fail, wrongly.
   if (table.expiredKey !== undefined && table.expiredKey === table.apiKey) throw new UsageError('the expired key is the same as the valid key: give an expired key, or none (the expired-key checks are then not tested)');
   const network = tlsFiles(text(given.ca), text(given.cert), text(given.key));
@@ -127,7 +127,8 @@ function valueOf(row: OptionRow, given: Given, env: Record<string, string | unde
   if (!row.arg) return Boolean(value);
   const source = flagged !== undefined ? `--${row.flag}` : row.env!;
   if (row.number) return scaled(numberOf(value as string | number, row.number, source));
-  return row.check ? row.check(String(value), source) : value;
+  if (row.repeatable) return [value].flat().map(String);
+  return row.check ? row.check(String(value), source) : String(value);
 }
 
 /** The proxy the run goes through, from the command's environment; undefined: none. */
