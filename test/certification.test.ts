@@ -7,18 +7,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startReference, type RunningReference } from '../reference/server.ts';
-import { compiledMain, runInProcess } from './support/cli.ts';
+import { runInProcess, runMain } from './support/cli.ts';
 
 const PRODUCT = ['--certify', '--vendor', 'Acme', '--product', 'AcmeSched', '--product-version', '1.0.0'];
 let ref: RunningReference;
 beforeAll(async () => void (ref = await startReference({})));
 afterAll(() => ref?.close());
 
-async function verify(dir: string) {
-  let stdout = '';
-  const code = await (await compiledMain())(['verify', join(dir, 'certification')], {}, { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: () => {} } });
-  return { code, stdout };
-}
+const verify = (dir: string) => runMain(['verify', join(dir, 'certification')]);
 const summaryOf = (dir: string) => readFileSync(join(dir, 'certification/SUMMARY.md'), 'utf8');
 
 test('without --base-url: a self-test of the embedded reference, never a certification of the product named', async () => {

@@ -14,7 +14,7 @@ import { HELP } from '../helpers/command/options.ts';
 import { projectRoot } from '../helpers/core/paths.ts';
 import { suiteVersion } from '../helpers/core/version.ts';
 import type { RunResult } from '../helpers/results/run-result.ts';
-import { compiledMain } from './support/cli.ts';
+import { runMain } from './support/cli.ts';
 
 const readme = readFileSync(join(projectRoot, 'README.md'), 'utf8');
 const scratch = mkdtempSync(join(tmpdir(), 'scr-readme-'));
@@ -27,12 +27,7 @@ function block(heading: string, lang: string): string {
   return found[1];
 }
 
-async function cli(args: string[], env: Record<string, string> = {}) {
-  let stdout = '';
-  let stderr = '';
-  const code = await (await compiledMain())(args, env, { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) } });
-  return { code, stdout, stderr };
-}
+const cli = runMain;
 
 let exampleResult: RunResult | undefined;
 

@@ -13,7 +13,7 @@ import { Journal } from '../helpers/safety/journal.ts';
 import { recover } from '../helpers/safety/after-run-cleanup.ts';
 import { DEFAULT_VENDOR_CONFIG } from '../helpers/config/vendor-config.ts';
 import type { TargetConfig } from '../helpers/config/target.ts';
-import { compiledMain } from './support/cli.ts';
+import { compiledMain, runMain } from './support/cli.ts';
 
 const running: RunningReference[] = [];
 afterAll(() => Promise.all(running.map((r) => r.close())));
@@ -92,21 +92,16 @@ describe('the after-run clean-up', () => {
 });
 
 describe('--recover <report-dir>', () => {
-  async function recoverCommand(args: string[], env: Record<string, string>): Promise<{ code: number; out: string; err: string }> {
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await (await compiledMain())(args, env, { stdout: { write: (t: string) => out.push(t) }, stderr: { write: (t: string) => err.push(t) } });
-    return { code, out: out.join(''), err: err.join('') };
-  }
+  const recoverCommand = runMain;
 
   test('finishes from the journal what a run left (business, team member, customers by id and by marker), verifies, prints what is left', async () => {
     const ref = await reference();
     const dir = mkdtempSync(join(tmpdir(), 'scr-recover-'));
     const { before } = leftByARun(ref, dir);
     const run = await recoverCommand(['--base-url', ref.url, '--recover', dir], { SCHEDULING_API_KEY: ref.apiKey });
-    expect(run.code, run.err).toBe(0);
+    expect(run.code, run.stderr).toBe(0);
     expect(ref.state.snapshot()).toEqual(before);
-    expect(run.out).toMatch(/Left on the target: nothing/);
+    expect(run.stdout).toMatch(/Left on the target: nothing/);
   });
 
   test('keeps a record of its own requests: recover-requests.jsonl and recover-exchanges.har, each request once, no key in them', async () => {
@@ -114,7 +109,7 @@ describe('--recover <report-dir>', () => {
     const dir = mkdtempSync(join(tmpdir(), 'scr-recover-'));
     leftByARun(ref, dir);
     const run = await recoverCommand(['--base-url', ref.url, '--recover', dir], { SCHEDULING_API_KEY: ref.apiKey });
-    expect(run.code, run.err).toBe(0);
+    expect(run.code, run.stderr).toBe(0);
     const log = readFileSync(join(dir, 'recover-requests.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { phase: string; exchange: { id: string; request: { method: string; url: string } } });
     const sent = log.map((l) => `${l.phase} ${l.exchange.request.method} ${new URL(l.exchange.request.url).pathname}`);
     // The preflight, then the recovery: the customers deleted (by id and by marker), the business and the member put back and read back.
@@ -146,8 +141,8 @@ describe('--recover <report-dir>', () => {
     journal.append({ kind: 'deleted', path: `/api/v1/customers/${ref.apiKey}` });
     const run = await recoverCommand(['--base-url', ref.url, '--recover', dir], { SCHEDULING_API_KEY: ref.apiKey });
     expect(run.code).toBe(2);
-    expect(run.err).toContain(`SECRET LEAK: $SCHEDULING_API_KEY in ${join(dir, 'run-journal.jsonl')}`);
-    expect(run.err).not.toContain(ref.apiKey);
+    expect(run.stderr).toContain(`SECRET LEAK: $SCHEDULING_API_KEY in ${join(dir, 'run-journal.jsonl')}`);
+    expect(run.stderr).not.toContain(ref.apiKey);
     expect(existsSync(join(dir, 'run-journal.jsonl'))).toBe(false);
     expect(existsSync(join(dir, 'recover-exchanges.har'))).toBe(true);
   });
@@ -159,7 +154,7 @@ describe('--recover <report-dir>', () => {
     const before = ref.state.snapshot();
     const run = await recoverCommand(['--base-url', ref.url, '--recover', dir], { SCHEDULING_API_KEY: ref.apiKey });
     expect(run.code).toBe(2);
-    expect(run.err).toMatch(/https:\/\/staging\.example\.com/);
+    expect(run.stderr).toMatch(/https:\/\/staging\.example\.com/);
     expect(ref.state.snapshot()).toEqual(before);
   });
 });

@@ -12,18 +12,13 @@ import { parseOptions } from '../helpers/command/options.ts';
 import { UsageError } from '../helpers/core/errors.ts';
 import { unmarkValue } from '../helpers/safety/release.ts';
 import { markValue, runIdsIn } from '../helpers/records/run-marker.ts';
-import { compiledMain, runCli, runInProcess } from './support/cli.ts';
+import { runCli, runInProcess, runMain } from './support/cli.ts';
 
 const running: RunningReference[] = [];
 afterAll(() => Promise.all(running.map((r) => r.close())));
 const RUN = 'scr-20260101-abcdef12';
 
-async function command(args: string[], env: Record<string, string>): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await (await compiledMain())(args, env, { stdout: { write: (t: string) => out.push(t) }, stderr: { write: (t: string) => err.push(t) } });
-  return { code, out: out.join(''), err: err.join('') };
-}
+const command = runMain;
 
 describe('a run killed hard, its report directory lost', () => {
   test('the next run exits 2; --sweep names the marker and the fields; --release frees the target; the next run passes, the business record as before', async () => {
@@ -49,22 +44,22 @@ describe('a run killed hard, its report directory lost', () => {
     expect(next.stderr).toContain(`another conformance run is changing this target (run ${runId}, its lease was last seen`);
 
     const swept = await command(['--base-url', ref.url, '--sweep'], env);
-    expect(swept.code, swept.err).toBe(0);
-    expect(swept.out).toMatch(new RegExp(`Sweep: run ${runId} is still going \\(its lease was last seen [^)]+\\); its values are in /api/v1/business \\((\\w+, )*name(, \\w+)*\\)\\. If it was stopped \\(a killed job\\), \\S+ \\S+ --base-url ${ref.url} --release ${runId} \\[--from`));
+    expect(swept.code, swept.stderr).toBe(0);
+    expect(swept.stdout).toMatch(new RegExp(`Sweep: run ${runId} is still going \\(its lease was last seen [^)]+\\); its values are in /api/v1/business \\((\\w+, )*name(, \\w+)*\\)\\. If it was stopped \\(a killed job\\), \\S+ \\S+ --base-url ${ref.url} --release ${runId} \\[--from`));
 
     // Without --yes it only lists.
     const snapshot = ref.state.snapshot();
     const listed = await command(['--base-url', ref.url, '--release', runId, '--from', earlier], env);
-    expect(listed.code, listed.err).toBe(0);
-    expect(listed.out).toMatch(new RegExp(`Release of run ${runId} \\(its lease was last seen .* s ago: it may still be going; release only a run you know was stopped\\):`));
-    expect(listed.out).toMatch(/ {2}write \/api\/v1\/business: .*name "[^"]*scr-[^"]*" -> "[^"]*"/);
-    expect(listed.out).toMatch(/ {2}delete \/api\/v1\/customers\/\S+ \(lastName holds run scr-\S+: its lease\)/);
-    expect(listed.out).toContain('Run again with --yes to do it.');
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toMatch(new RegExp(`Release of run ${runId} \\(its lease was last seen .* s ago: it may still be going; release only a run you know was stopped\\):`));
+    expect(listed.stdout).toMatch(/ {2}write \/api\/v1\/business: .*name "[^"]*scr-[^"]*" -> "[^"]*"/);
+    expect(listed.stdout).toMatch(/ {2}delete \/api\/v1\/customers\/\S+ \(lastName holds run scr-\S+: its lease\)/);
+    expect(listed.stdout).toContain('Run again with --yes to do it.');
     expect(ref.state.snapshot()).toEqual(snapshot);
 
     const released = await command(['--base-url', ref.url, '--release', runId, '--from', earlier, '--yes'], env);
-    expect(released.code, released.out + released.err).toBe(0);
-    expect(released.out).toMatch(/Left on the target: nothing/);
+    expect(released.code, released.stdout + released.stderr).toBe(0);
+    expect(released.stdout).toMatch(/Left on the target: nothing/);
     expect(ref.state.snapshot()).toEqual(before);
 
     const after = await runInProcess(['--base-url', ref.url], env);
@@ -80,12 +75,12 @@ describe('a run killed hard, its report directory lost', () => {
     const own: Record<string, unknown> = { ...ref.state.business, websiteUrl: 'https://www.example.com/shop' };
     ref.state.business = { ...own, name: markValue(String(own.name), RUN, 'text'), email: markValue(String(own.email), RUN, 'email'), websiteUrl: markValue(String(own.websiteUrl), RUN, 'url') };
     // No lease: the run was stopped before leases, or its lease is gone.
-    expect((await command(['--base-url', ref.url, '--only', '^BUS-GET-200'], env)).err).toContain(`run ${RUN} left its values on this target and is not going (it holds no lease on the target)`);
+    expect((await command(['--base-url', ref.url, '--only', '^BUS-GET-200'], env)).stderr).toContain(`run ${RUN} left its values on this target and is not going (it holds no lease on the target)`);
     const swept = await command(['--base-url', ref.url, '--sweep', '--yes'], env);
     expect(swept.code).toBe(2);
-    expect(swept.out).toMatch(new RegExp(`/api/v1/business: name, email, websiteUrl hold values of run ${RUN}, which is not going: \`--release ${RUN}\` puts them back`));
+    expect(swept.stdout).toMatch(new RegExp(`/api/v1/business: name, email, websiteUrl hold values of run ${RUN}, which is not going: \`--release ${RUN}\` puts them back`));
     const released = await command(['--base-url', ref.url, '--release', RUN, '--yes'], env);
-    expect(released.code, released.out + released.err).toBe(0);
+    expect(released.code, released.stdout + released.stderr).toBe(0);
     expect(ref.state.business).toEqual(own);
     expect((await command(['--base-url', ref.url, '--only', '^BUS-GET-200'], env)).code).toBe(0);
   });

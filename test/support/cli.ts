@@ -56,6 +56,16 @@ export async function runInProcess(args: string[], env: Record<string, string> =
 }
 
 /**
+ * main() of the compiled command in this process, exactly as given: no report directory and no
+ * environment of its own (a command as a README prints it, verify, --recover, --release).
+ */
+export async function runMain(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  const out = { stdout: '', stderr: '' };
+  const code = await (await compiledMain())(args, env, { stdout: { write: (t: string) => (out.stdout += t) }, stderr: { write: (t: string) => (out.stderr += t) } });
+  return { code, ...out };
+}
+
+/**
  * main() of the compiled command, as bin/ runs it (test/build-dist.ts builds it before the tests;
  * a script using this may come first). Not the sources: a run from them would load every helper
  * and suite through vite's transform, in the test and again in the suites' worker.
