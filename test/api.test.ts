@@ -1,5 +1,5 @@
 /** The typed API beyond the README's example: a run that proves nothing throws, an abort stops a run, nothing exits. */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test, vi } from 'vitest';
@@ -32,4 +32,13 @@ test('an aborted run stops before its checks, restores the target and returns an
   expect(result).toMatchObject({ verdict: 'incomplete', stopped: 'interrupted', exitCode: 130 });
   expect(result.leftOnTarget).toEqual([]);
   expect(process.listenerCount('SIGINT')).toBe(before);
+});
+
+test('a target that cannot be tested throws the line the command prints, and the summary says why', async () => {
+  let printed = '';
+  const summary = join(scratch, 'summary.md');
+  const error = await runConformance({ baseUrl: 'http://127.0.0.1:1', apiKey: 'sk_api_unreachable_1', summary, reportDir: join(scratch, 'r3'), output: { write: (t: string) => ((printed += t), true) } }).catch((e: unknown) => e);
+  expect(error).toMatchObject({ exitCode: 2, message: expect.stringMatching(/^target unreachable: .*connection refused/) });
+  expect(printed).toContain(`scheduling-conformance: ${(error as Error).message}\n`);
+  expect(readFileSync(summary, 'utf8')).toContain(`Exit code 2: ${(error as Error).message}`);
 });
