@@ -125,6 +125,8 @@ function valueOf(row: OptionRow, given: Given, env: Record<string, string | unde
     return row.arg ? (row.repeatable ? [] : undefined) : false;
   }
   if (!row.arg) return Boolean(value);
+  // The typed API's caller without types: a switch's true where a value belongs, as parseArgs says it.
+  if (typeof value === 'boolean') throw new UsageError(`Option '--${row.flag} <value>' argument missing`);
   const source = flagged !== undefined ? `--${row.flag}` : row.env!;
   if (row.number) return scaled(numberOf(value as string | number, row.number, source));
   if (row.repeatable) return [value].flat().map(String);
