@@ -127,8 +127,8 @@ async function suiteVitest(options: SuiteRunOptions) {
  * (an installed copy in a read-only place) the compiled suites load natively; the sources
  * (tsx, where dist/ cannot be built) need vite's transform.
  */
-function suiteLoading() {
-  const cache = writableFolder(join(projectRoot, 'node_modules', '.vite-conformance', 'modules'));
+export function suiteLoading(cacheFolder = join(projectRoot, 'node_modules', '.vite-conformance', 'modules')) {
+  const cache = writableFolder(cacheFolder);
   if (cache) return { fsModuleCache: true, fsModuleCachePath: cache };
   return basename(codeRoot) === 'dist' ? { viteModuleRunner: false, nodeLoader: false } : {};
 }
