@@ -34,6 +34,8 @@ export class TeamMemberLane {
   private readonly watch: MemberWatch;
   private readonly lists: ListReader;
   private readonly windowMs: number;
+  /** The last member read, and how many writes the client had sent then (see current). */
+  private latest?: { id: string; row: Row; writes: number };
 
   constructor(
     private readonly client: ApiClient,
@@ -77,7 +79,20 @@ export class TeamMemberLane {
     this.watch.stopIfInterfered();
     const found = foundRecord(await this.find(id), `${why}: GET ${this.ops.find.path} with id ${String(id)}`, this.idField, id, 'team member');
     this.watch.found(found);
+    this.latest = { id: String(id), row: found, writes: this.client.writesSent };
     return found;
+  }
+
+  /**
+   * The member as the lane last read it, when nothing was sent since that could have changed it
+   * (so a new find would answer the same, as far as this run knows); else a new find. Given once:
+   * a caller that reads again (waiting for a write to show) reads anew.
+   */
+  async current(id: unknown, why: string): Promise<Row> {
+    const latest = this.latest;
+    this.latest = undefined;
+    if (latest && latest.id === String(id) && latest.writes === this.client.writesSent) return latest.row;
+    return this.read(id, why);
   }
 
   /** Reads the member until `shows` holds (the run's own update shows), or the window ends: the last reading, for the check to judge. */
@@ -172,10 +187,19 @@ export class TeamMemberLane {
    */
   private async restore(original: Row): Promise<string | undefined> {
     const id = original[this.idField];
+    let first = true;
     const access = {
+      // The first read may be the one the change ended with: nothing was written since.
       read: async () => {
+        if (first) {
+          first = false;
+          const latest = this.latest;
+          this.latest = undefined;
+          if (latest && latest.id === String(id) && latest.writes === this.client.writesSent) return latest.row;
+        }
         const now = await this.find(id);
         if (!is2xx(now) || !isRecord(now.json)) throw new Error(`GET ${this.ops.find.path} ${said(now)}`);
+        this.latest = { id: String(id), row: now.json, writes: this.client.writesSent };
         return now.json;
       },
       write: (body: Row) => this.update(id, body),
