@@ -68,8 +68,10 @@ export async function coverFields(access: FieldAccess, record: Row, others: Row[
     outcome.value = other.value;
     // The record as the last change (or its undoing) left it: a read that does not show that yet is stale.
     const reading = `reading the record before changing ${field}`;
-    let first = true;
-    const before = (await converge(() => (first && access.current ? ((first = false), access.current(reading)) : access.read(reading)), (row) => changedFields(known, row).length === 0, access.windowMs)).value;
+    // The first read may be the lane's last (see FieldAccess.current); a wait for the record to settle reads anew.
+    let reads = 0;
+    const read = () => (reads++ === 0 && access.current ? access.current(reading) : access.read(reading));
+    const before = (await converge(read, (row) => changedFields(known, row).length === 0, access.windowMs)).value;
     await access.around(before, async () => {
       const body = { [field]: other.value };
       const answer = await access.update(body);

@@ -89,10 +89,13 @@ export class TeamMemberLane {
    * a caller that reads again (waiting for a write to show) reads anew.
    */
   async current(id: unknown, why: string): Promise<Row> {
+    return this.takeLatest(id) ?? this.read(id, why);
+  }
+
+  private takeLatest(id: unknown): Row | undefined {
     const latest = this.latest;
     this.latest = undefined;
-    if (latest && latest.id === String(id) && latest.writes === this.client.writesSent) return latest.row;
-    return this.read(id, why);
+    return latest && latest.id === String(id) && latest.writes === this.client.writesSent ? latest.row : undefined;
   }
 
   /** Reads the member until `shows` holds (the run's own update shows), or the window ends: the last reading, for the check to judge. */
@@ -187,16 +190,12 @@ export class TeamMemberLane {
    */
   private async restore(original: Row): Promise<string | undefined> {
     const id = original[this.idField];
-    let first = true;
+    let reads = 0;
     const access = {
       // The first read may be the one the change ended with: nothing was written since.
       read: async () => {
-        if (first) {
-          first = false;
-          const latest = this.latest;
-          this.latest = undefined;
-          if (latest && latest.id === String(id) && latest.writes === this.client.writesSent) return latest.row;
-        }
+        const latest = reads++ === 0 ? this.takeLatest(id) : undefined;
+        if (latest) return latest;
         const now = await this.find(id);
         if (!is2xx(now) || !isRecord(now.json)) throw new Error(`GET ${this.ops.find.path} ${said(now)}`);
         this.latest = { id: String(id), row: now.json, writes: this.client.writesSent };
