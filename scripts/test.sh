@@ -4,6 +4,8 @@
 # they build dist/ and while their last files finish. Either failing fails npm test.
 tsc --noEmit --incremental --tsBuildInfoFile node_modules/.cache/tsc/test.tsbuildinfo &
 types=$!
+# A background job of a non-interactive shell ignores Ctrl-C: it is stopped with the tests.
+trap 'kill "$types" 2>/dev/null' INT TERM
 vitest run --config test/vitest.config.ts "$@"
 tests=$?
 if ! wait "$types"; then

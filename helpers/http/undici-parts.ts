@@ -12,7 +12,16 @@ const load = createRequire(import.meta.url);
 type AgentClass = typeof import('undici').Agent;
 type ProxyAgentClass = typeof import('undici').ProxyAgent;
 
-export const loadAgent = (): AgentClass => load('undici/lib/dispatcher/agent.js') as AgentClass;
+/** One of undici's own modules, or the same thing from its entry point (another undici, e.g. by an npm override). */
+function part<T>(path: string, fromEntry: (undici: typeof import('undici')) => T): T {
+  try {
+    return load(`undici/lib/${path}`) as T;
+  } catch {
+    return fromEntry(load('undici') as typeof import('undici'));
+  }
+}
+
+export const loadAgent = (): AgentClass => part('dispatcher/agent.js', (u) => u.Agent);
 // The proxy agent tunnels with connect(), which undici's entry point adds to every dispatcher: it needs all of undici.
 export const loadProxyAgent = (): ProxyAgentClass => (load('undici') as typeof import('undici')).ProxyAgent;
 
@@ -22,7 +31,7 @@ let apiRequest: ApiRequest | undefined;
 
 /** undici's request() through the given dispatcher, as its entry point's request(url, { dispatcher }) sends it. */
 export function request(dispatcher: Dispatcher, url: string, options: RequestOptions): Promise<Dispatcher.ResponseData> {
-  apiRequest ??= load('undici/lib/api/api-request.js') as ApiRequest;
+  apiRequest ??= part<ApiRequest>('api/api-request.js', (u) => u.Dispatcher.prototype.request as unknown as ApiRequest);
   const { origin, pathname, search } = new URL(url);
   return apiRequest.call(dispatcher, { ...options, origin, path: `${pathname}${search}` });
 }

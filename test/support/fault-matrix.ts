@@ -140,7 +140,9 @@ function expectBlocks(faults: Fault[], result: ReturnType<typeof readResult>) {
       // A missing route shows as the status it answered, or as the write that failed.
       expect(c?.reason, `${fault.name}: ${id}`).toMatch(new RegExp(`^blocked by ${by}: \\S.*(answered (404|405)|the (update|delete) itself failed)`));
     }
+    if (!blocks.length) continue;
     const blockedMust = blocks.map(([id]) => result.checks.find((c) => c.id === id)).filter((c) => c?.level === 'MUST').map((c) => c!.id.split(':')[0]);
+    expect(blockedMust.length, `${fault.name}: a blocked MUST check`).toBeGreaterThan(0);
     expect((result.untested as { requirement: string }[]).map((u) => u.requirement), `${fault.name}: requirements without proof`).toEqual(expect.arrayContaining(blockedMust));
   }
 }

@@ -33,7 +33,7 @@ export class ResultCollector implements Reporter {
     }
     const check = toCheckResult(testCase, this.redact);
     if (!check) return;
-    this.declared.set(check, [...testCase.module.children.allTests()].findIndex((t) => t.id === testCase.id));
+    this.declared.set(check, this.placeIn(testCase));
     const index = this.seen.get(testCase.id);
     if (index !== undefined) {
       this.checks[index] = check;
@@ -41,6 +41,13 @@ export class ResultCollector implements Reporter {
     }
     this.seen.set(testCase.id, this.checks.push(check) - 1);
     for (const l of this.listeners) l(check);
+  }
+
+  private readonly places = new Map<string, Map<string, number>>();
+  private placeIn(testCase: TestCase): number {
+    let places = this.places.get(testCase.module.moduleId);
+    if (!places) this.places.set(testCase.module.moduleId, (places = new Map([...testCase.module.children.allTests()].map((t, i) => [t.id, i]))));
+    return places.get(testCase.id) ?? 0;
   }
 
   /** Checks of one suite file in the order the file declares them, as the contract reads (not as they ended). */
