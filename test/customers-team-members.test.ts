@@ -73,28 +73,8 @@ describe.concurrent('customer and team member suites', () => {
     expect((result.suiteErrors as string[]).join('\n')).toMatch(/team members left changed on the target: member \S+ (was added|is gone)/);
   });
 
-  // One root cause, one failure: what needs the failed operation first is blocked by its check.
-  test.for([
-    ['route-missing:listTeamMembers', ['TM-LIST'], { 'TM-FIND': 'TM-LIST', 'TM-ISOLATION': 'TM-LIST', 'TM-UPDATE:change': 'TM-LIST', 'TM-NO-CREATE': 'TM-LIST', 'TM-NO-DELETE': 'TM-LIST' }],
-    ['route-missing:findTeamMember', ['TM-FIND'], { 'TM-ISOLATION': 'TM-FIND', 'TM-UPDATE:write-back': 'TM-FIND', 'TM-NO-DELETE': 'TM-FIND' }],
-    ['route-missing:updateTeamMember', ['TM-UPDATE:write-back', 'TM-UPDATE:change'], { 'TM-ISOLATION': 'TM-UPDATE:change' }],
-    ['route-missing:deleteCustomer', ['CUS-DELETE'], { 'CUS-DELETE-404': 'CUS-DELETE', 'CUS-ISOLATION:delete': 'CUS-DELETE', 'CUS-UNKNOWN-NOT-2XX:find': 'CUS-DELETE', 'CUS-UNKNOWN-404:update': 'CUS-DELETE' }],
-    ['route-missing:updateCustomer', ['CUS-UPDATE', 'CUS-UNKNOWN-404:update'], { 'CUS-ISOLATION:update': 'CUS-UPDATE' }],
-  ] as const)('%s: its own checks fail, the checks that need it are blocked by them, with the reason', async ([fault, failed, blocked]) => {
-    // Only these suites' checks: the fault matrix runs the whole suite against each fault.
-    const { cli, ours, result } = await run(['--only', '^(TM|CUS)-'], fault);
-    expect(cli.code).toBe(1);
-    expect(idsWith(ours, ['failed', 'warning'])).toEqual([...failed].sort());
-    for (const [id, by] of Object.entries(blocked)) {
-      const c = ours.find((o) => o.id === id);
-      expect({ id, outcome: c?.outcome }).toEqual({ id, outcome: 'blocked' });
-      expect(c?.reason, id).toMatch(new RegExp(`^blocked by ${by}: \\S.*(answered (404|405)|the (update|delete) itself failed)`));
-    }
-    // A blocked MUST check still proves nothing: its requirement is named without proof.
-    const blockedMust = ours.filter((c) => c.outcome === 'blocked' && c.level === 'MUST').map((c) => c.id.split(':')[0]);
-    expect(blockedMust.length).toBeGreaterThan(0);
-    expect((result.untested as { requirement: string }[]).map((u) => u.requirement)).toEqual(expect.arrayContaining(blockedMust));
-  });
+  // One root cause, one failure (what needs a missing operation is blocked by the check that
+  // found it missing): the fault matrix holds each route-missing fault to its `blocks`.
 
   test('a target that lets team members be created and deleted: both undone as far as the API allows, and said so', async () => {
     const { cli, result, before, after } = await run([], 'team-members-writable');

@@ -1,4 +1,5 @@
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { request } from './undici-parts.ts';
 import type { TargetConfig } from '../config/target.ts';
 import type { Operation } from '../contract/spec.ts';
 import { appendFileSync } from 'node:fs';
@@ -250,11 +251,10 @@ export class ApiClient {
     try {
       // undici's request() never follows redirects: a 3xx is reported as the answer it is,
       // and the key is never sent to another origin.
-      const res = await request(url, {
+      const res = await request(this.dispatcher, url, {
         method: options.method as Dispatcher.HttpMethod,
         headers,
         body,
-        dispatcher: this.dispatcher,
         signal: AbortSignal.timeout(this.target.timeoutMs),
       });
       const { text, bytes } = await readCapped(res.body, this.target.maxBodyBytes ?? MAX_BODY_BYTES);

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { connect, rootCertificates } from 'node:tls';
 import type { Dispatcher } from 'undici';
 import type { Network } from '../config/target.ts';
+import { loadAgent, loadProxyAgent } from './undici-parts.ts';
 
 /** The proxy settings of an environment, as curl and undici's EnvHttpProxyAgent read them. */
 export interface ProxyEnvironment {
@@ -106,14 +106,13 @@ export function diagnoseTls(baseUrl: string, network: Network, timeoutMs: number
 
 /** The undici dispatcher for a target: direct or through its proxy, with the CA and client certificate given. */
 export function dispatcherFor(network: Network, timeoutMs: number): Dispatcher {
-  // undici is loaded when a request is to be sent: --help, --version and usage errors start without it (~75 ms).
-  const { Agent, ProxyAgent } = createRequire(import.meta.url)('undici') as typeof import('undici');
+  // undici is loaded when a request is to be sent: --help, --version and usage errors start without it.
   const tls = tlsMaterial(network);
   const timeouts = { headersTimeout: timeoutMs, bodyTimeout: timeoutMs };
-  if (!network.proxy) return new Agent({ connect: { timeout: timeoutMs, ...tls }, ...timeouts });
+  if (!network.proxy) return new (loadAgent())({ connect: { timeout: timeoutMs, ...tls }, ...timeouts });
   // Through a proxy, https requests are tunnelled (CONNECT): the client certificate and the key
   // in the Authorization header reach the target only. The CA may also be the proxy's own.
-  return new ProxyAgent({
+  return new (loadProxyAgent())({
     uri: network.proxy,
     requestTls: { timeout: timeoutMs, ...tls },
     proxyTls: { timeout: timeoutMs, ...(tls.ca && { ca: tls.ca }) },

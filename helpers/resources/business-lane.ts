@@ -14,6 +14,7 @@ import type { LeasePlace } from '../safety/lease.ts';
 import { runIdsIn } from '../records/run-marker.ts';
 import { changedFieldNames } from '../records/compare.ts';
 import type { Journal } from '../safety/journal.ts';
+import type { Exchange } from '../http/exchanges.ts';
 
 /**
  * The business record as one run sees it: a singleton, so every check that touches it goes
@@ -35,6 +36,8 @@ export class BusinessLane {
   private readonly written = new Map<string, unknown[]>();
   /** How long a read waits for the run's own update to show (--converge-window). */
   convergeWindowMs = CONVERGE_WINDOW_MS;
+  /** The exchange of the last read: a check that judges a read another check made shows it in its report. */
+  lastReadExchange?: Exchange;
 
   constructor(
     private readonly client: ApiClient,
@@ -69,6 +72,7 @@ export class BusinessLane {
 
   private async readRaw(): Promise<Row> {
     const answer = await this.client.call(this.retrieveOp);
+    this.lastReadExchange = answer.exchange;
     const read = answer.status === 200 ? this.unwrap(answer.json) : undefined;
     if (!read || 'problem' in read) {
       const why = read && 'problem' in read ? `: ${read.problem}` : '';

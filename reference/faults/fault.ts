@@ -21,6 +21,11 @@ export interface Fault {
    * blocked): a run that fails nothing must then end INCOMPLETE (exit 2), naming exactly these.
    */
   untested?: MustRequirementId[];
+  /**
+   * Checks the fault leaves blocked, each by the check that judges the root cause (one root
+   * cause, one failure): the fault matrix holds each to that outcome and its reason.
+   */
+  blocks?: Partial<Record<CheckId, CheckId>>;
 }
 
 /** Whether a check id matches a pattern from a fault's `kills` (exact, or a prefix ending in "*"). */

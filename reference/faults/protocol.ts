@@ -20,10 +20,20 @@ const ALSO_KILLS: Record<string, KillPattern[]> = {
   updateBusiness: ['BUS-UPDATE-*', 'BUS-AUTH-MISSING:updateBusiness', 'BUS-AUTH-INVALID:updateBusiness:*', 'BUS-AUTH-EXPIRED:updateBusiness'],
 };
 
+/** What needs the operation first is blocked by the check that found it missing. */
+const BLOCKS: Record<string, Fault['blocks']> = {
+  listTeamMembers: { 'TM-FIND': 'TM-LIST', 'TM-ISOLATION': 'TM-LIST', 'TM-UPDATE:change': 'TM-LIST', 'TM-NO-CREATE': 'TM-LIST', 'TM-NO-DELETE': 'TM-LIST' },
+  findTeamMember: { 'TM-ISOLATION': 'TM-FIND', 'TM-UPDATE:write-back': 'TM-FIND', 'TM-NO-DELETE': 'TM-FIND' },
+  updateTeamMember: { 'TM-ISOLATION': 'TM-UPDATE:change' },
+  deleteCustomer: { 'CUS-DELETE-404': 'CUS-DELETE', 'CUS-ISOLATION:delete': 'CUS-DELETE', 'CUS-UNKNOWN-NOT-2XX:find': 'CUS-DELETE', 'CUS-UNKNOWN-404:update': 'CUS-DELETE' },
+  updateCustomer: { 'CUS-ISOLATION:update': 'CUS-UPDATE' },
+};
+
 export const protocolFaults: Fault[] = OPERATIONS.map((op): Fault => ({
   name: `route-missing:${op}`,
   description: `${op} is not served (404 at its documented path).`,
   kills: [`OP-DOCUMENTED:${op}`, ...(ALSO_KILLS[op] ?? []), ...(CUSTOMER_CHECKS_NEEDING[op] ?? []), ...(TEAM_MEMBER_CHECKS_NEEDING[op] ?? [])],
+  ...(BLOCKS[op] && { blocks: BLOCKS[op] }),
 }));
 
 /** Faults in the encoding of answers and in the version prefix. */

@@ -126,6 +126,25 @@ function expectUntested(fault: Fault, result: Record<string, unknown>) {
   expect(untested, `fault ${fault.name}: requirements without proof`).toEqual((fault.untested ?? []).toSorted());
 }
 
+/**
+ * The checks each fault leaves blocked (its `blocks`), each by the check that found the root cause,
+ * with a reason that says what that check saw; a blocked MUST check proves nothing, so its
+ * requirement is named without proof.
+ */
+function expectBlocks(faults: Fault[], result: ReturnType<typeof readResult>) {
+  for (const fault of faults) {
+    const blocks = Object.entries(fault.blocks ?? {});
+    for (const [id, by] of blocks) {
+      const c = result.checks.find((o) => o.id === id);
+      expect({ fault: fault.name, id, outcome: c?.outcome }).toEqual({ fault: fault.name, id, outcome: 'blocked' });
+      // A missing route shows as the status it answered, or as the write that failed.
+      expect(c?.reason, `${fault.name}: ${id}`).toMatch(new RegExp(`^blocked by ${by}: \\S.*(answered (404|405)|the (update|delete) itself failed)`));
+    }
+    const blockedMust = blocks.map(([id]) => result.checks.find((c) => c.id === id)).filter((c) => c?.level === 'MUST').map((c) => c!.id.split(':')[0]);
+    expect((result.untested as { requirement: string }[]).map((u) => u.requirement), `${fault.name}: requirements without proof`).toEqual(expect.arrayContaining(blockedMust));
+  }
+}
+
 /** Share `share` (0-based) of FAULT_SHARES: every FAULT_SHARES-th run, so the shares take alike. */
 export function faultMatrix(share: number): void {
   const mine = faultRuns(FAULTS.filter((f) => onlyNamed(f.name))).filter((_, i) => i % FAULT_SHARES === share);
@@ -157,6 +176,7 @@ export function faultMatrix(share: number): void {
         return;
       }
       expect(run.code, run.stderr).toBe(1);
+      expectBlocks(faults, result);
       const flagged = idsWith(checks, ['failed', 'warning']);
       if (faults.length === 1) return expectExactly(fault, flagged);
       // Each fault answers for its own lane; a check flagged in a lane without a fault is nobody's.
