@@ -11,7 +11,7 @@ import { PluginKind, declareValuePlugin } from '@stryker-mutator/api/plugin';
  * Calls that read a switch: ctx.fault(...), ctx.varies(...), the reference's readers built on them,
  * and ctx.keyRevoked?.() (the robustness fault that revokes the key in the middle of a run).
  */
-const SWITCH_READERS = new Set(['fault', 'varies', 'served', 'wrongTypeField', 'keyRevoked']);
+const SWITCH_READERS = new Set(['fault', 'varies', 'served', 'wrongTypeFields', 'keyRevoked']);
 /**
  * Helpers and tables the reference uses only where a switch is on, or whose answer is empty (or
  * true) while every switch is off.
