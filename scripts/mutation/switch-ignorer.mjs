@@ -18,7 +18,7 @@ const SWITCH_READERS = new Set(['fault', 'varies', 'served', 'wrongTypeFields', 
  */
 const ONLY_UNDER_SWITCHES = new Set([
   'wrongType', 'rightType', 'sameDays', 'sameName', 'tombstones', 'upsert', 'ignoringRole',
-  'served', 'seedChanges', 'strictly', 'wrongTypeFields', 'SERVED', 'SOCIAL_DOMAINS', 'URL_FIELDS', 'UNSET_IN_SEED', 'CROSSED',
+  'served', 'seedChanges', 'strictly', 'nextMember', 'wrongTypeFields', 'SERVED', 'SOCIAL_DOMAINS', 'URL_FIELDS', 'UNSET_IN_SEED', 'CROSSED', 'BROKEN_PAGING',
 ]);
 
 function isSwitch(node) {
