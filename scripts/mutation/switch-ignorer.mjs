@@ -49,6 +49,14 @@ function alwaysWhenOff(node) {
 
 const BRANCHING = new Set(['IfStatement', 'ConditionalExpression']);
 
+/** A statement of a block that an earlier `if (<true while off>) return` ends before it while every switch is off. */
+function afterReturnWhileOff(path) {
+  const { parent, listKey, key } = path;
+  if (parent?.type !== 'BlockStatement' || listKey !== 'body') return false;
+  const returns = (n) => n.type === 'ReturnStatement' || (n.type === 'BlockStatement' && n.body.at(-1)?.type === 'ReturnStatement');
+  return parent.body.slice(0, key).some((n) => n.type === 'IfStatement' && !n.alternate && alwaysWhenOff(n.test) && returns(n.consequent));
+}
+
 /**
  * The code and message of an error answer, error(status, code, message), and the message of a 401
  * (deny(message) in reference/routes/auth.ts): an error body is not shown (section 7).
@@ -70,6 +78,7 @@ export const strykerPlugins = [
       if (alwaysWhenOff(node)) return 'a fault or variation switch, negated: true in this run, false only while it is on';
       if (parent && BRANCHING.has(parent.type) && key === 'consequent' && onlyWhenOn(parent.test)) return 'runs only while a fault or variation is on';
       if (parent?.type === 'ForOfStatement' && key === 'body' && onlyWhenOn(parent.right)) return 'loops over what a switch lists: nothing while it is off';
+      if (afterReturnWhileOff(path)) return 'runs only while a fault or variation is on: a line above returns while it is off';
       const declared = node.type === 'FunctionDeclaration' || node.type === 'VariableDeclarator' ? node.id?.name : undefined;
       if (declared && ONLY_UNDER_SWITCHES.has(declared)) return `${declared} serves only faults and variations`;
       return undefined;
