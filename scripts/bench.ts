@@ -106,6 +106,38 @@ await fullRun('20 MiB team member', { robustness: ['huge-body:findTeamMember'] }
 await fullRun('--rate 5', {}, ['--rate', '5']);
 await fullRun('50 000 customers, pages of 1000', { variations: ['list-pages-link-header'], seedCustomers: 50_000, pageSize: 1000 });
 
+/**
+ * Where the time of a run against a distant target goes: for each phase (the command's own steps,
+ * and each suite file's checks), its requests and when it started and ended, in round trips of
+ * LATENCY_MS since the first request. Suite files run side by side overlap.
+ */
+async function phases(concurrency: number): Promise<void> {
+  const ref = await startReference({ latencyMs: LATENCY_MS });
+  const { code, dir } = await command(['--base-url', ref.url, '--concurrency', String(concurrency)], { SCHEDULING_API_KEY: ref.apiKey });
+  await ref.close();
+  const result = JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8')) as { checks: { resource: string; exchanges: { id: string }[] }[] };
+  const owner = new Map(result.checks.flatMap((c) => c.exchanges.map((e) => [e.id, c.resource] as const)));
+  const log = readFileSync(join(dir, 'requests.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { phase: string; exchange: { id: string; startedAt: string; durationMs: number; request: { url: string } } });
+  const spans = new Map<string, { requests: number; from: number; to: number }>();
+  // A suite's own set-up (snapshots, customers shared by several checks) belongs to the suite file
+  // its worker thread was running (the exchange id names the thread), else to the resource it asks.
+  const lastOwner = new Map<string, string>();
+  for (const { phase, exchange } of log.toSorted((a, b) => Date.parse(a.exchange.startedAt) - Date.parse(b.exchange.startedAt))) {
+    const thread = exchange.id.split('.').slice(0, 2).join('.');
+    const known = owner.get(exchange.id);
+    if (known) lastOwner.set(thread, known);
+    const resource = known ?? lastOwner.get(thread) ?? /\/api\/v1\/(business|customers|team-members)/.exec(exchange.request.url)?.[1] ?? '?';
+    const key = phase === 'suites' ? `suite: ${resource}` : phase;
+    const from = Date.parse(exchange.startedAt);
+    const span = spans.get(key) ?? { requests: 0, from, to: from };
+    spans.set(key, { requests: span.requests + 1, from: Math.min(span.from, from), to: Math.max(span.to, from + exchange.durationMs) });
+  }
+  const t0 = Math.min(...[...spans.values()].map((x) => x.from));
+  const rt = (ms: number) => Math.round(ms / LATENCY_MS);
+  console.log(`\nRound trips per phase, ${LATENCY_MS} ms per answer, --concurrency ${concurrency} (exit ${code}; one run):\n\n| phase | requests | from | to | span |\n|---|---|---|---|---|`);
+  for (const [key, x] of [...spans].sort((a, b) => a[1].from - b[1].from)) console.log(`| ${key} | ${x.requests} | ${rt(x.from - t0)} | ${rt(x.to - t0)} | ${rt(x.to - x.from)} |`);
+}
+
 const s = (x: number) => `${x.toFixed(2)} s`;
 const trips = (t: number, t0: number) => Math.round((t - t0) / (LATENCY_MS / 1000));
 console.log(`
@@ -117,3 +149,5 @@ console.log(`
 | same run with ${LATENCY_MS} ms added to every answer | ${s(distant.seconds)} | ${s(distantParallel.seconds)} |
 | critical path (t${LATENCY_MS} − t0) / ${LATENCY_MS} ms | ${trips(distant.seconds, plain.seconds)} round trips | ${trips(distantParallel.seconds, parallel.seconds)} round trips |
 | peak memory (the command's process) | ${plain.rss} MiB | ${parallel.rss} MiB |`);
+await phases(2);
+await phases(1);

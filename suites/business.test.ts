@@ -13,7 +13,8 @@ import { asBlocked, Blocked, check, selected, type CheckRun, settleDifferencesWi
 import { concurrentSteps, sharedStep } from '../helpers/checks/shared-step.ts';
 import { dependsOnUnselected } from '../helpers/core/selection.ts';
 import { is2xx, TurnedAway, type Answer, type Auth } from '../helpers/http/client.ts';
-import { recordExchange, type Exchange } from '../helpers/http/exchanges.ts';
+import { recordExchange, withExchangeLog, type Exchange } from '../helpers/http/exchanges.ts';
+import { Interference } from '../helpers/safety/interference.ts';
 import { journalledClient } from '../helpers/safety/journal.ts';
 import { leasePlace } from '../helpers/safety/lease.ts';
 import { headerNearMisses } from '../helpers/http/authorization.ts';
@@ -118,6 +119,29 @@ describe('retrieval', () => {
 type Step = { before: Row; value: unknown; after?: Row; wrote?: Exchange[]; read?: Exchange } | { notApplicable: string } | { blocked: Blocked };
 const steps = new Map<string, Step>();
 
+/**
+ * A nullable field holding a string goes to null first (read back) and then to its new value in
+ * its update step: BUS-UPDATE-NULLABLE judges that pair (null accepted and read back null, then a
+ * string accepted and read back), two round trips fewer than a null and a string of its own. The
+ * null and its read are kept out of the update step's report: they are NULLABLE's.
+ */
+interface NullStep { status?: number; read?: Row; failure?: unknown; exchanges: Exchange[] }
+const nullSteps = new Map<string, NullStep>();
+async function sendNull(name: string): Promise<void> {
+  const step: NullStep = { exchanges: [] };
+  nullSteps.set(name, step);
+  await withExchangeLog(step.exchanges, async () => {
+    try {
+      step.status = (await record.update({ [name]: null })).status;
+      step.read = await record.read();
+    } catch (e) {
+      if (e instanceof Interference) throw e;
+      // NULLABLE throws it when judged: a refusal to the end (TurnedAway) blocks it, as its own request would.
+      step.failure = e;
+    }
+  });
+}
+
 /** Whether some field has shown that null is accepted and read back: until then, a field that is
  *  null on the target is not changed, since putting null back might not work. */
 let nullProven = false;
@@ -136,6 +160,33 @@ function stepOf(name: string, run: CheckRun): { before: Row; value: unknown; aft
   // The write is what a read-back judges: its report and cURL reproduction show it first.
   for (const e of step.wrote ?? []) recordExchange(e);
   return step;
+}
+
+/**
+ * BUS-UPDATE-NULLABLE from the null its update step sent first: answered 200 and read back null
+ * (or absent: the retrieval's fields are not shown), then the step's string answered 200 and read
+ * back. Where the step took no string of the suite's, the field's own is written back and read.
+ */
+async function judgeFoldedNull(name: string, folded: NullStep, run: CheckRun): Promise<void> {
+  for (const e of folded.exchanges) recordExchange(e);
+  const nullBody = { [name]: null };
+  if (folded.status === undefined) throw folded.failure;
+  expect(folded.status, `${patchText(nullBody)} answered ${folded.status}`).toBe(200);
+  if (!folded.read) throw folded.failure;
+  const read = name in folded.read ? folded.read[name] : null;
+  expect(read, `after ${patchText(nullBody)}, ${name} reads back ${show(folded.read[name])}`).toStrictEqual(null);
+  const step = steps.get(name);
+  if (step && 'before' in step) {
+    const { value, after } = stepOf(name, run);
+    if (step.read) recordExchange(step.read);
+    const now = after ?? (await record.read());
+    expect(now[name], `after null, ${patchText({ [name]: value })} and ${name} reads back ${show(now[name])}`).toStrictEqual(value);
+  } else {
+    const original = record.before()[name];
+    if (typeof original !== 'string') run.notApplicable(`${name} was null before the run and no string value of it was accepted (BUS-UPDATE-200:${name})`);
+    await setAndConfirm(name, original);
+  }
+  nullProven = true;
 }
 
 /** The value of each field the target accepted in its update step: known to be valid. */
@@ -163,6 +214,7 @@ describe('update', () => {
             steps.set(name, { notApplicable: why });
             run.notApplicable(why);
           }
+          // Judged against the record before the null: both updates sent only this field.
           const before = await record.current();
           const current = currentValue(before, name);
           const candidates = candidateValues(nf, vendorValues, current, record.before()[name], target.runId);
@@ -170,6 +222,7 @@ describe('update', () => {
             steps.set(name, { notApplicable: candidates.unavailable });
             return run.notApplicable(candidates.unavailable);
           }
+          if (nf.field.nullable && typeof current === 'string') await sendNull(name);
           // Formats and bounds of values are not shown: a 4xx to a value the suite chose proves
           // nothing, so the next is tried. A 4xx to the target's own value does: it is written
           // back after the first refusal to tell the two apart.
@@ -223,6 +276,8 @@ describe('update', () => {
         check({ id: `BUS-UPDATE-NULLABLE:${name}`, title: `${name} accepts null, reads back null, then accepts a string`, changesData: true }, async (run) => {
           const why = record.unchangeable(nf) ?? nullGate(nf);
           if (why) run.notApplicable(why);
+          const folded = nullSteps.get(name);
+          if (folded) return judgeFoldedNull(name, folded, run);
           const before = await record.current();
           const original = record.before()[name];
           // A string the target is known to accept: its own, or the one its update step took.

@@ -152,6 +152,7 @@ describe('team members', () => {
     const access: FieldAccess = {
       idField, id,
       read: (why) => lane.read(id, why),
+      current: (why) => lane.current(id, why),
       listed: async (why) => (await lane.readList(why)).find((r) => sameId(r[idField], id)),
       update: (body) => lane.update(id, body),
       restores: true,

@@ -57,7 +57,7 @@ describe('typed ids', () => {
     expect(readFileSync(variationNamesPath, 'utf8')).toBe(renderVariationNames(VARIATIONS));
   });
 
-  // The proof is `tsc --noEmit` (the first half of `npm test`): each line below must not compile.
+  // The proof is `tsc --noEmit` (part of `npm test`, scripts/test.sh): each line below must not compile.
   test('an id the catalogs do not hold fails the type check', () => {
     // @ts-expect-error a requirement id with a typo
     const check: CheckId = 'BUS-UPDATE-PARTAL:name';

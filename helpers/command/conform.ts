@@ -167,7 +167,7 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
       certify: Boolean(options.certify),
       expectFile: options.certify ? undefined : options.expectFile,
       expectations: options.expectations,
-      checks: settledByInterference(collector.checks.filter((c) => !skip(c)), interference).toSorted((a, b) => suiteRank(a.resource) - suiteRank(b.resource)),
+      checks: settledByInterference(collector.checks.filter((c) => !skip(c)).toSorted((a, b) => suiteRank(a.resource) - suiteRank(b.resource) || collector.byDeclaration(a, b)), interference),
       observations: collector.observations,
       suiteErrors: collector.suiteErrors,
       requirementText: (id) => catalog.byId.get(id)?.text ?? '',

@@ -109,6 +109,8 @@ export class ApiClient {
   phase = 'suites';
   /** Requests that ended without an answer or with a server error (5xx, 429): an outage, not a verdict. */
   troubles = 0;
+  /** Requests sent that may change data (all but GET and HEAD): a read taken since the last of them is as current as a new one would be, as far as this run knows. */
+  writesSent = 0;
   private readonly redact: (text: string) => string;
   private readonly dispatcher: Dispatcher;
 
@@ -154,6 +156,7 @@ export class ApiClient {
     const env = inCheck() && this.target.sentinels?.length ? environmentOf(this.target.runId) : undefined;
     const asked = `${options.method} ${options.path}`;
     if (env?.gone) throw new TurnedAway(`${asked} was not sent: ${env.gone}`, 'the environment');
+    if (options.method !== 'GET' && options.method !== 'HEAD') this.writesSent += 1;
     if (options.method === 'PATCH') {
       const fields = options.body && typeof options.body === 'object' && !Array.isArray(options.body) ? Object.keys(options.body) : [];
       this.onWrite?.({ kind: 'wrote', path: options.path, fields });

@@ -21,6 +21,8 @@ export interface FieldAccess {
   idField: string;
   id: unknown;
   read(why: string): Promise<Row>;
+  /** The record as it stands before a change: the lane's last read when nothing was written since (default: read). */
+  current?(why: string): Promise<Row>;
   /** The record as the list names it now (searching until found), or undefined when the whole list does not name it. */
   listed(why: string): Promise<Row | undefined>;
   update(body: Row): Promise<Answer>;
@@ -65,7 +67,11 @@ export async function coverFields(access: FieldAccess, record: Row, others: Row[
     }
     outcome.value = other.value;
     // The record as the last change (or its undoing) left it: a read that does not show that yet is stale.
-    const before = (await converge(() => access.read(`reading the record before changing ${field}`), (row) => changedFields(known, row).length === 0, access.windowMs)).value;
+    const reading = `reading the record before changing ${field}`;
+    // The first read may be the lane's last (see FieldAccess.current); a wait for the record to settle reads anew.
+    let reads = 0;
+    const read = () => (reads++ === 0 && access.current ? access.current(reading) : access.read(reading));
+    const before = (await converge(read, (row) => changedFields(known, row).length === 0, access.windowMs)).value;
     await access.around(before, async () => {
       const body = { [field]: other.value };
       const answer = await access.update(body);

@@ -34,6 +34,8 @@ export class TeamMemberLane {
   private readonly watch: MemberWatch;
   private readonly lists: ListReader;
   private readonly windowMs: number;
+  /** The last member read, and how many writes the client had sent then (see current). */
+  private latest?: { id: string; row: Row; writes: number };
 
   constructor(
     private readonly client: ApiClient,
@@ -77,7 +79,23 @@ export class TeamMemberLane {
     this.watch.stopIfInterfered();
     const found = foundRecord(await this.find(id), `${why}: GET ${this.ops.find.path} with id ${String(id)}`, this.idField, id, 'team member');
     this.watch.found(found);
+    this.latest = { id: String(id), row: found, writes: this.client.writesSent };
     return found;
+  }
+
+  /**
+   * The member as the lane last read it, when nothing was sent since that could have changed it
+   * (so a new find would answer the same, as far as this run knows); else a new find. Given once:
+   * a caller that reads again (waiting for a write to show) reads anew.
+   */
+  async current(id: unknown, why: string): Promise<Row> {
+    return this.takeLatest(id) ?? this.read(id, why);
+  }
+
+  private takeLatest(id: unknown): Row | undefined {
+    const latest = this.latest;
+    this.latest = undefined;
+    return latest && latest.id === String(id) && latest.writes === this.client.writesSent ? latest.row : undefined;
   }
 
   /** Reads the member until `shows` holds (the run's own update shows), or the window ends: the last reading, for the check to judge. */
@@ -172,10 +190,15 @@ export class TeamMemberLane {
    */
   private async restore(original: Row): Promise<string | undefined> {
     const id = original[this.idField];
+    let reads = 0;
     const access = {
+      // The first read may be the one the change ended with: nothing was written since.
       read: async () => {
+        const latest = reads++ === 0 ? this.takeLatest(id) : undefined;
+        if (latest) return latest;
         const now = await this.find(id);
         if (!is2xx(now) || !isRecord(now.json)) throw new Error(`GET ${this.ops.find.path} ${said(now)}`);
+        this.latest = { id: String(id), row: now.json, writes: this.client.writesSent };
         return now.json;
       },
       write: (body: Row) => this.update(id, body),

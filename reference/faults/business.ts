@@ -97,10 +97,10 @@ export const businessFaults: Fault[] = [
   },
   {
     name: 'business-fields-crossed',
-    description: 'tikTokUrl and youTubeUrl are written into each other.',
-    // The write-back comes after the lane has given the two fields different values.
-    // The write-back, and the body of every field, come after the lane has given the two fields different values.
-    kills: [...ids('BUS-UPDATE-APPLIES', ['tikTokUrl', 'youTubeUrl']), ...ids('BUS-UPDATE-PARTIAL', ['tikTokUrl', 'youTubeUrl']), ...ids('BUS-UPDATE-NULLABLE', ['tikTokUrl', 'youTubeUrl']), 'BUS-UPDATE-MULTI', 'BUS-UPDATE-WRITEBACK'],
+    description: 'instagramUrl and facebookUrl are written into each other.',
+    // The body of every field and the write-back come after the lane has given the two fields
+    // values of their own, and put back their values from before the run, which differ.
+    kills: [...ids('BUS-UPDATE-APPLIES', ['instagramUrl', 'facebookUrl']), ...ids('BUS-UPDATE-PARTIAL', ['instagramUrl', 'facebookUrl']), ...ids('BUS-UPDATE-NULLABLE', ['instagramUrl', 'facebookUrl']), 'BUS-UPDATE-MULTI', 'BUS-UPDATE-WRITEBACK'],
   },
   {
     name: 'business-patch-first-field-only',

@@ -132,8 +132,12 @@ function retrieve(req: RefRequest, ctx: RefContext) {
   return json(200, enveloped(ctx, business));
 }
 
-/** Fault business-fields-crossed: these two fields are stored under each other's name. */
-const CROSSED: Record<string, string> = { tikTokUrl: 'youTubeUrl', youTubeUrl: 'tikTokUrl' };
+/**
+ * Fault business-fields-crossed: these two fields are stored under each other's name. Two fields
+ * with different values before the run: a body that puts back the values from before the run
+ * (the multi-field update, the write-back) can only show a swap of values that differ.
+ */
+const CROSSED: Record<string, string> = { instagramUrl: 'facebookUrl', facebookUrl: 'instagramUrl' };
 
 /** How a faulty implementation mangles one incoming value; undefined drops it. */
 function mangle(field: string, value: unknown, ctx: RefContext): { field: string; value: unknown } | undefined {

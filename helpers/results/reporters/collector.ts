@@ -13,6 +13,8 @@ export class ResultCollector implements Reporter {
   private listeners: ((check: CollectedCheck) => void)[] = [];
   /** Vitest reports a test again when a run is cancelled; each is kept once, the last word wins. */
   private readonly seen = new Map<string, number>();
+  /** Where each check is declared in its suite file: checks that run at once end in any order. */
+  private readonly declared = new WeakMap<CollectedCheck, number>();
 
   constructor(private readonly redact: (text: string) => string) {}
 
@@ -31,6 +33,7 @@ export class ResultCollector implements Reporter {
     }
     const check = toCheckResult(testCase, this.redact);
     if (!check) return;
+    this.declared.set(check, [...testCase.module.children.allTests()].findIndex((t) => t.id === testCase.id));
     const index = this.seen.get(testCase.id);
     if (index !== undefined) {
       this.checks[index] = check;
@@ -39,6 +42,9 @@ export class ResultCollector implements Reporter {
     this.seen.set(testCase.id, this.checks.push(check) - 1);
     for (const l of this.listeners) l(check);
   }
+
+  /** Checks of one suite file in the order the file declares them, as the contract reads (not as they ended). */
+  byDeclaration = (a: CollectedCheck, b: CollectedCheck): number => (this.declared.get(a) ?? 0) - (this.declared.get(b) ?? 0);
 
   onTestModuleEnd(module: TestModule): void {
     for (const e of module.errors()) this.suiteErrors.push(this.redact(`${basename(module.moduleId)}: ${e.message}`));
