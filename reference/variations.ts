@@ -170,7 +170,7 @@ export const VARIATIONS: Variation[] = [
   { name: 'errors-plain-text', notShown: 'errors', description: 'Errors answer a line of plain text, not JSON.' },
   {
     name: 'business-update-unvalidated', notShown: 'errors',
-    description: 'The business update validates nothing: any JSON value is stored as sent, and a body that is not an object changes nothing (200).',
+    description: 'The business update checks no value\'s type: a value that is not a string is stored as sent (strings are checked as before), and a body that is not an object changes nothing (200).',
   },
   { name: 'validation-400', notShown: 'errors', description: 'Strict validation of the business update, answering 400 (not 422) to an invalid value.', expectNotApplicable: REFUSES_EMPTY.validated },
   // Section 8: rate and size limits.

@@ -24,8 +24,8 @@ function fieldRules(ctx: RefContext): Record<string, (v: unknown) => boolean> {
   };
   for (const f of NULLABLE_STRINGS) rules[f] = (v) => v === null || (isString(v) && ownRule(ctx, f, v as string));
   if (ctx.varies('strict-validation') || ctx.varies('validation-400')) return strictly(rules, ctx.state.emailField);
-  // Variation business-update-unvalidated: every documented field takes any JSON value.
-  if (ctx.varies('business-update-unvalidated')) return Object.fromEntries(Object.keys(rules).map((f) => [f, () => true]));
+  // Variation business-update-unvalidated: no field checks a value's type (a string is checked as before).
+  if (ctx.varies('business-update-unvalidated')) return Object.fromEntries(Object.entries(rules).map(([f, valid]) => [f, (v: unknown) => typeof v !== 'string' || valid(v)]));
   return rules;
 }
 
