@@ -177,7 +177,23 @@ function seedState(varies: RefContext['varies'], seedCustomers: number | undefin
   if (varies('work-hours-minutes')) {
     state.business = { ...state.business, businessHours: [1, 2, 3].map((day) => ({ day, opensAtMinute: OPENS_AT_MINUTE, closesAtMinute: CLOSES_AT_MINUTE })) };
   }
+  if (varies('sparse-records')) sparse(state, varies('strict-validation') || varies('validation-400'));
   return state;
+}
+
+/**
+ * Variation sparse-records: records that hold little, as values and fields are not shown: the
+ * business's strings empty (but those whose format a strict product checks: it holds no value it
+ * would refuse), no business hours, GDPR off; seeded customers and the first team member with
+ * nothing but their ids, the others' strings empty.
+ */
+function sparse(state: State, strict: boolean): void {
+  const formatted = (f: string) => strict && (f === state.emailField || f === 'currencyIso' || f === 'timeZone' || f.endsWith('Url'));
+  const emptied = (row: Record<string, unknown>) => Object.fromEntries(Object.entries(row).map(([f, v]) => [f, typeof v === 'string' && f !== 'id' && !formatted(f) ? '' : v]));
+  state.business = { ...emptied(state.business), businessHours: [], useGdprCompliance: false };
+  for (const table of [state.customers, state.teamMembers]) {
+    [...table.values()].forEach((row, i) => table.set(String(row.id), i % 2 === 0 ? { id: row.id } : emptied(row)));
+  }
 }
 
 export async function startReference(options: ReferenceOptions = {}): Promise<RunningReference> {

@@ -82,6 +82,12 @@ export const VARIATIONS: Variation[] = [
   { name: 'patch-answers-changes', notShown: 'business-bodies', description: 'Every PATCH answers only the fields it changed.' },
   { name: 'patch-answers-empty', notShown: 'business-bodies', description: 'Every PATCH answers {}.' },
   {
+    name: 'sparse-records', notShown: 'values',
+    description: "Records hold little: the business's strings are empty, it has no business hours and GDPR off; seeded customers and the first team member hold nothing but their ids, the others empty strings.",
+    // With no WorkHours on the target there is no element to learn one from (their structure is not shown).
+    expectNotApplicable: ['BUS-UPDATE-200:businessHours', 'BUS-UPDATE-APPLIES:businessHours', 'BUS-UPDATE-BOUNDARY:businessHours:more', 'BUS-UPDATE-PARTIAL:businessHours'],
+  },
+  {
     name: 'timestamps', notShown: 'values',
     description: 'Records carry createdAt / updatedAt, and updatedAt changes on every write.',
     volatileFields: ['updatedAt'],
@@ -162,6 +168,10 @@ export const VARIATIONS: Variation[] = [
   { name: 'tm-unknown-id-403', notShown: 'unknown-team-member', description: 'Finding a team member by an id that names none of the caller\'s answers 403.' },
   { name: 'errors-problem-json', notShown: 'errors', description: 'Errors answer RFC 9457 problem details (application/problem+json).' },
   { name: 'errors-plain-text', notShown: 'errors', description: 'Errors answer a line of plain text, not JSON.' },
+  {
+    name: 'business-update-unvalidated', notShown: 'errors',
+    description: 'The business update checks no value\'s type: a value that is not a string is stored as sent (strings are checked as before), and a body that is not an object changes nothing (200).',
+  },
   { name: 'validation-400', notShown: 'errors', description: 'Strict validation of the business update, answering 400 (not 422) to an invalid value.', expectNotApplicable: REFUSES_EMPTY.validated },
   // Section 8: rate and size limits.
   { name: 'rate-limited', notShown: 'limits', description: 'Every 7th request answers 429 with Retry-After: 0; asked again, it is served.' },

@@ -12,7 +12,7 @@ import { Snapshots } from '../helpers/safety/snapshots.ts';
 import { customerFixture } from '../helpers/records/fixtures.ts';
 import { loadSpec, statusMatches, type Operation } from '../helpers/contract/spec.ts';
 import { converge, windowOf } from '../helpers/core/converge.ts';
-import { recordReader, writeBackBody, listItems, rowsOf } from '../helpers/records/record-shapes.ts';
+import { recordReader, writeBackBody, listItems, rowsOf, NothingToWriteBack } from '../helpers/records/record-shapes.ts';
 import { isRecord } from '../helpers/contract/record.ts';
 import { schemaProblems } from '../helpers/contract/schema.ts';
 import { ensure } from '../helpers/checks/assertions.ts';
@@ -87,7 +87,15 @@ async function requestBody(op: Operation, id: unknown, run: CheckRun): Promise<u
     json = answer.json;
   }
   if (!isRecord(json)) return blocked(`reading the record to write back: GET ${op.path} answered no JSON object`);
-  if (op.resource !== 'business') return writeBackBody(json, target, op);
+  if (op.resource !== 'business') {
+    try {
+      return writeBackBody(json, target, op);
+    } catch (e) {
+      if (!(e instanceof NothingToWriteBack)) throw e;
+      unsent.set(op.operationId, { reason: e.message });
+      return run.notApplicable(e.message);
+    }
+  }
   // Section 2 names a body with only currencyIso a valid update: its value as read changes nothing.
   const business = snapshotted ? json : recordOf(op.path, json);
   if (!business) return blocked(`reading the record to write back: GET ${op.path} answered no JSON object holding the business record`);
@@ -112,8 +120,11 @@ async function repair(op: Operation, id: unknown, body: unknown, run: CheckRun):
 const isWriteBack = (op: Operation) => op.method === 'PATCH' && !opOf('POST', op.collectionPath);
 /** What each write-back did to the fields it did not send: no write goes unjudged, the first one neither. */
 const writeBacks = new Map<string, { body: unknown; changed: string[]; problem?: string }>();
-/** Why a write-back was never sent (its record could not be read): the write-back check is blocked by the same cause. */
-const unsent = new Map<string, { by: string; reason: string }>();
+/**
+ * Why a write-back was never sent: its record could not be read (the write-back check is blocked
+ * by the same cause), or held nothing to send back (not applicable, for the same reason).
+ */
+const unsent = new Map<string, { by?: string; reason: string }>();
 /** The requirement a write-back that changes fields not sent breaks, by resource. */
 const PARTIAL_UPDATE: Record<string, MustRequirementId> = { business: 'BUS-UPDATE-PARTIAL', 'team-members': 'TM-UPDATE' };
 
@@ -178,7 +189,7 @@ for (const resource of resources) {
       if (!isWriteBack(op) || !requirement) continue;
       check({ id: `${requirement}:operations-write-back`, title: `the ${op.method} ${op.path} above (each value sent as read) leaves every field not sent as it was`, changesData: true }, async (run) => {
         const cause = unsent.get(op.operationId);
-        if (!writeBacks.has(op.operationId) && cause) run.blocked(cause.by, cause.reason);
+        if (!writeBacks.has(op.operationId) && cause) return cause.by ? run.blocked(cause.by, cause.reason) : run.notApplicable(cause.reason);
         const seen = writeBacks.get(op.operationId) ?? run.blocked(`OP-DOCUMENTED:${op.operationId}`, `${op.method} ${op.path} did not answer its documented success, so what it did is not judged here`);
         const read = opOf('GET', op.path);
         if (!seen.changed.length && seen.problem) run.blocked(`OP-DOCUMENTED:${read?.operationId ?? op.operationId}`, `the record could not be read back after the write-back: ${seen.problem}`);

@@ -89,7 +89,8 @@ describe('team members', () => {
   check({ id: 'TM-ISOLATION', title: `PATCH ${ops.update.path} of one member leaves every other member as it was; then restored`, changesData: true }, async (run) => {
     const members = await needs('TM-LIST', lane.readList('listing team members before the update'));
     if (members.length < 2) run.notApplicable('the target lists fewer than two team members');
-    const id = members[0][idField];
+    // The member with the most fields: the one most likely to hold a field to change.
+    const id = richest(members)![idField];
     const original = await needs('TM-FIND', lane.read(id, 'reading the member before the update'));
     const body = target.vendor.teamMemberPatch ?? lane.nameChange(original) ?? run.notApplicable('the member has no name-like string field to change: configure teamMemberPatch');
     const touched: Record<string, unknown>[] = [];

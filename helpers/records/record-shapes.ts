@@ -43,6 +43,9 @@ export function writableFields(record: Row, idField: string): string[] {
   return Object.keys(record).filter((k) => k !== idField && !SERVER_MAINTAINED.test(k) && !/At$/.test(k) && record[k] !== undefined);
 }
 
+/** A record holding nothing a client can send back: its fields are not shown, so the suite cannot, and the target did nothing wrong. */
+export class NothingToWriteBack extends Error {}
+
 /**
  * A PATCH body that writes back one field of a customer or team member as read (their fields
  * are not shown; the business has its own write-back in business-lane.ts). The field is, in
@@ -58,7 +61,7 @@ export function writeBackBody(read: unknown, target: TargetConfig, op: Operation
   const field =
     [...Object.keys(patch ?? {}), ...NAME_FIELDS].find((k) => k in read && writable(k)) ??
     Object.keys(read).find((k) => writable(k) && typeof read[k] === 'string');
-  if (!field) throw new Error(`${op.method} ${op.path}: the record has no field to write back`);
+  if (!field) throw new NothingToWriteBack(`${op.method} ${op.path}: the record has no field to write back (no string field besides the id and stamps)`);
   return { [field]: read[field] };
 }
 

@@ -14,19 +14,30 @@ const UNSET_IN_SEED = Object.entries(seedBusiness('email')).filter(([, v]) => v 
 /** The documented update fields and a validator for each (section 2). */
 function fieldRules(ctx: RefContext): Record<string, (v: unknown) => boolean> {
   const isString = (v: unknown) => typeof v === 'string';
-  const strict = ctx.varies('strict-validation') || ctx.varies('validation-400');
   const rules: Record<string, (v: unknown) => boolean> = {
     name: isString,
-    [ctx.state.emailField]: (v) => isString(v) && (!strict || /^[^@\s]+@[^@\s]+$/.test(v as string)),
-    currencyIso: (v) => isString(v) && (!strict || Intl.supportedValuesOf('currency').includes(v as string)) && (!served(ctx, 'currencies') || served(ctx, 'currencies')!.includes(v as string)),
-    timeZone: (v) => isString(v) && (!strict || Intl.supportedValuesOf('timeZone').includes(v as string)) && (!served(ctx, 'zones') || served(ctx, 'zones')!.includes(v as string)),
+    [ctx.state.emailField]: isString,
+    currencyIso: (v) => isString(v) && (!served(ctx, 'currencies') || served(ctx, 'currencies')!.includes(v as string)),
+    timeZone: (v) => isString(v) && (!served(ctx, 'zones') || served(ctx, 'zones')!.includes(v as string)),
     businessHours: (v) => Array.isArray(v) && v.every(isRecord) && (!ctx.varies('business-hours-every-day') || sameDays(v, ctx.state.business.businessHours)),
     useGdprCompliance: (v) => typeof v === 'boolean',
   };
-  for (const f of NULLABLE_STRINGS) {
-    rules[f] = (v) => v === null || (isString(v) && (!strict || !URL_FIELDS.includes(f) || /^https?:\/\/[^\s/]+/.test(v as string)) && ownRule(ctx, f, v as string));
-  }
+  for (const f of NULLABLE_STRINGS) rules[f] = (v) => v === null || (isString(v) && ownRule(ctx, f, v as string));
+  if (ctx.varies('strict-validation') || ctx.varies('validation-400')) return strictly(rules, ctx.state.emailField);
+  // Variation business-update-unvalidated: no field checks a value's type (a string is checked as before).
+  if (ctx.varies('business-update-unvalidated')) return Object.fromEntries(Object.entries(rules).map(([f, valid]) => [f, (v: unknown) => typeof v !== 'string' || valid(v)]));
   return rules;
+}
+
+/** Variations strict-validation and validation-400: a string must have its field's format too. */
+function strictly(rules: Record<string, (v: unknown) => boolean>, emailField: string): Record<string, (v: unknown) => boolean> {
+  const formats: Record<string, (v: string) => boolean> = {
+    [emailField]: (v) => /^[^@\s]+@[^@\s]+$/.test(v),
+    currencyIso: (v) => Intl.supportedValuesOf('currency').includes(v),
+    timeZone: (v) => Intl.supportedValuesOf('timeZone').includes(v),
+    ...Object.fromEntries(URL_FIELDS.map((f) => [f, (v: string) => /^https?:\/\/[^\s/]+/.test(v)])),
+  };
+  return Object.fromEntries(Object.entries(rules).map(([f, valid]) => [f, (v: unknown) => valid(v) && (typeof v !== 'string' || !formats[f] || formats[f](v))]));
 }
 
 /** Variations in what a product accepts, where the contract shows no formats (section 2). */
@@ -150,7 +161,7 @@ function update(req: RefRequest, ctx: RefContext) {
   const keyless = ctx.fault('business-patch-without-key') && req.headers.authorization === undefined;
   const denied = keyless ? undefined : requireKey(req, ctx);
   if (denied && !ctx.fault('business-rejected-patch-applied')) return denied;
-  if (!isRecord(req.body)) return error(400, 'invalid_body', 'The body must be a JSON object');
+  if (!isRecord(req.body)) return ctx.varies('business-update-unvalidated') ? json(200, enveloped(ctx, ctx.state.business)) : error(400, 'invalid_body', 'The body must be a JSON object');
   // Fault business-patch-many-fields-ignored: a body of more than four fields is answered, not applied.
   if (ctx.fault('business-patch-many-fields-ignored') && Object.keys(req.body).length > 4) return json(200, enveloped(ctx, ctx.state.business));
   if (ctx.fault('business-name-required') && !('name' in req.body)) return error(422, 'invalid_value', 'name is required');
