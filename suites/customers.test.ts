@@ -280,23 +280,17 @@ function reused(id: unknown): Blocked {
 // Near misses of a customer's id (helpers/contract/id-near-misses.ts): never another customer, nor
 // this one unless the near miss is its id written another way; a write to one creates nothing.
 describe.concurrent('customers: near misses of an id', () => {
-  // A find changes nothing: one customer, and the list read before, serve the near misses of every find.
-  const forFinds = sharedStep(async () => {
-    const made = await suiteScope.make('near miss find');
-    return { made, before: await needs('CUS-LIST:array', lab.listedIds('listing customers before')) };
-  });
   for (const miss of ID_NEAR_MISSES) {
     // A write to a canonical form may rightly change or delete the customer itself: only finds are judged for those.
     const variants = miss.canonical ? (['find'] as const) : (['find', 'update', 'delete'] as const);
     for (const variant of variants) {
       const op = { find: ops.find, update: ops.update, delete: ops.remove }[variant];
       customerCheck(lab, { id: `CUS-ID-NEAR-MISS:${variant}:${miss.name}`, title: `${op.method} ${op.path} with ${miss.description} ${miss.canonical ? 'answers no other customer' : 'neither answers nor changes that customer or another, and creates none'}` }, async (scope, run) => {
-        // A write's customer has a label of its own: checks with one label make identical customers (one marker), which a broken delete may take together.
-        const shared = variant === 'find' ? await forFinds() : undefined;
-        const made = shared?.made ?? (await scope.make(`near miss ${variant} ${miss.name}`));
+        // A label of its own: checks with one label make identical customers (one marker), which a broken delete may take together.
+        const made = await scope.make(`near miss ${variant} ${miss.name}`);
         const near = miss.of(made.id);
         if ('unavailable' in near) return run.notApplicable(near.unavailable);
-        const before = shared?.before ?? (await needs('CUS-LIST:array', lab.listedIds('listing customers before')));
+        const before = await needs('CUS-LIST:array', lab.listedIds('listing customers before'));
         if (before.has(near.id)) run.notApplicable(`${near.id} is the id of a listed customer, not a near miss`);
         const asked = `${op.method} ${op.path} with ${near.id} (${miss.description} ${String(made.id)})`;
         if (variant === 'find') {
