@@ -146,6 +146,7 @@ describe('TLS: --ca, --cert/--key, and a failure named in one line', () => {
 
   test.for([
     [['--cert', pem('client')], /--cert and --key go together/],
+    [['--cert', pem('client'), '--key', ''], /--cert and --key go together/],
     [['--ca', '/nonexistent/ca.pem'], /--ca \/nonexistent\/ca.pem: cannot be read \(ENOENT\)/],
     [['--ca', join(import.meta.dirname, 'network.test.ts')], /not a PEM file/],
   ] as const)('%s is a usage error', ([args, message]) => {

@@ -138,6 +138,8 @@ export const runProxy = (options: RunOptions, baseUrl: string) => proxyFor(baseU
 
 /** PEM files for TLS: each must be readable and hold PEM; a certificate needs its key. */
 function tlsFiles(ca: string | undefined, cert: string | undefined, key: string | undefined): Omit<Network, 'proxy'> {
+  // The table's rule sees a flag given; an empty file name is no certificate or key either.
+  if (Boolean(cert) !== Boolean(key)) throw new UsageError('--cert and --key go together: a client certificate needs its private key');
   for (const [flag, file] of [['--ca', ca], ['--cert', cert], ['--key', key]] as const) {
     if (!file) continue;
     let text: string;
