@@ -3,7 +3,10 @@
  * what uses only these, --version and --help among them, loads nothing of it.
  */
 
-/** Whether the target answered 2xx. */
+/**
+ * Whether an answer is a success: any 2xx, since the contract shows no status for most
+ * operations. The one test of it, for checks and clean-up alike.
+ */
 export const is2xx = (answer: { status: number }): boolean => answer.status >= 200 && answer.status < 300;
 
 /** A body as one quoted line, cut at `max` characters: for messages. */

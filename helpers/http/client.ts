@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { request } from './undici-parts.ts';
+import { excerpt, fillId, is2xx } from './basics.ts';
 import type { TargetConfig } from '../config/target.ts';
 import type { Operation } from '../contract/spec.ts';
 import { appendFileSync } from 'node:fs';
@@ -77,13 +78,8 @@ export interface Answer {
   exchange: Exchange;
 }
 
-/**
- * Whether an answer is a success: any 2xx, since the contract shows no status for most
- * operations. The one test of it, for checks and clean-up alike.
- */
+// The pure helpers live apart (basics.ts), so that --help and --version load no undici.
 export { excerpt, fillId, is2xx } from './basics.ts';
-import { excerpt, fillId, is2xx } from './basics.ts';
-
 
 /**
  * A creation, deletion or write, told as the target is asked or answers, so that the run can undo

@@ -190,11 +190,11 @@ export class TeamMemberLane {
    */
   private async restore(original: Row): Promise<string | undefined> {
     const id = original[this.idField];
-    let reads = 0;
     const access = {
-      // The first read may be the one the change ended with: nothing was written since.
+      // The first read may be the one the change ended with, when nothing was written since
+      // (takeLatest gives it once; the restore's own reads are not kept, so later reads are new).
       read: async () => {
-        const latest = reads++ === 0 ? this.takeLatest(id) : undefined;
+        const latest = this.takeLatest(id);
         if (latest) return latest;
         // Not kept as the lane's last find: a restore's reads are not watched for another writer (see read).
         const now = await this.find(id);
