@@ -41,8 +41,16 @@ export function runCli(args: string[], env: Record<string, string> = {}, options
  * point is the verdict; signals, exit codes of the process and memory need runCli.
  */
 export async function runInProcess(args: string[], env: Record<string, string> = {}, onOutput?: (text: string) => void): Promise<CliRun> {
-  const main = await compiledMain();
   const reportDir = join(mkdtempSync(join(tmpdir(), 'scr-')), 'reports');
+  const run = await runMain([...args, ...(args.includes('--report-dir') ? [] : ['--report-dir', reportDir])], { PATH: process.env.PATH ?? '', CI: 'true', ...env }, onOutput);
+  return { ...run, reportDir };
+}
+
+/**
+ * main() of the compiled command in this process, exactly as given: no report directory and no
+ * environment of its own (a command as a README prints it, verify, --recover, --release).
+ */
+export async function runMain(args: string[], env: Record<string, string> = {}, onOutput?: (text: string) => void): Promise<{ code: number; stdout: string; stderr: string }> {
   const out = { stdout: '', stderr: '' };
   const writer = (stream: 'stdout' | 'stderr') => ({
     write: (text: string) => {
@@ -50,18 +58,7 @@ export async function runInProcess(args: string[], env: Record<string, string> =
       onOutput?.(text);
     },
   });
-  const io = { stdout: writer('stdout'), stderr: writer('stderr') };
-  const code = await main([...args, ...(args.includes('--report-dir') ? [] : ['--report-dir', reportDir])], { PATH: process.env.PATH ?? '', CI: 'true', ...env }, io);
-  return { code, ...out, reportDir };
-}
-
-/**
- * main() of the compiled command in this process, exactly as given: no report directory and no
- * environment of its own (a command as a README prints it, verify, --recover, --release).
- */
-export async function runMain(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out = { stdout: '', stderr: '' };
-  const code = await (await compiledMain())(args, env, { stdout: { write: (t: string) => (out.stdout += t) }, stderr: { write: (t: string) => (out.stderr += t) } });
+  const code = await (await compiledMain())(args, env, { stdout: writer('stdout'), stderr: writer('stderr') });
   return { code, ...out };
 }
 
