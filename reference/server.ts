@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { State, type IdStyle } from './state.ts';
 import { requireKey } from './routes/auth.ts';
-import { businessRoutes, seedChanges } from './routes/business.ts';
+import { businessFormats, businessRoutes, seedChanges } from './routes/business.ts';
 import { BROKEN_PAGING, customerRoutes } from './routes/customers.ts';
 import { teamMemberRoutes } from './routes/team-members.ts';
 import { faultNamed, type FaultName } from './faults/index.ts';
@@ -188,7 +188,9 @@ function seedState(varies: RefContext['varies'], seedCustomers: number | undefin
  * nothing but their ids, the others' strings empty.
  */
 function sparse(state: State, strict: boolean): void {
-  const formatted = (f: string) => strict && (f === state.emailField || f === 'currencyIso' || f === 'timeZone' || f.endsWith('Url'));
+  // A value the strict product would refuse is not seeded: those fields keep theirs.
+  const formats = businessFormats(state.emailField);
+  const formatted = (f: string) => strict && f in formats;
   const emptied = (row: Record<string, unknown>) => Object.fromEntries(Object.entries(row).map(([f, v]) => [f, typeof v === 'string' && f !== 'id' && !formatted(f) ? '' : v]));
   state.business = { ...emptied(state.business), businessHours: [], useGdprCompliance: false };
   for (const table of [state.customers, state.teamMembers]) {

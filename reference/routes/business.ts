@@ -30,13 +30,18 @@ function fieldRules(ctx: RefContext): Record<string, (v: unknown) => boolean> {
 }
 
 /** Variations strict-validation and validation-400: a string must have its field's format too. */
-function strictly(rules: Record<string, (v: unknown) => boolean>, emailField: string): Record<string, (v: unknown) => boolean> {
-  const formats: Record<string, (v: string) => boolean> = {
+/** The formats a strictly validating product holds business fields to (strict-validation variations). */
+export function businessFormats(emailField: string): Record<string, (v: string) => boolean> {
+  return {
     [emailField]: (v) => /^[^@\s]+@[^@\s]+$/.test(v),
     currencyIso: (v) => Intl.supportedValuesOf('currency').includes(v),
     timeZone: (v) => Intl.supportedValuesOf('timeZone').includes(v),
     ...Object.fromEntries(URL_FIELDS.map((f) => [f, (v: string) => /^https?:\/\/[^\s/]+/.test(v)])),
   };
+}
+
+function strictly(rules: Record<string, (v: unknown) => boolean>, emailField: string): Record<string, (v: unknown) => boolean> {
+  const formats = businessFormats(emailField);
   return Object.fromEntries(Object.entries(rules).map(([f, valid]) => [f, (v: unknown) => valid(v) && (typeof v !== 'string' || !formats[f] || formats[f](v))]));
 }
 
