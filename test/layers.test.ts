@@ -27,13 +27,15 @@ const LAYERS: Layer[] = [
   { path: 'helpers/records', rank: 4 },
   { path: 'helpers/model', rank: 4 },
   { path: 'helpers/safety', rank: 5 },
-  { path: 'helpers/checks', rank: 6, side: 'worker' },
-  { path: 'helpers/resources', rank: 7, side: 'worker' },
-  { path: 'suites', rank: 8, side: 'worker' },
+  { path: 'helpers/checks', rank: 6 },
+  { path: 'helpers/resources', rank: 7 },
+  { path: 'helpers/registries', rank: 8 },
+  { path: 'helpers/vitest', rank: 9, side: 'worker' },
+  { path: 'suites', rank: 10, side: 'worker' },
   { path: 'reference', rank: 6, side: 'main' },
   { path: 'helpers/results', rank: 6, side: 'main' },
-  { path: 'helpers/command', rank: 7, side: 'main' },
-  { path: 'helpers/api.ts', rank: 8, side: 'main' },
+  { path: 'helpers/command', rank: 9, side: 'main' },
+  { path: 'helpers/api.ts', rank: 10, side: 'main' },
 ];
 
 const layerOf = (file: string): Layer | undefined =>
@@ -81,7 +83,7 @@ describe('the layers', () => {
 
   test('the guard sees each kind of fault', () => {
     expect(misdirected({ from: 'helpers/contract/spec.ts', to: 'helpers/command/cli.ts', line: 1 })).toMatch(/higher layer helpers\/command/);
-    expect(misdirected({ from: 'helpers/results/run-result.ts', to: 'helpers/checks/check.ts', line: 1 })).toMatch(/main code imports worker code/);
+    expect(misdirected({ from: 'helpers/results/run-result.ts', to: 'helpers/vitest/check.ts', line: 1 })).toMatch(/main code imports worker code/);
     expect(misdirected({ from: 'helpers/records/compare.ts', to: 'helpers/model/check-meta.ts', line: 1 })).toMatch(/sibling/);
     expect(misdirected({ from: 'helpers/http/client.ts', to: 'test/support/cli.ts', line: 1 })).toMatch(/in no layer/);
     expect(misdirected({ from: 'helpers/command/cli.ts', to: 'helpers/core/paths.ts', line: 1 })).toBeUndefined();

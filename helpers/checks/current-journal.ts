@@ -1,13 +1,7 @@
-import { inject } from 'vitest';
 import { Journal } from '../safety/journal.ts';
+import type { TargetConfig } from '../config/target.ts';
 
-/** The run journal of the run this suite worker belongs to, if the command handed one over. */
-export function currentJournal(): Journal | undefined {
-  let file: string | undefined;
-  try {
-    file = inject('target').journalFile;
-  } catch {
-    return undefined; // not inside a suite run (e.g. a unit test of the helper)
-  }
-  return file ? new Journal(file) : undefined;
+/** The run journal of the run these checks belong to, if the command handed one over (none in a unit test of a lane). */
+export function currentJournal(target: Pick<TargetConfig, 'journalFile'>): Journal | undefined {
+  return target.journalFile ? new Journal(target.journalFile) : undefined;
 }

@@ -5,10 +5,9 @@ import type { Operation } from '../contract/spec.ts';
 import { businessRecordIn, pick } from '../records/record-shapes.ts';
 import { type Row } from '../contract/record.ts';
 import { hasDocumentedType, type NamedField } from './business-values.ts';
-import { Blocked } from '../checks/check.ts';
+import { Blocked } from '../checks/definition.ts';
 import { restoreFields } from '../safety/restore-record.ts';
 import { takeSnapshot } from '../safety/take-snapshot.ts';
-import { currentJournal } from '../checks/current-journal.ts';
 import { anotherRunAt, foreignRunId, Interference } from '../safety/interference.ts';
 import type { LeasePlace } from '../safety/lease.ts';
 import { runIdsIn } from '../records/run-marker.ts';
@@ -46,8 +45,8 @@ export class BusinessLane {
     private readonly fields: NamedField[],
     private readonly runId: string,
     /** The vendor's businessEnvelope, if any: see businessRecordIn. */
-    private readonly envelope?: string,
-    private readonly journal: Journal | undefined = currentJournal(),
+    private readonly envelope: string | undefined,
+    private readonly journal: Journal | undefined,
   ) {}
 
   /** Where the record is read from in the retrieval's answer: see businessRecordIn. */

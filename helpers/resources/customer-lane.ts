@@ -1,4 +1,4 @@
-import { Blocked, check, type CheckDefinition, type CheckRun } from '../checks/check.ts';
+import { Blocked } from '../checks/definition.ts';
 import { foundRecord, said } from '../checks/assertions.ts';
 import { mismatches, sameId } from '../records/compare.ts';
 import { converge, windowOf } from '../core/converge.ts';
@@ -294,7 +294,7 @@ export class CustomerLane {
   async settle(place: LeasePlace | undefined): Promise<void> {
     const found = await anotherRunAt(this.client, place, this.target.runId, [], 'the customers');
     if (!found) return;
-    currentJournal()?.append({ kind: 'interference', path: this.ops.list.path, by: found.by });
+    currentJournal(this.target)?.append({ kind: 'interference', path: this.ops.list.path, by: found.by });
     throw found;
   }
 
@@ -344,21 +344,4 @@ export class CustomerLane {
 function fingerprint(row: Row): string {
   const fields = Object.keys(row).filter((k) => !SERVER_MAINTAINED.test(k)).sort().map((k) => [k, row[k]]);
   return createHash('sha1').update(JSON.stringify(fields)).digest('base64');
-}
-
-/**
- * A customer check: changes data (it creates customers), owns a scope, and deletes what it
- * created when it ends, whatever happened; what cannot be deleted is noted and left to the suite's
- * final clean-up.
- */
-export function customerCheck(lab: CustomerLane, def: Omit<CheckDefinition, 'changesData'>, body: (scope: Scope, run: CheckRun) => Promise<void>): void {
-  check({ ...def, changesData: true }, async (run) => {
-    const scope = lab.scope();
-    try {
-      await body(scope, run);
-    } finally {
-      const left = await scope.cleanUp();
-      if (left.length) run.note(`not deleted yet (the suite retries at its end): ${left.join('; ')}`);
-    }
-  });
 }

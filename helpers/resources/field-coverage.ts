@@ -3,7 +3,7 @@ import { changedFields, mismatches } from '../records/compare.ts';
 import { ensure, said } from '../checks/assertions.ts';
 import { is2xx, type Answer } from '../http/client.ts';
 import { writableFields } from '../records/record-shapes.ts';
-import type { CheckRun } from '../checks/check.ts';
+import type { CheckRun } from '../checks/definition.ts';
 import { converge } from '../core/converge.ts';
 import type { Row } from '../contract/record.ts';
 

@@ -3,13 +3,14 @@ import { restoreFields } from '../safety/restore-record.ts';
 import { ensure, foundRecord, said } from '../checks/assertions.ts';
 import { ListReader } from '../records/list-reader.ts';
 import { converge, windowOf } from '../core/converge.ts';
-import { Blocked, NotApplicable } from '../checks/check.ts';
+import { Blocked, NotApplicable } from '../checks/definition.ts';
 import { fillId, is2xx, TurnedAway, type Answer, type ApiClient } from '../http/client.ts';
 import { idLike, NAME_FIELDS, pick, writableFields } from '../records/record-shapes.ts';
 import { isRecord, type Row } from '../contract/record.ts';
 import { undocumented, type ResourceOps } from '../contract/resource-ops.ts';
 import { currentJournal } from '../checks/current-journal.ts';
 import { MemberWatch } from '../safety/member-watch.ts';
+import type { Journal } from '../safety/journal.ts';
 import { anotherRunAt } from '../safety/interference.ts';
 import type { LeasePlace } from '../safety/lease.ts';
 import { sharedStep } from '../checks/shared-step.ts';
@@ -36,6 +37,7 @@ export class TeamMemberLane {
   private readonly windowMs: number;
   /** The last member read, and how many writes the client had sent then (see current). */
   private latest?: { id: string; row: Row; writes: number };
+  private readonly journal: Journal | undefined;
 
   constructor(
     private readonly client: ApiClient,
@@ -48,7 +50,8 @@ export class TeamMemberLane {
     this.deleteProbe = undocumented(ops.find, 'DELETE', 'deleteTeamMember');
     this.lists = new ListReader(client, target);
     this.windowMs = windowOf(target);
-    this.watch = new MemberWatch(this.runId, this.idField, (id) => fillId(ops.find.path, id), currentJournal());
+    this.journal = currentJournal(target);
+    this.watch = new MemberWatch(this.runId, this.idField, (id) => fillId(ops.find.path, id), this.journal);
   }
 
   /** Every member listed, every page (see ListReader): what the target lists, or an error saying why it cannot be read whole. */
@@ -240,7 +243,7 @@ export class TeamMemberLane {
       return `Undo: member ${String(id)} was NOT restored: re-creating it with POST ${this.ops.list.path} ${said(answer)}. It was: ${JSON.stringify(original)}`;
     }
     // The client journals every create for deletion after the run: this one must stay.
-    if (newId !== undefined && newId !== null) currentJournal()?.append({ kind: 'kept', path: fillId(this.ops.find.path, newId) });
+    if (newId !== undefined && newId !== null) this.journal?.append({ kind: 'kept', path: fillId(this.ops.find.path, newId) });
     return `Undo: member ${String(id)} was re-created as a new member${newId === undefined ? '' : ` ${String(newId)}`} with the same fields (POST ${said(answer)}); its original id ${String(id)} could not be restored.`;
   }
 

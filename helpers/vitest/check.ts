@@ -1,48 +1,18 @@
-import { inject, test, type TestContext } from 'vitest';
-import { NOT_SELECTED, selects } from '../core/selection.ts';
-import { loadCatalog, requirementOf, type CheckId, type Level } from '../contract/catalog.ts';
+// The only code that loads vitest's runtime: it runs a registry's checks as vitest tests, each
+// named `<id> <title>`, its outcome in the task meta the command's reporters read.
+import { afterAll, beforeAll, describe, inject, test } from 'vitest';
+import { NOT_SELECTED, dependsOnUnselected, selects } from '../core/selection.ts';
+import { loadCatalog, requirementOf, type CheckId } from '../contract/catalog.ts';
+import type { Spec } from '../contract/spec.ts';
 import { withExchangeLog } from '../http/exchanges.ts';
-import { TurnedAway } from '../http/client.ts';
 import { redactor } from '../http/redact.ts';
 import { Interference, JUDGES_DIFFERENCES } from '../safety/interference.ts';
 import type { CheckMeta, ObservationMeta } from '../model/check-meta.ts';
-import { withRedirects } from './redirects.ts';
-
-export { NOT_SELECTED, selects };
-/** Whether this run's --only selects the check (a check left out sends nothing). */
-export const selected = (def: { id: string; title: string }) => selects(inject('target').only, def);
-
-/** Thrown to report a check as not applicable to this target, with the reason. */
-export class NotApplicable extends Error {
-  override name = 'NotApplicable';
-}
-
-/**
- * Thrown when a check's precondition could not be established (no snapshot to restore, no read
- * to compare with): the suite's own inability, never the target's failure. `by` names the check
- * that observes the cause, so that one root cause is one failure.
- */
-export class Blocked extends Error {
-  override name = 'Blocked';
-  constructor(readonly by: string, readonly reason: string) {
-    super(`blocked by ${by}: ${reason}`);
-  }
-}
-
-/** The check's own blocked outcome, if the error is one: Blocked itself, or a request whose answer proves nothing (TurnedAway: by the target, the environment or the suite). */
-export function asBlocked(error: unknown): Blocked | undefined {
-  if (error instanceof Blocked) return error;
-  if (error instanceof TurnedAway) return new Blocked(error.by, error.reason);
-  return undefined;
-}
+import { withRedirects } from '../checks/redirects.ts';
+import { asBlocked, Blocked, checksOf, isGroup, isObservation, NotApplicable, type Check, type CheckRun, type Declare, type Entry, type Observation } from '../checks/definition.ts';
 
 /** Per check id prefix, how a lane settles whether a difference may be another writer's (see JUDGES_DIFFERENCES). */
 const settlers = new Map<string, () => Promise<void>>();
-
-/** `settle` throws the Interference it finds: the check whose id starts with `prefix` is then stopped by it, not failed. */
-export function settleDifferencesWith(prefix: string, settle: () => Promise<void>): void {
-  settlers.set(prefix, settle);
-}
 
 /** Before a difference is recorded as the target's failure, the lane asks again, writing nothing. */
 async function settleDifference(id: string, failure: unknown): Promise<void> {
@@ -58,33 +28,46 @@ async function settleDifference(id: string, failure: unknown): Promise<void> {
   }
 }
 
-export interface CheckRun {
-  /** Ends the check as not applicable, with the reason. */
-  notApplicable(reason: string): never;
-  /** Ends the check as blocked: `by` (a check id) observes why its precondition is missing. */
-  blocked(by: string, reason: string): never;
-  /** Adds a line of information to the report of this check. */
-  note(text: string): void;
-  context: TestContext;
-}
-
-export interface CheckDefinition {
-  /**
-   * Requirement id from spec/requirements.yaml, optionally ":" and a variant (e.g.
-   * BUS-UPDATE-APPLIES:name): an id the catalog does not hold fails the type check.
-   */
-  id: CheckId;
-  title: string;
-  /** Checks that change data on the target are left out of --read-only runs. */
-  changesData?: boolean;
+/**
+ * Runs a registry's checks in this suite file: its shared state is opened here (never when the
+ * checks are only listed) and closed after the last check, its groups become describe blocks.
+ */
+export function register<C>(declare: Declare<C>, spec: Spec): void {
+  const target = inject('target');
+  const registry = declare(spec, target);
+  const ctx = registry.open();
+  if (registry.settle) settlers.set(registry.settle.prefix, () => registry.settle!.with(ctx));
+  if (registry.start) beforeAll(() => registry.start!(ctx));
+  afterAll(() => registry.close(ctx));
+  const titles = new Map(checksOf(registry.entries).map((c) => [c.id, c.title]));
+  const unselected = (id: CheckId) => !selects(target.only, { id, title: titles.get(id) ?? '' });
+  const add = (entries: Entry<C>[]) => {
+    for (const e of entries) {
+      if (isGroup(e)) {
+        (e.concurrent ? describe.concurrent : describe)(e.group, () => {
+          if (e.beforeAll) beforeAll(() => e.beforeAll!(ctx));
+          if (e.afterAll) afterAll(() => e.afterAll!(ctx));
+          add(e.entries);
+        });
+      } else if (isObservation(e)) observe(e, () => e.observe(ctx));
+      else
+        check(e, async (run) => {
+          // A check whose work --only left out did not run: neither does this one.
+          const left = e.needs?.find(unselected);
+          if (left) run.notApplicable(dependsOnUnselected(left));
+          await e.run(ctx, run);
+        });
+    }
+  };
+  add(registry.entries);
 }
 
 /**
- * Declares one conformance check: a vitest test named after its check id, which knows its
- * requirement's level. A failing SHOULD check is a warning (the test passes, the report says
- * "warning") unless the run is strict.
+ * One conformance check: a vitest test named after its check id, which knows its requirement's
+ * level. A failing SHOULD check is a warning (the test passes, the report says "warning") unless
+ * the run is strict.
  */
-export function check(def: CheckDefinition, body: (run: CheckRun) => Promise<void>): void {
+function check(def: Pick<Check<unknown>, 'id' | 'title' | 'changesData'>, body: (run: CheckRun) => Promise<void>): void {
   // Refused at run time too: the id may have been built from data, or the types be out of date.
   const requirement = loadCatalog().byId.get(requirementOf(def.id));
   if (!requirement) throw new Error(`check ${def.id}: no requirement ${requirementOf(def.id)} in spec/requirements.yaml`);
@@ -101,7 +84,7 @@ export function check(def: CheckDefinition, body: (run: CheckRun) => Promise<voi
   };
   // A check --only leaves out is skipped when it is declared: a describe block or a suite file
   // with nothing selected is skipped whole, so its hooks (creating, snapshotting) never run.
-  const skip = !selected(def);
+  const skip = !selects(inject('target').only, def);
   if (skip) Object.assign(declared, { outcome: 'skipped', reason: NOT_SELECTED });
   // Declared up front, so that a check that never starts (cancelled, its hook failed) is still
   // reported under its own id and level.
@@ -130,7 +113,6 @@ export function check(def: CheckDefinition, body: (run: CheckRun) => Promise<voi
         throw new Blocked(by, reason);
       },
       note: (text) => meta.notes.push(redact(text)),
-      context,
     };
     try {
       await withExchangeLog(meta.exchanges, () => body(run).catch(async (e: unknown) => {
@@ -156,7 +138,7 @@ export function check(def: CheckDefinition, body: (run: CheckRun) => Promise<voi
         meta.reason = redact(error.message);
         context.skip(meta.reason);
       }
-      meta.reason = redact(withRedirects(reasonOf(error), meta.exchanges));
+      meta.reason = redact(withRedirects(error instanceof Error ? error.message : String(error), meta.exchanges));
       if (requirement.level === 'SHOULD' && !target.strict) {
         meta.outcome = 'warning';
         return;
@@ -168,17 +150,18 @@ export function check(def: CheckDefinition, body: (run: CheckRun) => Promise<voi
 }
 
 /**
- * Declares an observation: information about the target where the contract is silent (e.g.
- * whether customers can be listed without a key). It is reported, never judged; if the target
- * cannot be asked, the observation says so.
+ * An observation: information about the target where the contract is silent (e.g. whether
+ * customers can be listed without a key). It is reported, never judged; if the target cannot be
+ * asked, the observation says so.
  */
-export function observe(def: { id: string; title: string }, body: () => Promise<string>): void {
-  const meta = { observation: { id: def.id, title: def.title, text: '', exchanges: [] } };
-  test(`${def.id} ${def.title}`, { meta, skip: !selected(def) }, async (context) => {
+function observe(def: Pick<Observation<unknown>, 'observation' | 'title'>, body: () => Promise<string>): void {
+  const id = def.observation;
+  const meta = { observation: { id, title: def.title, text: '', exchanges: [] } };
+  test(`${id} ${def.title}`, { meta, skip: !selects(inject('target').only, { id, title: def.title }) }, async (context) => {
     const target = inject('target');
     if (target.stopChecksAt !== undefined && Date.now() >= target.stopChecksAt) context.skip('not run: run-timeout');
     const redact = redactor(target);
-    const meta: ObservationMeta = { id: def.id, title: def.title, text: '', exchanges: [] };
+    const meta: ObservationMeta = { id, title: def.title, text: '', exchanges: [] };
     context.task.meta.observation = meta;
     try {
       meta.text = redact(await withExchangeLog(meta.exchanges, body));
@@ -186,14 +169,4 @@ export function observe(def: { id: string; title: string }, body: () => Promise<
       meta.text = redact(`could not be observed: ${error instanceof Error ? error.message : String(error)}`);
     }
   });
-}
-
-/**
- * The reason a check failed, as a person reads it: the assertion's own message, without the
- * tail vitest adds to a boolean assertion ("…: expected false to be true // Object.is equality"),
- * which says nothing the message has not said.
- */
-function reasonOf(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.replace(/: expected (true|false) to be (true|false)(?: \/\/ Object\.is equality)?$/, '').replace(/ \/\/ Object\.is equality$/, '');
 }

@@ -1,0 +1,417 @@
+/**
+ * Sections 1 and 4: customers can be listed, created, found, updated and deleted. The contract
+ * shows neither their fields nor status codes: success is any 2xx, a customer is the vendor's
+ * fixture (marked with the run id), and each check works only on customers it created itself,
+ * so the checks run concurrently and never change a customer that was there before.
+ */
+import { authObservation, type Probe } from '../checks/auth-observation.ts';
+import { changedFields, mismatches, sameId } from '../records/compare.ts';
+import { CustomerLane, type Made, type Scope } from '../resources/customer-lane.ts';
+import { ensure, said } from '../checks/assertions.ts';
+import { needs, needsThat } from '../checks/precondition.ts';
+import { customerFixture, markerField } from '../records/fixtures.ts';
+import { is2xx, type Answer, type ApiClient } from '../http/client.ts';
+import { journalledClient } from '../safety/journal.ts';
+import { currentJournal } from '../checks/current-journal.ts';
+import { CreatedRecords } from '../safety/created-records.ts';
+import { Blocked, type Check, type CheckRun, type Group, type Registry } from '../checks/definition.ts';
+import { writeBackBody, pick } from '../records/record-shapes.ts';
+import { isRecord, type Row } from '../contract/record.ts';
+import { converge, windowOf } from '../core/converge.ts';
+import { requireOps, resourceOps } from '../contract/resource-ops.ts';
+import { sharedStep } from '../checks/shared-step.ts';
+import { coverFields, judgeFields, keptOut, type FieldAccess } from '../resources/field-coverage.ts';
+import { leasePlace } from '../safety/lease.ts';
+import { ID_NEAR_MISSES, type IdMiss } from '../contract/id-near-misses.ts';
+import { madeBy, wrongRecordFound } from '../checks/id-near-miss.ts';
+import type { Operation, Spec } from '../contract/spec.ts';
+import type { TargetConfig } from '../config/target.ts';
+import type { CheckId } from '../contract/catalog.ts';
+
+/** What the customer checks share in one run: the lane, and the steps several checks judge. */
+interface Customers {
+  client: ApiClient;
+  lab: CustomerLane;
+  /** Customers the suite's shared steps make: deleted at its end. */
+  suiteScope: Scope;
+  eachField: ReturnType<typeof sharedStep<Awaited<ReturnType<typeof coverFields>>>>;
+  deletion: () => Promise<{ made: Made; removed: Answer; found: Answer; listed: Promise<boolean> }>;
+  unknown: Map<string, () => Promise<{ id: unknown; answer: Answer }>>;
+  /** The customer the observations without a key address, and the scope that deletes it. */
+  mine: Scope;
+  made: () => Promise<Made>;
+}
+
+/** Customers whose values the each-field coverage may take: the first this many listed, not a long list whole. */
+const OTHERS_SAMPLE = 100;
+
+/**
+ * A customer check: changes data (it creates customers), owns a scope, and deletes what it
+ * created when it ends, whatever happened; what cannot be deleted is noted and left to the suite's
+ * final clean-up.
+ */
+function customerCheck(def: { id: CheckId; title: string }, body: (ctx: Customers, scope: Scope, run: CheckRun) => Promise<void>): Check<Customers> {
+  return {
+    ...def,
+    changesData: true,
+    async run(ctx, run) {
+      const scope = ctx.lab.scope();
+      try {
+        await body(ctx, scope, run);
+      } finally {
+        const left = await scope.cleanUp();
+        if (left.length) run.note(`not deleted yet (the suite retries at its end): ${left.join('; ')}`);
+      }
+    },
+  };
+}
+
+/** The target gave a deleted customer's id to another customer at once (ids may be reused: their format is not shown). */
+function reused(id: unknown): Blocked {
+  return new Blocked('the target', `the deleted customer's id ${String(id)} already names another customer (the target reuses ids), so what a deleted id answers cannot be judged`);
+}
+
+type CustomerOps = ReturnType<typeof requireOps<'list' | 'create' | 'find' | 'update' | 'remove'>>;
+
+export function customerChecks(spec: Spec, target: TargetConfig): Registry<Customers> {
+  const ops = requireOps(resourceOps(spec, 'customers'), 'customers', ['list', 'create', 'find', 'update', 'remove']);
+  const place = leasePlace(spec, target);
+  return {
+    resource: 'customers',
+    entries: [lifecycle(ops, target), nearMisses(ops, target), authentication(spec, ops, target)],
+    open() {
+      const client = journalledClient(target);
+      const lab = new CustomerLane(client, ops, target, new CreatedRecords(currentJournal(target)));
+      const suiteScope = lab.scope();
+      const mine = lab.scope();
+      return {
+        client, lab, suiteScope, mine,
+        eachField: eachFieldStep(lab, suiteScope, target),
+        deletion: deletionStep(lab, suiteScope),
+        unknown: new Map(unknownIdCases(ops, target).map(([variant, op, body]) => [variant, unknownIdStep(client, lab, suiteScope, ops, variant, op, body)])),
+        made: sharedStep(() => mine.make('auth')),
+      };
+    },
+    // A difference another run's writes may have made is settled before it is a failure (see JUDGES_DIFFERENCES).
+    settle: { prefix: 'CUS-', with: ({ lab }) => lab.settle(place) },
+    async close({ client, lab }) {
+      try {
+        const left = await lab.finish();
+        if (left.length) throw new Error(`left on the target, could not be deleted: ${left.join('; ')}`);
+      } finally {
+        await client.close();
+      }
+    },
+  };
+}
+
+// Cover what the target shows: each field of a customer of this run, changed alone to a value
+// another customer holds (a boolean flipped), read back by find and by list. The run deletes it.
+function eachFieldStep(lab: CustomerLane, suiteScope: Scope, target: TargetConfig) {
+  const { idField } = lab;
+  return sharedStep(async () => {
+    const made = await suiteScope.make('each-field');
+    const others = (await needs('CUS-LIST:array', lab.firstListedRows(OTHERS_SAMPLE, 'listing customers for values to take'))).filter((r) => !sameId(r[idField], made.id));
+    const original = await needs('CUS-FIND', lab.readMade(made, 'reading the customer before changing its fields'));
+    const marker = markerField(target);
+    const skip = { ...keptOut(target.vendor.fieldsNotToChange?.customers), ...(marker && { [marker]: "it carries the run's marker, by which a crashed run's customers are found" }) };
+    const access: FieldAccess = {
+      idField, id: made.id,
+      read: (why) => lab.read(made.id, why),
+      listed: (why) => lab.listedRow(made.id, why),
+      update: (body) => lab.update(made.id, body),
+      restores: false,
+      around: (_before, change) => change(),
+      windowMs: windowOf(target),
+    };
+    return coverFields(access, original, others, skip);
+  });
+}
+
+// One deletion, judged by a MUST (no longer found nor listed) and a SHOULD (found answers 404),
+// on reads after the delete shows (or the window ends). No create of this run goes out
+// meanwhile: a target that reuses ids would give the deleted one to it (see isAnother).
+function deletionStep(lab: CustomerLane, suiteScope: Scope) {
+  return sharedStep(async () => {
+    const made = await suiteScope.make('delete');
+    return lab.alone(async () => {
+      const removed = await lab.removeHeld(made.id);
+      if (!is2xx(removed)) return { made, removed, found: await lab.find(made.id), listed: Promise.resolve(true) };
+      const found = await lab.findUntilGone(made);
+      const listed = lab.stillListed(made, 'listing customers after the delete', true);
+      await listed.catch(() => undefined);
+      return { made, removed, found, listed };
+    });
+  });
+}
+
+// An id that names no customer, in the target's own format: one this run created and deleted.
+// Each operation gets its own, so that a target wrongly reviving one cannot disturb the others.
+// Only a find must not succeed (a 2xx would claim a customer that does not exist); the contract
+// shows no status codes for customers, so an idempotent delete (2xx for a deleted id) or an
+// update of an unknown id is judged by the SHOULD (404) alone.
+const unknownIdCases = (ops: CustomerOps, target: TargetConfig): [string, Operation, unknown][] => [
+  ['find', ops.find, undefined],
+  ['update', ops.update, target.vendor.customerPatch],
+  ['delete', ops.remove, undefined],
+];
+
+function unknownIdStep(client: ApiClient, lab: CustomerLane, suiteScope: Scope, ops: CustomerOps, variant: string, op: Operation, body: unknown) {
+  return sharedStep(async () => {
+    const made = await suiteScope.make(`unknown ${variant}`);
+    return lab.alone(async () => {
+      const removed = await lab.removeHeld(made.id);
+      needsThat('CUS-DELETE', is2xx(removed), () => `deleting a customer to get an unknown id: DELETE ${ops.remove.path} ${said(removed)}`);
+      // A find is asked once the delete shows; never judged on another customer that now holds the id.
+      if (op === ops.find) {
+        const gone = await lab.findUntilGone(made);
+        if (lab.isAnother(gone.json, made)) throw reused(made.id);
+        return { id: made.id, answer: gone };
+      }
+      // A write is sent at once: a refusal is judged as it is. A 2xx may be a write that came
+      // before the delete showed: it is asked again once it has, unless what holds the id now is
+      // what the write itself sent (an update that creates) or another customer (a reused id).
+      const first = await client.call(op, { id: made.id, body });
+      if (!is2xx(first)) return { id: made.id, answer: first };
+      const gone = await lab.findUntilGone(made);
+      const now = is2xx(gone) && lab.isAnother(gone.json, made) ? gone.json : undefined;
+      const madeByWrite = isRecord(now) && body !== undefined && mismatches(body as Row, now).length === 0;
+      if (now !== undefined && !madeByWrite) throw reused(made.id);
+      const answer = madeByWrite ? first : await client.call(op, { id: made.id, body });
+      if (is2xx(answer) && op !== ops.remove) lab.adopt(made.id);
+      return { id: made.id, answer };
+    });
+  });
+}
+
+function lifecycle(ops: CustomerOps, target: TargetConfig): Group<Customers> {
+  const { idField, customerPatch: patch } = target.vendor;
+  return {
+    group: 'customers',
+    concurrent: true,
+    entries: [
+      customerCheck({ id: 'CUS-CREATE', title: `POST ${ops.create.path} answers 2xx with the created customer: an id and every value sent` }, async (_ctx, scope) => {
+        const { answer, sent, id } = await scope.create('create');
+        ensure(is2xx(answer), () => `POST ${ops.create.path} ${said(answer)}`);
+        ensure(isRecord(answer.json), () => `POST ${ops.create.path} ${said(answer)}: not the created customer`);
+        ensure(id !== undefined && id !== null, () => `the created customer carries no "${idField}" (set idField in the vendor config if the id has another name): ${said(answer)}`);
+        const wrong = mismatches(sent, answer.json);
+        ensure(wrong.length === 0, () => `the created customer does not carry the values sent: ${wrong.join('; ')}`);
+      }),
+
+      // Its marker is unique to this create: a target that stores a create twice (a retried insert)
+      // lists two customers carrying it.
+      customerCheck({ id: 'CUS-CREATE-ONE', title: `one POST ${ops.create.path} makes one customer: the list then holds exactly one carrying its marker` }, async ({ lab }, scope, run) => {
+        const field = markerField(target) ?? run.notApplicable('the customer fixture has no name-like field to carry the run marker (markerField in the vendor config)');
+        const made = await scope.make('create-one');
+        const marker = String(made.sent[field]);
+        // Counted on a list that shows the new customer: a list read before it shows proves nothing.
+        const count = async () => {
+          const rows: Row[] = [];
+          await lab.scanAll('listing customers after one create', (r) => void (typeof r[field] === 'string' && r[field].includes(marker) && rows.push(r)));
+          return rows;
+        };
+        const { value: carrying } = await converge(count, (rows) => rows.some((r) => lab.isMade(r, made)), windowOf(target));
+        // What the create made besides the customer it answered is this run's too: the scope deletes it.
+        for (const r of carrying) if (!sameId(r[idField], made.id)) lab.adopt(r[idField]);
+        ensure(carrying.length === 1, () => `after one POST ${ops.create.path}, the list holds ${carrying.length} customers carrying its marker "${marker}" (${carrying.map((r) => String(r[idField])).join(', ') || 'none'})`);
+      }),
+
+      customerCheck({ id: 'CUS-FIND', title: `GET ${ops.find.path} answers 2xx with the same customer: its id, and the fields sent as the create answered them` }, async ({ lab }, scope) => {
+        const made = await scope.make('find');
+        const answer = await lab.findMade(made);
+        ensure(is2xx(answer), () => `GET ${ops.find.path} with the new customer's id ${said(answer)}`);
+        const found = answer.json;
+        ensure(isRecord(found), () => `GET ${ops.find.path} ${said(answer)}: not a customer`);
+        ensure(sameId(found[idField], made.id), () => `asked for ${String(made.id)}, found ${idField} ${JSON.stringify(found[idField])}`);
+        // Representations are not shown: only the fields sent must be the same in both answers (the id is compared above).
+        const sentFields = Object.fromEntries(Object.keys(made.sent).filter((k) => k !== idField).map((k) => [k, made.record[k]]));
+        const wrong = mismatches(sentFields, found);
+        ensure(wrong.length === 0, () => `the customer found does not carry the values the create answered for the fields sent: ${wrong.join('; ')}`);
+      }),
+
+      { id: 'CUS-LIST:array', title: `GET ${ops.list.path} answers 2xx with a list: a JSON array, or an object holding exactly one`, async run({ lab }) {
+        await lab.scanAll('listing customers', () => {});
+      } },
+
+      customerCheck({ id: 'CUS-LIST:new-and-existing', title: `GET ${ops.list.path} lists a new customer and still every customer there before` }, async ({ lab }, scope) => {
+        const before = await lab.preExisting('listing customers before creating one');
+        const made = await scope.make('list');
+        // Every page, read again until the new customer shows (within the convergence window).
+        const read = async () => {
+          const ids = new Set<string>();
+          let present = false;
+          await lab.scanAll('listing customers after creating one', (r) => {
+            ids.add(String(r[idField]));
+            present ||= lab.isMade(r, made);
+          });
+          return { ids, present };
+        };
+        const { value: after } = await converge(read, (v) => v.present, windowOf(target));
+        ensure(after.present, `the list does not hold the customer just created (${String(made.id)})`);
+        const listed = after.ids;
+        const unlisted: string[] = [];
+        for (const id of [...before.keys()].filter((id) => !listed.has(id))) {
+          // Someone may have deleted it meanwhile: only a customer that is still found must be listed.
+          if (is2xx(await lab.find(id))) unlisted.push(id);
+        }
+        ensure(unlisted.length === 0, () => `the list no longer holds customers that are still found: ${unlisted.join(', ')}`);
+      }),
+
+      customerCheck({ id: 'CUS-UPDATE', title: `PATCH ${ops.update.path} applies customerPatch; the answer and a later find show it; fields not sent are unchanged` }, async ({ lab }, scope) => {
+        const made = await scope.make('update');
+        const before = await lab.readMade(made, 'reading the customer before the update');
+        const answer = await lab.update(made.id, patch);
+        ensure(is2xx(answer), () => `PATCH ${ops.update.path} with ${JSON.stringify(patch)} ${said(answer)}`);
+        // The answer's shape is not shown (a PATCH may answer the changes only, or {}): what it names must be the new value.
+        if (isRecord(answer.json)) {
+          const stale = mismatches(patch, answer.json).filter((m) => !m.endsWith('got nothing'));
+          ensure(stale.length === 0, () => `the update's answer shows other values than those sent: ${stale.join('; ')}`);
+        }
+        const after = await lab.readUntil(made.id, 'reading the customer after the update', (row) => mismatches(patch, row).length === 0);
+        const unapplied = mismatches(patch, after);
+        ensure(unapplied.length === 0, () => `a find after the update does not show the change: ${unapplied.join('; ')}`);
+        const changed = changedFields(before, after, Object.keys(patch));
+        ensure(changed.length === 0, () => `fields not sent changed: ${changed.join('; ')}`);
+      }),
+
+      customerCheck({ id: 'CUS-UPDATE:each-field', title: `PATCH ${ops.update.path} of each field a customer shows, alone, to a value another customer holds (a boolean flipped): a later find shows it and nothing else changed` }, async ({ eachField }, _scope, run) => {
+        judgeFields(run, await eachField(), 'found');
+      }),
+      customerCheck({ id: 'CUS-LIST:each-field-change', title: `GET ${ops.list.path} still lists the customer after each change of one of its fields, with the value a find shows` }, async ({ eachField }, _scope, run) => {
+        judgeFields(run, await eachField(), 'listed');
+      }),
+
+      ...isolation(target),
+
+      customerCheck({ id: 'CUS-DELETE', title: `DELETE ${ops.remove.path} answers 2xx; the customer is then neither found nor listed` }, async ({ lab, deletion }) => {
+        const { made, removed, found, listed } = await deletion();
+        ensure(is2xx(removed), () => `DELETE ${ops.remove.path} ${said(removed)}`);
+        ensure(!is2xx(found) || lab.isAnother(found.json, made), () => `the deleted customer ${String(made.id)} is still found: GET ${ops.find.path} ${said(found)}`);
+        ensure(!(await listed), `the deleted customer ${String(made.id)} is still listed`);
+      }),
+
+      customerCheck({ id: 'CUS-DELETE-404', title: `GET ${ops.find.path} of a deleted customer answers 404` }, async ({ lab, deletion }) => {
+        const { made, removed, found } = await deletion();
+        needsThat('CUS-DELETE', is2xx(removed), () => `the delete itself failed: DELETE ${ops.remove.path} ${said(removed)}`);
+        if (lab.isAnother(found.json, made)) throw reused(made.id);
+        ensure(found.status === 404, () => `finding the deleted customer ${said(found)}, not 404`);
+      }),
+
+      ...unknownIdCases(ops, target).flatMap(([variant, op]) => {
+        const asked = `${op.method} ${op.path} of a deleted customer's id`;
+        const notFound = customerCheck({ id: `CUS-UNKNOWN-404:${variant}`, title: `${asked} answers 404` }, async ({ unknown }) => {
+          const { id, answer } = await unknown.get(variant)!();
+          ensure(answer.status === 404, () => `${asked} (${String(id)}) ${said(answer)}, not 404`);
+        });
+        if (op !== ops.find) return [notFound];
+        const not2xx = customerCheck({ id: `CUS-UNKNOWN-NOT-2XX:${variant}`, title: `${asked} does not answer 2xx` }, async ({ unknown }) => {
+          const { id, answer } = await unknown.get(variant)!();
+          ensure(!is2xx(answer), () => `${asked} (${String(id)}) ${said(answer)}`);
+        });
+        return [not2xx, notFound];
+      }),
+    ],
+  };
+}
+
+// Two identical customers (same body, same marker): an implementation that addresses records
+// by anything but the id hits the twin. Every customer there before must stay exactly as it was.
+function isolation(target: TargetConfig): Check<Customers>[] {
+  const patch = target.vendor.customerPatch;
+  const cases: [string, string, (lab: CustomerLane, id: unknown) => Promise<Answer>][] = [
+    ['update', 'updating', (lab, id) => lab.update(id, patch)],
+    ['delete', 'deleting', (lab, id) => lab.remove(id)],
+  ];
+  return cases.map(([variant, doing, act]) => customerCheck({ id: `CUS-ISOLATION:${variant}`, title: `${doing} one customer leaves its identical twin and every pre-existing customer as they were` }, async ({ lab }, scope) => {
+    const twin = await scope.make(`isolation ${variant}`);
+    const addressed = await scope.make(`isolation ${variant}`);
+    const twinBefore = await lab.readMade(twin, 'reading the twin before');
+    const before = await lab.preExisting('listing customers before');
+    const answer = await act(lab, addressed.id);
+    needsThat(variant === 'update' ? 'CUS-UPDATE' : 'CUS-DELETE', is2xx(answer), () => `the ${variant} itself failed, so isolation cannot be judged: it ${said(answer)}`);
+    // The fence: what follows is judged on reads after the list shows the change itself.
+    const shows = variant === 'update' ? (row?: Row) => !row || mismatches(pick(patch, Object.keys(row)), row).length === 0 : (row?: Row) => !row || lab.isAnother(row, addressed);
+    const { prints: after, row } = await lab.preExistingUntil('listing customers after', addressed.id, shows);
+    // A list that does not carry the changed fields cannot show the update: a find does.
+    if (variant === 'update' && row && Object.keys(patch).some((k) => !(k in row))) await lab.readUntil(addressed.id, 'reading the updated customer', (r) => mismatches(patch, r).length === 0).catch(() => undefined);
+    const twinAfter = await lab.read(twin.id, `reading the twin after the ${variant} of ${String(addressed.id)}`);
+    const twinChanged = changedFields(twinBefore, twinAfter);
+    ensure(twinChanged.length === 0, () => `the ${variant} of ${String(addressed.id)} changed customer ${String(twin.id)}: ${twinChanged.join('; ')}`);
+    const touched: string[] = [];
+    for (const [id, print] of before) {
+      const changed = await lab.changedSince(id, print, after.get(id));
+      if (changed) touched.push(`${id} (${changed})`);
+    }
+    ensure(touched.length === 0, () => `the ${variant} of ${String(addressed.id)} changed pre-existing customers: ${touched.join(', ')}`);
+  }));
+}
+
+// Near misses of a customer's id (helpers/contract/id-near-misses.ts): never another customer, nor
+// this one unless the near miss is its id written another way; a write to one creates nothing.
+function nearMisses(ops: CustomerOps, target: TargetConfig): Group<Customers> {
+  const { idField, customerPatch: patch } = target.vendor;
+  const nearMiss = (miss: IdMiss, variant: 'find' | 'update' | 'delete') => {
+    const op = { find: ops.find, update: ops.update, delete: ops.remove }[variant];
+    return customerCheck({ id: `CUS-ID-NEAR-MISS:${variant}:${miss.name}`, title: `${op.method} ${op.path} with ${miss.description} ${miss.canonical ? 'answers no other customer' : 'neither answers nor changes that customer or another, and creates none'}` }, async ({ client, lab }, scope, run) => {
+      // A label of its own: checks with one label make identical customers (one marker), which a broken delete may take together.
+      const made = await scope.make(`near miss ${variant} ${miss.name}`);
+      const near = miss.of(made.id);
+      if ('unavailable' in near) return run.notApplicable(near.unavailable);
+      const before = await needs('CUS-LIST:array', lab.listedIds('listing customers before'));
+      if (before.has(near.id)) run.notApplicable(`${near.id} is the id of a listed customer, not a near miss`);
+      const asked = `${op.method} ${op.path} with ${near.id} (${miss.description} ${String(made.id)})`;
+      if (variant === 'find') {
+        const answer = await lab.find(near.id);
+        const wrong = wrongRecordFound(answer, miss, near.id, made.record, idField, 'customer');
+        ensure(!wrong, () => `${asked} ${wrong}: ${said(answer)}`);
+        return;
+      }
+      const standing = await needs('CUS-FIND', lab.readMade(made, 'reading the customer before'));
+      const answer = variant === 'update' ? await lab.update(near.id, patch) : await client.call(op, { id: near.id });
+      const found = await lab.findMade(made);
+      ensure(is2xx(found), () => `${asked} ${said(answer)}, and the customer ${String(made.id)} is no longer found: GET ${ops.find.path} ${said(found)}`);
+      if (variant === 'update' && isRecord(found.json)) {
+        const changed = changedFields(standing, found.json);
+        ensure(changed.length === 0, () => `${asked} ${said(answer)}, and changed the customer ${String(made.id)}: ${changed.join('; ')}`);
+        // Customers the other checks create meanwhile are this run's own, not made by the write.
+        const added = madeBy(patch, near.id, [], await needs('CUS-LIST:array', lab.listedBesides(before, 'listing customers after')), idField).filter((id) => !lab.isOurs(id));
+        for (const id of added) lab.adopt(id);
+        ensure(added.length === 0, () => `${asked} ${said(answer)}, and created customers ${added.map(String).join(', ')} (deleted again at the end of the run)`);
+      }
+    });
+  };
+  return {
+    group: 'customers: near misses of an id',
+    concurrent: true,
+    // A write to a canonical form may rightly change or delete the customer itself: only finds are judged for those.
+    entries: ID_NEAR_MISSES.flatMap((miss) => (miss.canonical ? (['find'] as const) : (['find', 'update', 'delete'] as const)).map((variant) => nearMiss(miss, variant))),
+  };
+}
+
+function authentication(spec: Spec, ops: CustomerOps, target: TargetConfig): Group<Customers> {
+  const { idField } = target.vendor;
+  const firstListed = async ({ lab }: Customers): Promise<Probe> => {
+    const first = await lab.firstListed('listing customers to find one to ask for');
+    return first ? { id: first[idField] } : { cannot: 'the target lists no customer to ask for' };
+  };
+  const probes: Record<string, (ctx: Customers) => Promise<Probe>> = {
+    [ops.list.operationId]: async () => ({}),
+    // A body of its own: a target that keeps emails unique would refuse a copy of another customer's.
+    [ops.create.operationId]: async () => ({ body: customerFixture(target, 'auth') }),
+    // A read-only run creates nothing: it asks for a customer that is there, if there is one.
+    [ops.find.operationId]: async (ctx) => (target.readOnly ? firstListed(ctx) : { id: (await ctx.made()).id }),
+    [ops.update.operationId]: async ({ made }) => ({ id: (await made()).id, body: writeBackBody((await made()).record, target, ops.update) }),
+    [ops.remove.operationId]: async ({ made }) => ({ id: (await made()).id }),
+  };
+  return {
+    group: 'customers: authentication (not documented, observed only)',
+    afterAll: async ({ mine }) => void (await mine.cleanUp()),
+    entries: spec.operations.filter((o) => o.resource === 'customers').map((op) => {
+      const writes = op === ops.create ? 'create' : op === ops.remove ? 'delete' : undefined;
+      return authObservation<Customers>(target, op, probes[op.operationId] ?? (async () => ({ cannot: 'no way to prepare this operation' })), async ({ lab }, answer) => {
+        if (op === ops.create && is2xx(answer) && isRecord(answer.json)) lab.claim(answer.json[idField]);
+      }, ({ lab }, send) => (writes ? lab.writing(writes, send) : send()));
+    }),
+  };
+}
