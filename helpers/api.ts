@@ -9,7 +9,7 @@ import { EXIT, UsageError } from './core/errors.ts';
 import { givenByApiName, resolveOptions } from './command/options.ts';
 import type { ApiOptions, Given } from './command/option-table.ts';
 import { declaredChecks } from './command/list.ts';
-import type { DeclaredCheck } from './command/run-suites.ts';
+import type { DeclaredCheck } from './registries/index.ts';
 import type { RunResult } from './results/run-result.ts';
 import type { Product } from './config/product.ts';
 import type { BundleVerification } from './results/verify-bundle.ts';

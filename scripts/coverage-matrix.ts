@@ -78,7 +78,7 @@ export function renderCoverage(checks: ListedCheck[], checkSites: SourceSite[], 
   return `${lines.join('\n')}\n`;
 }
 
-/** Lists every check as the suites declare it (vitest collection, no request sent), through the typed API. */
+/** Lists every check as the registries declare it (nothing is run or sent), through the typed API. */
 export async function listChecks(): Promise<ListedCheck[]> {
   const { listChecks: declared } = await import('../helpers/api.ts');
   return (await declared()).map((c) => ({ id: c.id, requirement: c.requirement, title: c.title }));

@@ -1,6 +1,6 @@
 /**
  * Writes every generated file: the id types (from spec/requirements.yaml and the fault catalog)
- * and spec/coverage.md (from a run of the suites against the reference). Run it after adding or
+ * and spec/coverage.md (from the registries, and the source lines declaring checks and faults). Run it after adding or
  * renaming a requirement, a check or a fault: `npm run generate`.
  */
 import { writeFileSync } from 'node:fs';

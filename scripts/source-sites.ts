@@ -1,7 +1,8 @@
 /**
  * Where checks and faults are declared in the source, read with the TypeScript parser (never
- * run): each check call in suites/ with the id it is given, each fault in reference/faults/ with
- * its name. An id or name built from a template (`BUS-UPDATE-PARTIAL:${name}`) is a pattern that
+ * run): each check in helpers/registries/ with the id it is given, each fault in reference/faults/
+ * with its name. Only for the `file:line` of spec/coverage.md: the checks themselves come from the
+ * registries. An id or name built from a template (`BUS-UPDATE-PARTIAL:${name}`) is a pattern that
  * matches every id the run gives it, so the ids a run reports can be traced back to a line.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -17,16 +18,20 @@ export interface SourceSite {
   parts: string[];
 }
 
-export const suitesDir = join(projectRoot, 'suites');
+export const registriesDir = join(projectRoot, 'helpers', 'registries');
 export const faultsDir = join(projectRoot, 'reference', 'faults');
 
 const tsFiles = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.endsWith('.generated.ts')).sort().map((f) => join(dir, f));
 
-/** Every check declared in suites/: calls of check() or of a wrapper named …Check() given { id, title }. */
-export function checkSites(dir = suitesDir): SourceSite[] {
+/**
+ * Every check the registries declare: an object with an id, a title and its run, or the { id, title }
+ * given to a function named …check() (an outline's check(), customerCheck()) with the body beside it.
+ */
+export function checkSites(dir = registriesDir): SourceSite[] {
   return tsFiles(dir).flatMap((file) =>
     objectsIn(file, (object, parent) => {
-      if (!ts.isCallExpression(parent) || !/check$/i.test(calleeName(parent)) || !has(object, 'title')) return undefined;
+      if (!has(object, 'title')) return undefined;
+      if (!has(object, 'run') && !(ts.isCallExpression(parent) && /check$/i.test(calleeName(parent)))) return undefined;
       return property(object, 'id');
     }),
   );

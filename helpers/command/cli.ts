@@ -194,12 +194,12 @@ export function targetLine(target: TargetConfig, embedded: boolean): string {
 }
 
 /**
- * --only that selects no check ends the run before any request: the suites are collected (their
- * checks are declared from the spec and the configuration; nothing runs) and matched first.
+ * --only that selects no check ends the run before any request: the registries declare the checks
+ * (from the spec and the configuration; nothing runs) and they are matched first.
  */
 async function refuseEmptySelection(target: TargetConfig, only: string): Promise<void> {
-  const [{ collectChecks }, { emptySelection }] = await Promise.all([import('./run-suites.ts'), import('../core/selection.ts')]);
-  const problem = emptySelection(await collectChecks(target), only, target.readOnly);
+  const [{ declaredChecks }, { emptySelection }] = await Promise.all([import('../registries/index.ts'), import('../core/selection.ts')]);
+  const problem = emptySelection(await declaredChecks(target), only, target.readOnly);
   if (problem) throw new UsageError(`${problem}; nothing was sent to the target`);
 }
 

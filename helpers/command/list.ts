@@ -1,17 +1,17 @@
 import type { RunOptions } from './options.ts';
 import { UsageError } from '../core/errors.ts';
 import { suiteVersion } from '../core/version.ts';
-import { collectChecks, type DeclaredCheck } from './run-suites.ts';
+import { declaredChecks as declared, type DeclaredCheck } from '../registries/index.ts';
 import { loadSpec } from '../contract/spec.ts';
 import type { Io } from './io.ts';
 import { emptySelection, selects } from '../core/selection.ts';
 
 /**
- * The checks a run with these options would hold the target to. The suites are only collected:
- * the target stands in as an address nobody is asked.
+ * The checks a run with these options would hold the target to, from the registries: the target
+ * stands in as an address nobody is asked.
  */
 export async function declaredChecks(options: Pick<RunOptions, 'vendor' | 'only' | 'readOnly'>): Promise<DeclaredCheck[]> {
-  const checks = await collectChecks({
+  const checks = await declared({
     baseUrl: 'http://127.0.0.1:9',
     apiKey: 'not-sent',
     vendor: options.vendor,

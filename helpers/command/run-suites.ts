@@ -6,8 +6,6 @@ import { accessSync, constants, mkdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { codeRoot, projectRoot } from '../core/paths.ts';
 import type { TargetConfig } from '../config/target.ts';
-import type { CheckMeta } from '../model/check-meta.ts';
-import type { CheckIdentity, Level } from '../contract/catalog.ts';
 
 export interface SuiteRunOptions {
   target: TargetConfig;
@@ -140,37 +138,6 @@ function writableFolder(path: string): string | undefined {
     return path;
   } catch {
     return undefined;
-  }
-}
-
-/** A check as the suites declare it, before anything runs. */
-export interface DeclaredCheck extends CheckIdentity {
-  /** The suite file, e.g. "business". */
-  resource: string;
-  /** Changes data on the target (left out of --read-only runs). */
-  changesData: boolean;
-}
-
-/**
- * Every check the suites declare for this target's configuration, in the order a run meets them.
- * Vitest only collects: suite files are loaded (they declare their checks from the spec and the
- * vendor configuration), no hook or check body runs, so no request is sent.
- */
-export async function collectChecks(target: TargetConfig): Promise<DeclaredCheck[]> {
-  const vitest = await suiteVitest({ target, reporters: [] });
-  try {
-    const { testModules } = await vitest.collect();
-    const problems = testModules.flatMap((m) => m.errors().map((e) => `${basename(m.moduleId)}: ${e.message.split('\n')[0]}`));
-    if (problems.length) throw new Error(`the suites cannot be collected: ${problems.join('; ')}`);
-    return [...testModules]
-      .sort((a, b) => fileRank(a.moduleId) - fileRank(b.moduleId) || a.moduleId.localeCompare(b.moduleId))
-      .flatMap((m) => [...m.children.allTests()].flatMap((t) => {
-        const meta = (t.meta() as { conformance?: CheckMeta }).conformance;
-        if (!meta) return [];
-        return [{ id: meta.id, requirement: meta.requirement, level: meta.level, clause: meta.clause, title: meta.title, resource: resourceOf(m.moduleId), changesData: meta.changesData }];
-      }));
-  } finally {
-    await vitest.close();
   }
 }
 
