@@ -25,7 +25,7 @@ const tsFiles = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.ts'
 
 /**
  * Every check the registries declare: an object with an id, a title and its run, or the { id, title }
- * given to a function named …check() (an outline's check(), customerCheck()) with the body beside it.
+ * given to a function named …check() (customerCheck()) with the body beside it.
  */
 export function checkSites(dir = registriesDir): SourceSite[] {
   return tsFiles(dir).flatMap((file) =>

@@ -104,29 +104,3 @@ export const isObservation = <C>(e: Entry<C>): e is Observation<C> => 'observati
 export function checksOf<C>(entries: Entry<C>[]): Check<C>[] {
   return entries.flatMap((e) => (isGroup(e) ? checksOf(e.entries) : isObservation(e) ? [] : [e]));
 }
-
-type Body<C> = (run: CheckRun, ctx: C) => Promise<void>;
-/** The calls an outline makes, as describe() and test() would: each adds an entry to the group it is inside. */
-export interface Outline<C> {
-  group(name: string, declare: () => void, hooks?: Pick<Group<C>, 'concurrent' | 'beforeAll' | 'afterAll'>): void;
-  check(def: Omit<Check<C>, 'run'>, body: Body<C>): void;
-}
-
-/** Entries written as an outline of nested groups (for checks declared in loops over the spec's fields and cases). */
-export function outline<C>(declare: (o: Outline<C>) => void): Entry<C>[] {
-  let current: Entry<C>[] = [];
-  const root = current;
-  declare({
-    group(name, inner, hooks) {
-      const outer = current;
-      const group: Group<C> = { group: name, ...hooks, entries: (current = []) };
-      inner();
-      current = outer;
-      outer.push(group);
-    },
-    check(def, body) {
-      current.push({ ...def, run: (ctx, run) => body(run, ctx) });
-    },
-  });
-  return root;
-}

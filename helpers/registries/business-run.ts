@@ -1,0 +1,174 @@
+// What the business checks share in one run: the record's lane, and what each step did for the
+// checks that judge it (a field's update step, the refused requests). Opened in the suite worker only.
+import { isDeepStrictEqual } from 'node:util';
+import { Blocked, type CheckRun } from '../checks/definition.ts';
+import { ensure } from '../checks/assertions.ts';
+import { dependsOnUnselected } from '../core/selection.ts';
+import type { Answer, ApiClient, Auth } from '../http/client.ts';
+import type { MustRequirementId } from '../contract/catalog.ts';
+import { recordExchange, withExchangeLog, type Exchange } from '../http/exchanges.ts';
+import { Interference } from '../safety/interference.ts';
+import type { Operation } from '../contract/spec.ts';
+import type { TargetConfig } from '../config/target.ts';
+import type { Row } from '../contract/record.ts';
+import type { BusinessLane } from '../resources/business-lane.ts';
+import { candidateValues, jsonType, type NamedField } from '../resources/business-values.ts';
+
+export const show = (v: unknown) => JSON.stringify(v) ?? 'nothing';
+export const patchText = (updateOp: Operation, body: Row) => `${updateOp.method} ${updateOp.path} ${show(body)}`;
+
+/** What the update step of a field did, for the checks that judge it. */
+export type DoneStep = { before: Row; value: unknown; after?: Row; wrote?: Exchange[]; read?: Exchange; status?: number; refused?: boolean };
+type Step = DoneStep | { notApplicable: string } | { blocked: Blocked };
+
+/**
+ * A nullable field holding a string goes to null first (read back) and then to its new value in
+ * its update step: BUS-UPDATE-NULLABLE judges that pair (null accepted and read back null, then a
+ * string accepted and read back), two round trips fewer than a null and a string of its own. The
+ * null and its read are NULLABLE's exchanges; the update step's report shows them too, as what
+ * its update followed.
+ */
+export interface NullStep { status?: number; read?: Row; failure?: unknown; exchanges: Exchange[] }
+
+export type Refusal = { answer: Answer; before?: Row };
+
+/** A request of the 401 matrix: what it lacks or gets wrong of "Bearer <key>". */
+export interface AuthCase {
+  name: string;
+  /** The contract states the 401 (5.2, 7): a MUST, which the type holds to. */
+  requirement: MustRequirementId;
+  description: string;
+  auth?: Auth;
+  /** Why the case cannot be tried on this target. */
+  unavailable?: string;
+  /** Keys the request carries, which a 401 answer must not echo (none for the missing and empty cases). */
+  keys: string[];
+}
+
+/** The refused requests of one operation's 401 matrix, sent together, and the read after them. */
+export interface Matrix<K> {
+  refused: ((key: K) => Promise<Refusal>) & { settled(): Promise<unknown> };
+  afterRefusals: () => Promise<Row>;
+}
+
+export class BusinessRun {
+  /** What each field's update step did, by field. */
+  readonly steps = new Map<string, Step>();
+  readonly nullSteps = new Map<string, NullStep>();
+  /** The value of each field the target accepted in its update step: known to be valid. */
+  readonly accepted = new Map<string, unknown>();
+  /** Whether some field has shown that null is accepted and read back: until then, a field that is
+   *  null on the target is not changed, since putting null back might not work. */
+  nullProven = false;
+  /** What each request of the 401 matrix was answered, by operation and case. */
+  readonly refusals = new Map<string, Refusal | { notApplicable: string } | { blocked: Blocked }>();
+  /** Each secured operation's 401 matrix, made when its first check asks. */
+  readonly matrices = new Map<string, Matrix<AuthCase>>();
+  private retrieval?: Promise<Answer>;
+
+  constructor(
+    readonly client: ApiClient,
+    readonly record: BusinessLane,
+    private readonly retrieveOp: Operation,
+    private readonly updateOp: Operation,
+    private readonly target: TargetConfig,
+  ) {}
+
+  /** The one retrieval the retrieval checks judge. */
+  retrieved(): Promise<Answer> {
+    return (this.retrieval ??= this.client.call(this.retrieveOp));
+  }
+
+  /**
+   * The record in the retrieval's answer, and the envelope property it is read from, if any. BUS-GET-200
+   * (no run given) fails when there is none; the checks that read it are blocked by BUS-GET-200 instead.
+   */
+  async retrievedRecord(run?: CheckRun): Promise<{ record: Row; from?: string }> {
+    const stop = (reason: string): never => {
+      if (run) run.blocked('BUS-GET-200', reason);
+      throw new Error(reason);
+    };
+    const answer = await this.retrieved();
+    if (answer.status !== 200) stop(`the retrieval answered ${answer.status}, not 200`);
+    if (answer.jsonError) stop(`the retrieval answered 200 with a body that is not JSON (${answer.jsonError})`);
+    const read = this.record.unwrap(answer.json);
+    if ('problem' in read) return stop(`the retrieval answered 200, but ${read.problem}${answer.json === null || typeof answer.json !== 'object' || Array.isArray(answer.json) ? ` (${jsonType(answer.json)})` : ''}`);
+    return read;
+  }
+
+  /**
+   * Sends one update and confirms it with a read: status 200, and the field reads back as sent.
+   * The retrieval's fields are not shown, so a field sent as null may also read back absent.
+   */
+  async setAndConfirm(name: string, value: unknown): Promise<void> {
+    const body = { [name]: value };
+    const answer = await this.record.update(body);
+    ensure(answer.status === 200, `${patchText(this.updateOp, body)} answered ${answer.status}`);
+    const after = await this.record.read();
+    const read = value === null && !(name in after) ? null : after[name];
+    ensure(isDeepStrictEqual(read, value), `after ${patchText(this.updateOp, body)}, ${name} reads back ${show(after[name])}`);
+  }
+
+  async sendNull(name: string): Promise<void> {
+    const step: NullStep = { exchanges: [] };
+    this.nullSteps.set(name, step);
+    await withExchangeLog(step.exchanges, async () => {
+      try {
+        step.status = (await this.record.update({ [name]: null })).status;
+        step.read = await this.record.read();
+      } catch (e) {
+        if (e instanceof Interference) throw e;
+        // NULLABLE throws it when judged: a refusal to the end (TurnedAway) blocks it, as its own request would.
+        step.failure = e;
+      }
+    });
+  }
+
+  nullGate({ field, name }: NamedField): string | undefined {
+    if (!field.nullable || this.record.before()[name] !== null || this.nullProven) return undefined;
+    return `${name} is null on the target and no field has yet shown that null is accepted and read back (BUS-UPDATE-NULLABLE): changing it might not be undoable`;
+  }
+
+  stepOf(name: string, run: CheckRun): DoneStep {
+    this.record.stopIfInterfered();
+    const step = this.steps.get(name);
+    // Only when --only left the step out: the step check records what it did, whatever happened.
+    if (!step) return run.notApplicable(dependsOnUnselected(`BUS-UPDATE-200:${name}`));
+    if ('notApplicable' in step) run.notApplicable(step.notApplicable);
+    if ('blocked' in step) run.blocked(step.blocked.by, `the update of ${name} could not be sent: ${step.blocked.reason}`);
+    // The write is what a read-back judges: its report and cURL reproduction show it first.
+    for (const e of step.wrote ?? []) recordExchange(e);
+    return step;
+  }
+
+  refusalOf(key: string, checkId: string, run: CheckRun): Refusal {
+    this.record.stopIfInterfered();
+    const refusal = this.refusals.get(key);
+    // Only when --only left the request's check out: that check records what it did, whatever happened.
+    if (!refusal) return run.notApplicable(dependsOnUnselected(checkId));
+    if ('notApplicable' in refusal) run.notApplicable(refusal.notApplicable);
+    if ('blocked' in refusal) run.blocked(refusal.blocked.by, `the request could not be sent: ${refusal.blocked.reason}`);
+    return refusal;
+  }
+
+  /** A field's current value: from the last read, or the snapshot when the target dropped it. */
+  currentValue(row: Row, name: string): unknown {
+    return name in row ? row[name] : this.record.before()[name];
+  }
+
+  /**
+   * An update that would show if applied: for the first field that can be changed and restored, a
+   * value the target accepted in its update step (or, if none did, the first value to try).
+   */
+  probeBody(before: Row): Row {
+    const changeable = this.record.exposed().filter((nf) => !this.record.unchangeable(nf) && !this.nullGate(nf));
+    for (const nf of changeable) {
+      if (this.accepted.has(nf.name) && !isDeepStrictEqual(this.accepted.get(nf.name), this.currentValue(before, nf.name))) return { [nf.name]: this.accepted.get(nf.name) };
+    }
+    for (const nf of changeable) {
+      const candidates = candidateValues(nf, this.target.vendor.businessValues, this.currentValue(before, nf.name), this.record.before()[nf.name], this.target.runId);
+      if (!('unavailable' in candidates)) return { [nf.name]: candidates[0].value };
+    }
+    throw new Blocked('BUS-UPDATE-200', 'no field of the record can be changed and restored (the retrieval exposes none of the documented fields with its documented type)');
+  }
+}
