@@ -72,11 +72,11 @@ export function authentication(target: TargetConfig, secured: Operation[], retri
       const cases = all.filter((c) => !c.unavailable && selects(target.only, { id: requestCheckOf(c), title: titleOf(c) }));
       const matrix = (b: BusinessRun) => matrixOf(b, op, writes, cases);
       const perCase = all.flatMap((c) => {
-        const requestCheck = requestCheckOf(c);
+        const needed = requestCheckOf(c);
         const key = `${op.operationId}:${c.name}`;
-        const checks = [refusedWith401(op, c, requestCheck, key, titleOf(c), writes, matrix)];
-        if (c.keys.length) checks.push(noEcho(op, c, requestCheck, key, writes));
-        if (writes) checks.push(rejectedNoChange(c, requestCheck, key, matrix));
+        const checks = [refusedWith401(op, c, caseSuffix(c), key, titleOf(c), writes, matrix)];
+        if (c.keys.length) checks.push(noEcho(op, c, needed, key, writes));
+        if (writes) checks.push(rejectedNoChange(c, needed, key, matrix));
         return checks;
       });
       return { group: op.operationId, entries: [...perCase, noRecord(op, all, writes, matrix)] };
@@ -84,7 +84,8 @@ export function authentication(target: TargetConfig, secured: Operation[], retri
   };
 }
 
-function refusedWith401(op: Operation, c: AuthCase, requestCheck: CheckId, key: string, title: string, writes: boolean, matrix: (b: BusinessRun) => Matrix<AuthCase>): Check<BusinessRun> {
+function refusedWith401(op: Operation, c: AuthCase, suffix: string, key: string, title: string, writes: boolean, matrix: (b: BusinessRun) => Matrix<AuthCase>): Check<BusinessRun> {
+  const requestCheck: CheckId = `${c.requirement}:${op.operationId}${suffix}`;
   return {
     id: requestCheck, title, changesData: writes,
     async run(b, run) {
