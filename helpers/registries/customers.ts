@@ -185,134 +185,154 @@ function unknownIdStep(client: ApiClient, lab: CustomerLane, suiteScope: Scope, 
 }
 
 function lifecycle(ops: CustomerOps, target: TargetConfig): Group<Customers> {
-  const { idField, customerPatch: patch } = target.vendor;
   return {
     group: 'customers',
     concurrent: true,
     entries: [
-      customerCheck({ id: 'CUS-CREATE', title: `POST ${ops.create.path} answers 2xx with the created customer: an id and every value sent` }, async (_ctx, scope) => {
-        const { answer, sent, id } = await scope.create('create');
-        ensure(is2xx(answer), () => `POST ${ops.create.path} ${said(answer)}`);
-        ensure(isRecord(answer.json), () => `POST ${ops.create.path} ${said(answer)}: not the created customer`);
-        ensure(id !== undefined && id !== null, () => `the created customer carries no "${idField}" (set idField in the vendor config if the id has another name): ${said(answer)}`);
-        const wrong = mismatches(sent, answer.json);
-        ensure(wrong.length === 0, () => `the created customer does not carry the values sent: ${wrong.join('; ')}`);
-      }),
-
-      // Its marker is unique to this create: a target that stores a create twice (a retried insert)
-      // lists two customers carrying it.
-      customerCheck({ id: 'CUS-CREATE-ONE', title: `one POST ${ops.create.path} makes one customer: the list then holds exactly one carrying its marker` }, async ({ lab }, scope, run) => {
-        const field = markerField(target) ?? run.notApplicable('the customer fixture has no name-like field to carry the run marker (markerField in the vendor config)');
-        const made = await scope.make('create-one');
-        const marker = String(made.sent[field]);
-        // Counted on a list that shows the new customer: a list read before it shows proves nothing.
-        const count = async () => {
-          const rows: Row[] = [];
-          await lab.scanAll('listing customers after one create', (r) => void (typeof r[field] === 'string' && r[field].includes(marker) && rows.push(r)));
-          return rows;
-        };
-        const { value: carrying } = await converge(count, (rows) => rows.some((r) => lab.isMade(r, made)), windowOf(target));
-        // What the create made besides the customer it answered is this run's too: the scope deletes it.
-        for (const r of carrying) if (!sameId(r[idField], made.id)) lab.adopt(r[idField]);
-        ensure(carrying.length === 1, () => `after one POST ${ops.create.path}, the list holds ${carrying.length} customers carrying its marker "${marker}" (${carrying.map((r) => String(r[idField])).join(', ') || 'none'})`);
-      }),
-
-      customerCheck({ id: 'CUS-FIND', title: `GET ${ops.find.path} answers 2xx with the same customer: its id, and the fields sent as the create answered them` }, async ({ lab }, scope) => {
-        const made = await scope.make('find');
-        const answer = await lab.findMade(made);
-        ensure(is2xx(answer), () => `GET ${ops.find.path} with the new customer's id ${said(answer)}`);
-        const found = answer.json;
-        ensure(isRecord(found), () => `GET ${ops.find.path} ${said(answer)}: not a customer`);
-        ensure(sameId(found[idField], made.id), () => `asked for ${String(made.id)}, found ${idField} ${JSON.stringify(found[idField])}`);
-        // Representations are not shown: only the fields sent must be the same in both answers (the id is compared above).
-        const sentFields = Object.fromEntries(Object.keys(made.sent).filter((k) => k !== idField).map((k) => [k, made.record[k]]));
-        const wrong = mismatches(sentFields, found);
-        ensure(wrong.length === 0, () => `the customer found does not carry the values the create answered for the fields sent: ${wrong.join('; ')}`);
-      }),
-
-      { id: 'CUS-LIST:array', title: `GET ${ops.list.path} answers 2xx with a list: a JSON array, or an object holding exactly one`, async run({ lab }) {
-        await lab.scanAll('listing customers', () => {});
-      } },
-
-      customerCheck({ id: 'CUS-LIST:new-and-existing', title: `GET ${ops.list.path} lists a new customer and still every customer there before` }, async ({ lab }, scope) => {
-        const before = await lab.preExisting('listing customers before creating one');
-        const made = await scope.make('list');
-        // Every page, read again until the new customer shows (within the convergence window).
-        const read = async () => {
-          const ids = new Set<string>();
-          let present = false;
-          await lab.scanAll('listing customers after creating one', (r) => {
-            ids.add(String(r[idField]));
-            present ||= lab.isMade(r, made);
-          });
-          return { ids, present };
-        };
-        const { value: after } = await converge(read, (v) => v.present, windowOf(target));
-        ensure(after.present, `the list does not hold the customer just created (${String(made.id)})`);
-        const listed = after.ids;
-        const unlisted: string[] = [];
-        for (const id of [...before.keys()].filter((id) => !listed.has(id))) {
-          // Someone may have deleted it meanwhile: only a customer that is still found must be listed.
-          if (is2xx(await lab.find(id))) unlisted.push(id);
-        }
-        ensure(unlisted.length === 0, () => `the list no longer holds customers that are still found: ${unlisted.join(', ')}`);
-      }),
-
-      customerCheck({ id: 'CUS-UPDATE', title: `PATCH ${ops.update.path} applies customerPatch; the answer and a later find show it; fields not sent are unchanged` }, async ({ lab }, scope) => {
-        const made = await scope.make('update');
-        const before = await lab.readMade(made, 'reading the customer before the update');
-        const answer = await lab.update(made.id, patch);
-        ensure(is2xx(answer), () => `PATCH ${ops.update.path} with ${JSON.stringify(patch)} ${said(answer)}`);
-        // The answer's shape is not shown (a PATCH may answer the changes only, or {}): what it names must be the new value.
-        if (isRecord(answer.json)) {
-          const stale = mismatches(patch, answer.json).filter((m) => !m.endsWith('got nothing'));
-          ensure(stale.length === 0, () => `the update's answer shows other values than those sent: ${stale.join('; ')}`);
-        }
-        const after = await lab.readUntil(made.id, 'reading the customer after the update', (row) => mismatches(patch, row).length === 0);
-        const unapplied = mismatches(patch, after);
-        ensure(unapplied.length === 0, () => `a find after the update does not show the change: ${unapplied.join('; ')}`);
-        const changed = changedFields(before, after, Object.keys(patch));
-        ensure(changed.length === 0, () => `fields not sent changed: ${changed.join('; ')}`);
-      }),
-
-      customerCheck({ id: 'CUS-UPDATE:each-field', title: `PATCH ${ops.update.path} of each field a customer shows, alone, to a value another customer holds (a boolean flipped): a later find shows it and nothing else changed` }, async ({ eachField }, _scope, run) => {
-        judgeFields(run, await eachField(), 'found');
-      }),
-      customerCheck({ id: 'CUS-LIST:each-field-change', title: `GET ${ops.list.path} still lists the customer after each change of one of its fields, with the value a find shows` }, async ({ eachField }, _scope, run) => {
-        judgeFields(run, await eachField(), 'listed');
-      }),
-
-      ...isolation(target),
-
-      customerCheck({ id: 'CUS-DELETE', title: `DELETE ${ops.remove.path} answers 2xx; the customer is then neither found nor listed` }, async ({ lab, deletion }) => {
-        const { made, removed, found, listed } = await deletion();
-        ensure(is2xx(removed), () => `DELETE ${ops.remove.path} ${said(removed)}`);
-        ensure(!is2xx(found) || lab.isAnother(found.json, made), () => `the deleted customer ${String(made.id)} is still found: GET ${ops.find.path} ${said(found)}`);
-        ensure(!(await listed), `the deleted customer ${String(made.id)} is still listed`);
-      }),
-
-      customerCheck({ id: 'CUS-DELETE-404', title: `GET ${ops.find.path} of a deleted customer answers 404` }, async ({ lab, deletion }) => {
-        const { made, removed, found } = await deletion();
-        needsThat('CUS-DELETE', is2xx(removed), () => `the delete itself failed: DELETE ${ops.remove.path} ${said(removed)}`);
-        if (lab.isAnother(found.json, made)) throw reused(made.id);
-        ensure(found.status === 404, () => `finding the deleted customer ${said(found)}, not 404`);
-      }),
-
-      ...unknownIdCases(ops, target).flatMap(([variant, op]) => {
-        const asked = `${op.method} ${op.path} of a deleted customer's id`;
-        const notFound = customerCheck({ id: `CUS-UNKNOWN-404:${variant}`, title: `${asked} answers 404` }, async ({ unknown }) => {
-          const { id, answer } = await unknown.get(variant)!();
-          ensure(answer.status === 404, () => `${asked} (${String(id)}) ${said(answer)}, not 404`);
-        });
-        if (op !== ops.find) return [notFound];
-        const not2xx = customerCheck({ id: `CUS-UNKNOWN-NOT-2XX:${variant}`, title: `${asked} does not answer 2xx` }, async ({ unknown }) => {
-          const { id, answer } = await unknown.get(variant)!();
-          ensure(!is2xx(answer), () => `${asked} (${String(id)}) ${said(answer)}`);
-        });
-        return [not2xx, notFound];
-      }),
+      ...creation(ops, target), ...listing(ops, target), ...updating(ops, target), ...isolation(target), ...deleting(ops), ...unknownIds(ops, target),
     ],
   };
+}
+
+function creation(ops: CustomerOps, target: TargetConfig): Check<Customers>[] {
+  const { idField } = target.vendor;
+  return [
+    customerCheck({ id: 'CUS-CREATE', title: `POST ${ops.create.path} answers 2xx with the created customer: an id and every value sent` }, async (_ctx, scope) => {
+      const { answer, sent, id } = await scope.create('create');
+      ensure(is2xx(answer), () => `POST ${ops.create.path} ${said(answer)}`);
+      ensure(isRecord(answer.json), () => `POST ${ops.create.path} ${said(answer)}: not the created customer`);
+      ensure(id !== undefined && id !== null, () => `the created customer carries no "${idField}" (set idField in the vendor config if the id has another name): ${said(answer)}`);
+      const wrong = mismatches(sent, answer.json);
+      ensure(wrong.length === 0, () => `the created customer does not carry the values sent: ${wrong.join('; ')}`);
+    }),
+
+    // Its marker is unique to this create: a target that stores a create twice (a retried insert)
+    // lists two customers carrying it.
+    customerCheck({ id: 'CUS-CREATE-ONE', title: `one POST ${ops.create.path} makes one customer: the list then holds exactly one carrying its marker` }, async ({ lab }, scope, run) => {
+      const field = markerField(target) ?? run.notApplicable('the customer fixture has no name-like field to carry the run marker (markerField in the vendor config)');
+      const made = await scope.make('create-one');
+      const marker = String(made.sent[field]);
+      // Counted on a list that shows the new customer: a list read before it shows proves nothing.
+      const count = async () => {
+        const rows: Row[] = [];
+        await lab.scanAll('listing customers after one create', (r) => void (typeof r[field] === 'string' && r[field].includes(marker) && rows.push(r)));
+        return rows;
+      };
+      const { value: carrying } = await converge(count, (rows) => rows.some((r) => lab.isMade(r, made)), windowOf(target));
+      // What the create made besides the customer it answered is this run's too: the scope deletes it.
+      for (const r of carrying) if (!sameId(r[idField], made.id)) lab.adopt(r[idField]);
+      ensure(carrying.length === 1, () => `after one POST ${ops.create.path}, the list holds ${carrying.length} customers carrying its marker "${marker}" (${carrying.map((r) => String(r[idField])).join(', ') || 'none'})`);
+    }),
+
+    customerCheck({ id: 'CUS-FIND', title: `GET ${ops.find.path} answers 2xx with the same customer: its id, and the fields sent as the create answered them` }, async ({ lab }, scope) => {
+      const made = await scope.make('find');
+      const answer = await lab.findMade(made);
+      ensure(is2xx(answer), () => `GET ${ops.find.path} with the new customer's id ${said(answer)}`);
+      const found = answer.json;
+      ensure(isRecord(found), () => `GET ${ops.find.path} ${said(answer)}: not a customer`);
+      ensure(sameId(found[idField], made.id), () => `asked for ${String(made.id)}, found ${idField} ${JSON.stringify(found[idField])}`);
+      // Representations are not shown: only the fields sent must be the same in both answers (the id is compared above).
+      const sentFields = Object.fromEntries(Object.keys(made.sent).filter((k) => k !== idField).map((k) => [k, made.record[k]]));
+      const wrong = mismatches(sentFields, found);
+      ensure(wrong.length === 0, () => `the customer found does not carry the values the create answered for the fields sent: ${wrong.join('; ')}`);
+    }),
+  ];
+}
+
+function listing(ops: CustomerOps, target: TargetConfig): Check<Customers>[] {
+  const { idField } = target.vendor;
+  return [
+    { id: 'CUS-LIST:array', title: `GET ${ops.list.path} answers 2xx with a list: a JSON array, or an object holding exactly one`, async run({ lab }) {
+      await lab.scanAll('listing customers', () => {});
+    } },
+
+    customerCheck({ id: 'CUS-LIST:new-and-existing', title: `GET ${ops.list.path} lists a new customer and still every customer there before` }, async ({ lab }, scope) => {
+      const before = await lab.preExisting('listing customers before creating one');
+      const made = await scope.make('list');
+      // Every page, read again until the new customer shows (within the convergence window).
+      const read = async () => {
+        const ids = new Set<string>();
+        let present = false;
+        await lab.scanAll('listing customers after creating one', (r) => {
+          ids.add(String(r[idField]));
+          present ||= lab.isMade(r, made);
+        });
+        return { ids, present };
+      };
+      const { value: after } = await converge(read, (v) => v.present, windowOf(target));
+      ensure(after.present, `the list does not hold the customer just created (${String(made.id)})`);
+      const listed = after.ids;
+      const unlisted: string[] = [];
+      for (const id of [...before.keys()].filter((id) => !listed.has(id))) {
+        // Someone may have deleted it meanwhile: only a customer that is still found must be listed.
+        if (is2xx(await lab.find(id))) unlisted.push(id);
+      }
+      ensure(unlisted.length === 0, () => `the list no longer holds customers that are still found: ${unlisted.join(', ')}`);
+    }),
+  ];
+}
+
+function updating(ops: CustomerOps, target: TargetConfig): Check<Customers>[] {
+  const patch = target.vendor.customerPatch;
+  return [
+    customerCheck({ id: 'CUS-UPDATE', title: `PATCH ${ops.update.path} applies customerPatch; the answer and a later find show it; fields not sent are unchanged` }, async ({ lab }, scope) => {
+      const made = await scope.make('update');
+      const before = await lab.readMade(made, 'reading the customer before the update');
+      const answer = await lab.update(made.id, patch);
+      ensure(is2xx(answer), () => `PATCH ${ops.update.path} with ${JSON.stringify(patch)} ${said(answer)}`);
+      // The answer's shape is not shown (a PATCH may answer the changes only, or {}): what it names must be the new value.
+      if (isRecord(answer.json)) {
+        const stale = mismatches(patch, answer.json).filter((m) => !m.endsWith('got nothing'));
+        ensure(stale.length === 0, () => `the update's answer shows other values than those sent: ${stale.join('; ')}`);
+      }
+      const after = await lab.readUntil(made.id, 'reading the customer after the update', (row) => mismatches(patch, row).length === 0);
+      const unapplied = mismatches(patch, after);
+      ensure(unapplied.length === 0, () => `a find after the update does not show the change: ${unapplied.join('; ')}`);
+      const changed = changedFields(before, after, Object.keys(patch));
+      ensure(changed.length === 0, () => `fields not sent changed: ${changed.join('; ')}`);
+    }),
+
+    customerCheck({ id: 'CUS-UPDATE:each-field', title: `PATCH ${ops.update.path} of each field a customer shows, alone, to a value another customer holds (a boolean flipped): a later find shows it and nothing else changed` }, async ({ eachField }, _scope, run) => {
+      judgeFields(run, await eachField(), 'found');
+    }),
+    customerCheck({ id: 'CUS-LIST:each-field-change', title: `GET ${ops.list.path} still lists the customer after each change of one of its fields, with the value a find shows` }, async ({ eachField }, _scope, run) => {
+      judgeFields(run, await eachField(), 'listed');
+    }),
+  ];
+}
+
+function deleting(ops: CustomerOps): Check<Customers>[] {
+  return [
+    customerCheck({ id: 'CUS-DELETE', title: `DELETE ${ops.remove.path} answers 2xx; the customer is then neither found nor listed` }, async ({ lab, deletion }) => {
+      const { made, removed, found, listed } = await deletion();
+      ensure(is2xx(removed), () => `DELETE ${ops.remove.path} ${said(removed)}`);
+      ensure(!is2xx(found) || lab.isAnother(found.json, made), () => `the deleted customer ${String(made.id)} is still found: GET ${ops.find.path} ${said(found)}`);
+      ensure(!(await listed), `the deleted customer ${String(made.id)} is still listed`);
+    }),
+
+    customerCheck({ id: 'CUS-DELETE-404', title: `GET ${ops.find.path} of a deleted customer answers 404` }, async ({ lab, deletion }) => {
+      const { made, removed, found } = await deletion();
+      needsThat('CUS-DELETE', is2xx(removed), () => `the delete itself failed: DELETE ${ops.remove.path} ${said(removed)}`);
+      if (lab.isAnother(found.json, made)) throw reused(made.id);
+      ensure(found.status === 404, () => `finding the deleted customer ${said(found)}, not 404`);
+    }),
+  ];
+}
+
+function unknownIds(ops: CustomerOps, target: TargetConfig): Check<Customers>[] {
+  return unknownIdCases(ops, target).flatMap(([variant, op]) => {
+    const asked = `${op.method} ${op.path} of a deleted customer's id`;
+    const notFound = customerCheck({ id: `CUS-UNKNOWN-404:${variant}`, title: `${asked} answers 404` }, async ({ unknown }) => {
+      const { id, answer } = await unknown.get(variant)!();
+      ensure(answer.status === 404, () => `${asked} (${String(id)}) ${said(answer)}, not 404`);
+    });
+    if (op !== ops.find) return [notFound];
+    const not2xx = customerCheck({ id: `CUS-UNKNOWN-NOT-2XX:${variant}`, title: `${asked} does not answer 2xx` }, async ({ unknown }) => {
+      const { id, answer } = await unknown.get(variant)!();
+      ensure(!is2xx(answer), () => `${asked} (${String(id)}) ${said(answer)}`);
+    });
+    return [not2xx, notFound];
+  });
 }
 
 // Two identical customers (same body, same marker): an implementation that addresses records

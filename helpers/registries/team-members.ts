@@ -51,13 +51,111 @@ async function someMember(lane: TeamMemberLane, run: CheckRun, pick: (rows: Reco
   return member;
 }
 
+/** What the checks are declared from: the target, the member operations, the id field. */
+interface Env {
+  target: TargetConfig;
+  ops: MemberOps;
+  idField: string;
+}
+
+type MemberOps = ReturnType<typeof requireOps<'list' | 'find' | 'update'>>;
+
+const nameChangeOr = (target: TargetConfig, lane: TeamMemberLane, original: Record<string, unknown>, run: CheckRun) =>
+  target.vendor.teamMemberPatch ?? lane.nameChange(original) ?? run.notApplicable('the member has no name-like string field to change: configure teamMemberPatch');
+
 export function teamMemberChecks(spec: Spec, target: TargetConfig): Registry<Members> {
   const ops = requireOps(resourceOps(spec, 'team-members'), 'team-members', ['list', 'find', 'update']);
-  const { idField } = target.vendor;
+  const env: Env = { target, ops, idField: target.vendor.idField };
   const place = leasePlace(spec, target);
-  const nameChangeOr = (lane: TeamMemberLane, original: Record<string, unknown>, run: CheckRun) =>
-    target.vendor.teamMemberPatch ?? lane.nameChange(original) ?? run.notApplicable('the member has no name-like string field to change: configure teamMemberPatch');
+  return {
+    resource: 'team-members',
+    entries: [memberLane(env), authentication(spec, env), nearMisses(env), notOffered(env)],
+    open() {
+      const client = journalledClient(target);
+      const lane = new TeamMemberLane(client, ops, target);
+      return { client, lane, eachField: eachFieldStep(env, lane), originals: new Map() };
+    },
+    // A difference another run's writes may have made is settled before it is a failure (see JUDGES_DIFFERENCES).
+    settle: { prefix: 'TM-', with: ({ lane }) => lane.settle(place) },
+    async close({ client, lane }) {
+      try {
+        const left = await lane.finish();
+        if (left.length) throw new Error(`team members left changed on the target: ${left.join('; ')}`);
+      } finally {
+        await client.close();
+      }
+    },
+  };
+}
 
+function memberLane(env: Env): Group<Members> {
+  return { group: 'team members', entries: [...listAndFind(env), isolation(env), ...updates(env), ...eachField(env)] };
+}
+
+function listAndFind({ ops, idField }: Env): Check<Members>[] {
+  return [
+    { id: 'TM-LIST', title: `GET ${ops.list.path} answers 2xx with a list of members (a JSON array, or an object holding exactly one), each carrying its id`, async run({ lane }) {
+      await lane.initial();
+    } },
+
+    // Judged by content, not by the id label: the member found carries the values the list shows for it.
+    { id: 'TM-FIND', title: `GET ${ops.find.path} answers 2xx with the member of that id, as the list shows it, for each listed member (up to ${FIND_SAMPLE})`, async run({ lane }, run) {
+      await someMember(lane, run, (rows) => rows[0]);
+      const wrong: string[] = [];
+      for (const member of (await lane.initial()).slice(0, FIND_SAMPLE)) {
+        const id = member[idField];
+        const answer = await lane.find(id);
+        if (!is2xx(answer)) wrong.push(`${String(id)}: ${said(answer)}`);
+        else if (!isRecord(answer.json) || !sameId(answer.json[idField], id)) wrong.push(`${String(id)}: answered ${isRecord(answer.json) ? `the member with ${idField} ${JSON.stringify(answer.json[idField])}` : said(answer)}`);
+        else if (sharedFieldsDiffer(member, answer.json).length) {
+          // The list may be older than the find: both are asked again before the target is blamed.
+          const listed = (await lane.readList('listing team members again')).find((r) => sameId(r[idField], id));
+          const found = await lane.find(id);
+          const differ = listed && isRecord(found.json) ? sharedFieldsDiffer(listed, found.json) : [];
+          if (differ.length) wrong.push(`${String(id)}: answered other values than the list shows for it (${differ.join('; ')})`);
+        }
+      }
+      ensure(wrong.length === 0, () => `listed members not found by their id: ${wrong.join('; ')}`);
+    } },
+  ];
+}
+
+// Like the customers' twin check: an update addressed to one member by anything but its id
+// (or not scoped at all) changes the others.
+function isolation({ target, ops, idField }: Env): Check<Members> {
+  return { id: 'TM-ISOLATION', title: `PATCH ${ops.update.path} of one member leaves every other member as it was; then restored`, changesData: true, async run({ lane }, run) {
+      const members = await needs('TM-LIST', lane.readList('listing team members before the update'));
+      if (members.length < 2) run.notApplicable('the target lists fewer than two team members');
+      // The member with the most fields: the one most likely to hold a field to change.
+      const id = richest(members)![idField];
+      const original = await needs('TM-FIND', lane.read(id, 'reading the member before the update'));
+      const body = nameChangeOr(target, lane, original, run);
+      const touched: Record<string, unknown>[] = [];
+      await lane.changing(original, async () => {
+        const answer = await lane.update(id, body);
+        needsThat('TM-UPDATE:change', is2xx(answer), () => `the update itself failed, so isolation cannot be judged: PATCH ${ops.update.path} with ${JSON.stringify(body)} ${said(answer)}`);
+        // The fence: the others are judged on a list read again until it shows the update itself.
+        const shows = (rows: Row[]) => rows.some((r) => sameId(r[idField], id) && mismatches(pick(body, Object.keys(r)), r).length === 0);
+        let after = (await converge(() => lane.readList('listing team members after the update'), shows, windowOf(target))).value;
+        // A list that does not carry the changed fields cannot show the update: a find does, then the list is read again.
+        const row = after.find((r) => sameId(r[idField], id));
+        if (row && Object.keys(body).some((k) => !(k in row))) {
+          await lane.readUntil(id, 'reading the updated member', (r) => mismatches(body, r).length === 0);
+          after = await lane.readList('listing team members after the update');
+        }
+        for (const before of members.filter((m) => !sameId(m[idField], id))) {
+          const now = after.find((r) => sameId(r[idField], before[idField]));
+          if (!now || changedFields(before, now).length) touched.push(before);
+        }
+      });
+      if (!touched.length) return;
+      const outcomes: string[] = [];
+      for (const m of touched) outcomes.push(`${String(m[idField])} (${(await lane.putBack(m)) ?? 'put back'})`);
+      throw new Error(`the update of member ${String(id)} with ${JSON.stringify(body)} also changed members ${outcomes.join(', ')}`);
+  } };
+}
+
+function updates({ target, ops, idField }: Env): Check<Members>[] {
   // Without configuration the suite first writes back what a member holds (changes nothing),
   // then changes a name-like field; both are restored and verified afterwards.
   const updates: [string, string, (lane: TeamMemberLane, member: Record<string, unknown>) => Record<string, unknown> | undefined][] = [
@@ -82,80 +180,22 @@ export function teamMemberChecks(spec: Spec, target: TargetConfig): Registry<Mem
       });
     },
   });
+  return updates.map(update);
+}
 
-  const lane: Group<Members> = {
-    group: 'team members',
-    entries: [
-      { id: 'TM-LIST', title: `GET ${ops.list.path} answers 2xx with a list of members (a JSON array, or an object holding exactly one), each carrying its id`, async run({ lane }) {
-        await lane.initial();
-      } },
+/** Both sides of eachFieldStep: the find shows each change, and so does the list. */
+function eachField({ ops }: Env): Check<Members>[] {
+  return [
+    { id: 'TM-UPDATE:each-field', title: `PATCH ${ops.update.path} of each field a member shows, alone, to a value another member holds (a boolean flipped): a later find shows it and nothing else changed; then restored`, changesData: true, async run({ eachField }, run) {
+      judgeFields(run, (await eachField()) ?? run.notApplicable('the target lists no team member'), 'found');
+    } },
+    { id: 'TM-LIST:each-field-change', title: `GET ${ops.list.path} still lists the member after each change of one of its fields, with the value a find shows`, changesData: true, async run({ eachField }, run) {
+      judgeFields(run, (await eachField()) ?? run.notApplicable('the target lists no team member'), 'listed');
+    } },
+  ];
+}
 
-      // Judged by content, not by the id label: the member found carries the values the list shows for it.
-      { id: 'TM-FIND', title: `GET ${ops.find.path} answers 2xx with the member of that id, as the list shows it, for each listed member (up to ${FIND_SAMPLE})`, async run({ lane }, run) {
-        await someMember(lane, run, (rows) => rows[0]);
-        const wrong: string[] = [];
-        for (const member of (await lane.initial()).slice(0, FIND_SAMPLE)) {
-          const id = member[idField];
-          const answer = await lane.find(id);
-          if (!is2xx(answer)) wrong.push(`${String(id)}: ${said(answer)}`);
-          else if (!isRecord(answer.json) || !sameId(answer.json[idField], id)) wrong.push(`${String(id)}: answered ${isRecord(answer.json) ? `the member with ${idField} ${JSON.stringify(answer.json[idField])}` : said(answer)}`);
-          else if (sharedFieldsDiffer(member, answer.json).length) {
-            // The list may be older than the find: both are asked again before the target is blamed.
-            const listed = (await lane.readList('listing team members again')).find((r) => sameId(r[idField], id));
-            const found = await lane.find(id);
-            const differ = listed && isRecord(found.json) ? sharedFieldsDiffer(listed, found.json) : [];
-            if (differ.length) wrong.push(`${String(id)}: answered other values than the list shows for it (${differ.join('; ')})`);
-          }
-        }
-        ensure(wrong.length === 0, () => `listed members not found by their id: ${wrong.join('; ')}`);
-      } },
-
-      // Like the customers' twin check: an update addressed to one member by anything but its id
-      // (or not scoped at all) changes the others.
-      { id: 'TM-ISOLATION', title: `PATCH ${ops.update.path} of one member leaves every other member as it was; then restored`, changesData: true, async run({ lane }, run) {
-        const members = await needs('TM-LIST', lane.readList('listing team members before the update'));
-        if (members.length < 2) run.notApplicable('the target lists fewer than two team members');
-        // The member with the most fields: the one most likely to hold a field to change.
-        const id = richest(members)![idField];
-        const original = await needs('TM-FIND', lane.read(id, 'reading the member before the update'));
-        const body = nameChangeOr(lane, original, run);
-        const touched: Record<string, unknown>[] = [];
-        await lane.changing(original, async () => {
-          const answer = await lane.update(id, body);
-          needsThat('TM-UPDATE:change', is2xx(answer), () => `the update itself failed, so isolation cannot be judged: PATCH ${ops.update.path} with ${JSON.stringify(body)} ${said(answer)}`);
-          // The fence: the others are judged on a list read again until it shows the update itself.
-          const shows = (rows: Row[]) => rows.some((r) => sameId(r[idField], id) && mismatches(pick(body, Object.keys(r)), r).length === 0);
-          let after = (await converge(() => lane.readList('listing team members after the update'), shows, windowOf(target))).value;
-          // A list that does not carry the changed fields cannot show the update: a find does, then the list is read again.
-          const row = after.find((r) => sameId(r[idField], id));
-          if (row && Object.keys(body).some((k) => !(k in row))) {
-            await lane.readUntil(id, 'reading the updated member', (r) => mismatches(body, r).length === 0);
-            after = await lane.readList('listing team members after the update');
-          }
-          for (const before of members.filter((m) => !sameId(m[idField], id))) {
-            const now = after.find((r) => sameId(r[idField], before[idField]));
-            if (!now || changedFields(before, now).length) touched.push(before);
-          }
-        });
-        if (!touched.length) return;
-        const outcomes: string[] = [];
-        for (const m of touched) outcomes.push(`${String(m[idField])} (${(await lane.putBack(m)) ?? 'put back'})`);
-        throw new Error(`the update of member ${String(id)} with ${JSON.stringify(body)} also changed members ${outcomes.join(', ')}`);
-      } },
-
-      ...updates.map(update),
-
-      // Cover what the target shows: each field the member shows, changed alone to a value another
-      // member holds (a boolean flipped), read back by find and by list, and put back.
-      { id: 'TM-UPDATE:each-field', title: `PATCH ${ops.update.path} of each field a member shows, alone, to a value another member holds (a boolean flipped): a later find shows it and nothing else changed; then restored`, changesData: true, async run({ eachField }, run) {
-        judgeFields(run, (await eachField()) ?? run.notApplicable('the target lists no team member'), 'found');
-      } },
-      { id: 'TM-LIST:each-field-change', title: `GET ${ops.list.path} still lists the member after each change of one of its fields, with the value a find shows`, changesData: true, async run({ eachField }, run) {
-        judgeFields(run, (await eachField()) ?? run.notApplicable('the target lists no team member'), 'listed');
-      } },
-    ],
-  };
-
+function authentication(spec: Spec, { target, ops, idField }: Env): Group<Members> {
   const first = async ({ lane }: Members): Promise<Probe> => {
     const [member] = await lane.initial();
     return member ? { id: member[idField] } : { cannot: 'the target lists no team member' };
@@ -172,7 +212,7 @@ export function teamMemberChecks(spec: Spec, target: TargetConfig): Registry<Mem
       return { id: probe.id, body: writeBackBody(original, target, ops.update) };
     },
   };
-  const authentication: Group<Members> = {
+  return {
     group: 'team members: authentication (not documented, observed only)',
     entries: spec.operations.filter((o) => o.resource === 'team-members').map((op) =>
       authObservation<Members>(target, op, probes[op.operationId] ?? (async () => ({ cannot: 'no way to prepare this operation' })), async ({ lane, originals }, answer, probe) => {
@@ -183,7 +223,10 @@ export function teamMemberChecks(spec: Spec, target: TargetConfig): Registry<Mem
         if (problem) throw new Error(`the PATCH without a key was served and changed the member, which was NOT restored: ${problem}`);
       })),
   };
+}
 
+
+function nearMisses({ target, ops, idField }: Env): Group<Members> {
   /** The last member listed at the start (not the first, which a find that ignores the id answers) and a near miss of its id that no member has. */
   async function nearMissOf(lane: TeamMemberLane, run: CheckRun, miss: IdMiss) {
     const listed = await needs('TM-LIST', lane.initial());
@@ -208,7 +251,7 @@ export function teamMemberChecks(spec: Spec, target: TargetConfig): Registry<Mem
       const { member, near, listed } = await nearMissOf(lane, run, miss);
       const id = member[idField];
       const original = await needs('TM-FIND', lane.read(id, 'reading the member before'));
-      const body = nameChangeOr(lane, original, run);
+      const body = nameChangeOr(target, lane, original, run);
       const asked = `PATCH ${ops.update.path} with ${near} (${miss.description} ${String(id)}) and ${JSON.stringify(body)}`;
       await lane.changing(original, async () => {
         const answer = await lane.update(near, body);
@@ -222,55 +265,16 @@ export function teamMemberChecks(spec: Spec, target: TargetConfig): Registry<Mem
   // Near misses of a member's id (helpers/contract/id-near-misses.ts): never another member, nor this
   // one unless the near miss is its id written another way; an update of one changes and creates none.
   // A write to a canonical form may rightly change the member itself.
-  const nearMisses: Group<Members> = {
+  return {
     group: 'team members: near misses of an id',
     entries: ID_NEAR_MISSES.flatMap((miss) => (miss.canonical ? [nearMissFind(miss)] : [nearMissFind(miss), nearMissUpdate(miss)])),
   };
-
-  return {
-    resource: 'team-members',
-    entries: [lane, authentication, nearMisses, notOffered(ops, idField)],
-    open() {
-      const client = journalledClient(target);
-      const lane = new TeamMemberLane(client, ops, target);
-      const eachField = sharedStep(async () => {
-        const members = await needs('TM-LIST', lane.readList('listing team members'));
-        const member = richest(members);
-        if (!member) return undefined;
-        const id = member[idField];
-        const original = await needs('TM-FIND', lane.read(id, 'reading the member before changing its fields'));
-        const access: FieldAccess = {
-          idField, id,
-          read: (why) => lane.read(id, why),
-          current: (why) => lane.current(id, why),
-          listed: async (why) => (await lane.readList(why)).find((r) => sameId(r[idField], id)),
-          update: (body) => lane.update(id, body),
-          restores: true,
-          around: (before, change) => lane.changing(before, change),
-          windowMs: windowOf(target),
-        };
-        return coverFields(access, original, members.filter((m) => !sameId(m[idField], id)), keptOut(target.vendor.fieldsNotToChange?.teamMembers));
-      });
-      return { client, lane, eachField, originals: new Map() };
-    },
-    // A difference another run's writes may have made is settled before it is a failure (see JUDGES_DIFFERENCES).
-    settle: { prefix: 'TM-', with: ({ lane }) => lane.settle(place) },
-    async close({ client, lane }) {
-      try {
-        const left = await lane.finish();
-        if (left.length) throw new Error(`team members left changed on the target: ${left.join('; ')}`);
-      } finally {
-        await client.close();
-      }
-    },
-  };
 }
-
-type MemberOps = ReturnType<typeof requireOps<'list' | 'find' | 'update'>>;
 
 // Last, because on a broken target they create or delete a member: what they cannot undo
 // through the API, their reason names.
-function notOffered(ops: MemberOps, idField: string): Group<Members> {
+function notOffered(env: Env): Group<Members> {
+  const { ops, idField } = env;
   return {
     group: 'team members: what the interface does not offer (section 1)',
     entries: [
@@ -312,27 +316,55 @@ function notOffered(ops: MemberOps, idField: string): Group<Members> {
         needsThat('TM-LIST', rows, () => (listed as Error).message);
       } },
 
-      { id: 'TM-NO-DELETE', title: `DELETE ${ops.find.path} does not answer 2xx and the member is still found`, changesData: true, async run({ client, lane }, run) {
-        const members = await needs('TM-LIST', lane.readList('listing team members'));
-        if (!members.length) run.notApplicable('the target lists no team member');
-        const id = members[members.length - 1][idField];
-        const original = await needs('TM-FIND', lane.read(id, 'reading the member before'));
-        const answer = await client.call(lane.deleteProbe, { id });
-        const found = await lane.find(id);
-        if (is2xx(found) && isRecord(found.json) && sameId(found.json[idField], id)) {
-          ensure(!is2xx(answer), () => `DELETE ${ops.find.path} ${said(answer)}, but team members cannot be deleted; the member is still found, so nothing needed restoring`);
-          return;
-        }
-        // Not found as it should be: re-create it only if it is really gone, not if the find is what fails.
-        const list = await lane.listAll('listing team members after the DELETE').catch(() => []);
-        const listedStill = list.some((r) => isRecord(r) && sameId(r[idField], id));
-        if (listedStill) {
-          ensure(!is2xx(answer), () => `DELETE ${ops.find.path} ${said(answer)}, but team members cannot be deleted; the member is still listed, so nothing was re-created`);
-          // Refused, and still listed: only the find fails now, which is TM-FIND's subject, not this check's.
-          needsThat('TM-FIND', false, () => `the member ${String(id)} is still listed after the refused DELETE, but finding it answered: GET ${said(found)}`);
-        }
-        throw new Error(`after DELETE ${ops.find.path} ${said(answer)}, the member ${String(id)} is not found: GET ${said(found)}. ${await lane.undoDelete(original)}`);
-      } },
+      noDelete(env),
     ],
   };
+}
+
+function noDelete({ ops, idField }: Env): Check<Members> {
+  return { id: 'TM-NO-DELETE', title: `DELETE ${ops.find.path} does not answer 2xx and the member is still found`, changesData: true, async run({ client, lane }, run) {
+    const members = await needs('TM-LIST', lane.readList('listing team members'));
+    if (!members.length) run.notApplicable('the target lists no team member');
+    const id = members[members.length - 1][idField];
+    const original = await needs('TM-FIND', lane.read(id, 'reading the member before'));
+    const answer = await client.call(lane.deleteProbe, { id });
+    const found = await lane.find(id);
+    if (is2xx(found) && isRecord(found.json) && sameId(found.json[idField], id)) {
+      ensure(!is2xx(answer), () => `DELETE ${ops.find.path} ${said(answer)}, but team members cannot be deleted; the member is still found, so nothing needed restoring`);
+      return;
+    }
+    // Not found as it should be: re-create it only if it is really gone, not if the find is what fails.
+    const list = await lane.listAll('listing team members after the DELETE').catch(() => []);
+    const listedStill = list.some((r) => isRecord(r) && sameId(r[idField], id));
+    if (listedStill) {
+      ensure(!is2xx(answer), () => `DELETE ${ops.find.path} ${said(answer)}, but team members cannot be deleted; the member is still listed, so nothing was re-created`);
+      // Refused, and still listed: only the find fails now, which is TM-FIND's subject, not this check's.
+      needsThat('TM-FIND', false, () => `the member ${String(id)} is still listed after the refused DELETE, but finding it answered: GET ${said(found)}`);
+    }
+    throw new Error(`after DELETE ${ops.find.path} ${said(answer)}, the member ${String(id)} is not found: GET ${said(found)}. ${await lane.undoDelete(original)}`);
+  } };
+}
+
+// Cover what the target shows: each field the member shows, changed alone to a value another
+// member holds (a boolean flipped), read back by find and by list, and put back.
+function eachFieldStep({ target, idField }: Env, lane: TeamMemberLane) {
+  return sharedStep(async () => {
+    const members = await needs('TM-LIST', lane.readList('listing team members'));
+    const member = richest(members);
+    if (!member) return undefined;
+    const id = member[idField];
+    const original = await needs('TM-FIND', lane.read(id, 'reading the member before changing its fields'));
+    const access: FieldAccess = {
+      idField, id,
+      read: (why) => lane.read(id, why),
+      current: (why) => lane.current(id, why),
+      listed: async (why) => (await lane.readList(why)).find((r) => sameId(r[idField], id)),
+      update: (body) => lane.update(id, body),
+      restores: true,
+      around: (before, change) => lane.changing(before, change),
+      windowMs: windowOf(target),
+    };
+    return coverFields(access, original, members.filter((m) => !sameId(m[idField], id)), keptOut(target.vendor.fieldsNotToChange?.teamMembers));
+  
+  });
 }

@@ -1,6 +1,6 @@
 // The only code that loads vitest's runtime: it runs a registry's checks as vitest tests, each
 // named `<id> <title>`, its outcome in the task meta the command's reporters read.
-import { afterAll, beforeAll, describe, inject, test } from 'vitest';
+import { afterAll, beforeAll, describe, inject, test, type TestContext } from 'vitest';
 import { NOT_SELECTED, dependsOnUnselected, selects } from '../core/selection.ts';
 import { loadCatalog, requirementOf, type CheckId } from '../contract/catalog.ts';
 import type { Spec } from '../contract/spec.ts';
@@ -121,32 +121,37 @@ function check(def: Pick<Check<unknown>, 'id' | 'title' | 'changesData'>, body: 
       }));
       meta.outcome = 'passed';
     } catch (failure) {
-      const error = asBlocked(failure) ?? failure;
-      if (error instanceof NotApplicable) {
-        meta.outcome = 'not-applicable';
-        meta.reason = redact(error.message);
-        context.skip(meta.reason);
-      }
-      if (error instanceof Blocked) {
-        meta.outcome = 'blocked';
-        meta.reason = redact(error.message);
-        context.skip(meta.reason);
-      }
-      // Another writer changed the record: nothing can be judged on it, and the run ends with exit 2.
-      if (error instanceof Interference) {
-        meta.outcome = 'skipped';
-        meta.reason = redact(error.message);
-        context.skip(meta.reason);
-      }
-      meta.reason = redact(withRedirects(error instanceof Error ? error.message : String(error), meta.exchanges));
-      if (requirement.level === 'SHOULD' && !target.strict) {
-        meta.outcome = 'warning';
-        return;
-      }
-      meta.outcome = 'failed';
-      throw error;
+      conclude(meta, failure, requirement.level === 'SHOULD' && !target.strict, redact, context);
     }
   });
+}
+
+/**
+ * The outcome of a check that threw: not applicable, blocked or stopped by another writer (the
+ * vitest test is skipped), else a failure: a warning when `warns` (a SHOULD of a run that is not
+ * strict), or the vitest test fails.
+ */
+function conclude(meta: CheckMeta, failure: unknown, warns: boolean, redact: (text: string) => string, context: TestContext): void {
+  const error = asBlocked(failure) ?? failure;
+  if (error instanceof NotApplicable) {
+    meta.outcome = 'not-applicable';
+    meta.reason = redact(error.message);
+    context.skip(meta.reason);
+  }
+  if (error instanceof Blocked) {
+    meta.outcome = 'blocked';
+    meta.reason = redact(error.message);
+    context.skip(meta.reason);
+  }
+  // Another writer changed the record: nothing can be judged on it, and the run ends with exit 2.
+  if (error instanceof Interference) {
+    meta.outcome = 'skipped';
+    meta.reason = redact(error.message);
+    context.skip(meta.reason);
+  }
+  meta.reason = redact(withRedirects(error instanceof Error ? error.message : String(error), meta.exchanges));
+  meta.outcome = warns ? 'warning' : 'failed';
+  if (!warns) throw error;
 }
 
 /**
