@@ -77,6 +77,14 @@ describe('the layers', () => {
     expect(rows.sort()).toEqual(LAYERS.map((l) => `${l.path} ${l.rank}`).sort());
   });
 
+  // The command lists the registries' checks in its own process: below the two sides, nothing loads vitest's runtime.
+  test('only the two sides import vitest (types aside)', () => {
+    const shared = files.filter((f) => !layerOf(f)?.side);
+    const loading = shared.filter((f) => /^import (?!type )[^;]*from 'vitest(\/[^']*)?';/m.test(readFileSync(join(projectRoot, f), 'utf8')));
+    expect(shared.length).toBeGreaterThan(50);
+    expect(loading).toEqual([]);
+  });
+
   test('no import cycle', () => {
     expect(cycles(edges)).toEqual([]);
   });

@@ -21,7 +21,7 @@ export const REGISTRIES = [
 
 /** A registry as the listing sees it: the identity of its checks, whatever its checks share. */
 function listed<C>(resource: string, declare: Declare<C>) {
-  return { resource, checks: (spec: Spec, target: TargetConfig): Pick<Check<C>, 'id' | 'title' | 'changesData'>[] => checksOf(declare(spec, target).entries) };
+  return { resource, checks: (spec: Spec, target: TargetConfig): Pick<Check<C>, 'id' | 'title' | 'changesData' | 'needs'>[] => checksOf(declare(spec, target).entries) };
 }
 
 /** A check as the registries declare it, before anything runs. */
