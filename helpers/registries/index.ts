@@ -19,9 +19,12 @@ export const REGISTRIES = [
   listed('team-members', teamMemberChecks),
 ];
 
+/** A check as the listing sees it: what it is, not how it runs. */
+type Listed = Pick<Check<unknown>, 'id' | 'title' | 'changesData' | 'needs'>;
+
 /** A registry as the listing sees it: the identity of its checks, whatever its checks share. */
-function listed<C>(resource: string, declare: Declare<C>) {
-  return { resource, checks: (spec: Spec, target: TargetConfig): Pick<Check<C>, 'id' | 'title' | 'changesData' | 'needs'>[] => checksOf(declare(spec, target).entries) };
+function listed<C>(resource: string, declare: Declare<C>): { resource: string; checks(spec: Spec, target: TargetConfig): Listed[] } {
+  return { resource, checks: (spec, target) => checksOf(declare(spec, target).entries) };
 }
 
 /** A check as the registries declare it, before anything runs. */
