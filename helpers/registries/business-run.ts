@@ -3,7 +3,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { Blocked, type CheckRun } from '../checks/definition.ts';
 import { ensure } from '../checks/assertions.ts';
-import { dependsOnUnselected } from '../core/selection.ts';
 import type { Answer, ApiClient, Auth } from '../http/client.ts';
 import type { MustRequirementId } from '../contract/catalog.ts';
 import { recordExchange, withExchangeLog, type Exchange } from '../http/exchanges.ts';
@@ -132,8 +131,8 @@ export class BusinessRun {
   stepOf(name: string, run: CheckRun): DoneStep {
     this.record.stopIfInterfered();
     const step = this.steps.get(name);
-    // Only when --only left the step out: the step check records what it did, whatever happened.
-    if (!step) return run.notApplicable(dependsOnUnselected(`BUS-UPDATE-200:${name}`));
+    // The step check records what it did, whatever happened; one --only left out is the check's `needs` (helpers/vitest/check.ts).
+    if (!step) throw new Blocked(`BUS-UPDATE-200:${name}`, `the update of ${name} recorded nothing`);
     if ('notApplicable' in step) run.notApplicable(step.notApplicable);
     if ('blocked' in step) run.blocked(step.blocked.by, `the update of ${name} could not be sent: ${step.blocked.reason}`);
     // The write is what a read-back judges: its report and cURL reproduction show it first.
@@ -144,8 +143,8 @@ export class BusinessRun {
   refusalOf(key: string, checkId: string, run: CheckRun): Refusal {
     this.record.stopIfInterfered();
     const refusal = this.refusals.get(key);
-    // Only when --only left the request's check out: that check records what it did, whatever happened.
-    if (!refusal) return run.notApplicable(dependsOnUnselected(checkId));
+    // The request's check records what it did, whatever happened; one --only left out is the check's `needs`.
+    if (!refusal) throw new Blocked(checkId, 'the request recorded nothing');
     if ('notApplicable' in refusal) run.notApplicable(refusal.notApplicable);
     if ('blocked' in refusal) run.blocked(refusal.blocked.by, `the request could not be sent: ${refusal.blocked.reason}`);
     return refusal;
