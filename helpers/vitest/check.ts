@@ -1,5 +1,6 @@
-// The only code that loads vitest's runtime: it runs a registry's checks as vitest tests, each
-// named `<id> <title>`, its outcome in the task meta the command's reporters read.
+// The suite worker's side of the checks, and the only helper that loads vitest's test runtime: it
+// runs a registry's checks as vitest tests, each named `<id> <title>`, its outcome in the task meta
+// the command's reporters read.
 import { afterAll, beforeAll, describe, inject, test, type TestContext } from 'vitest';
 import { NOT_SELECTED, dependsOnUnselected, selects } from '../core/selection.ts';
 import { loadCatalog, requirementOf, type CheckId } from '../contract/catalog.ts';
