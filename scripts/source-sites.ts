@@ -11,7 +11,7 @@ import ts from 'typescript';
 import { projectRoot } from '../helpers/core/paths.ts';
 
 export interface SourceSite {
-  /** Path from the project root, e.g. suites/business.test.ts. */
+  /** Path from the project root, e.g. helpers/registries/business.ts. */
   file: string;
   line: number;
   /** The literal parts of the id or name as written, in order: what is filled in at run time goes between them. */
