@@ -9,6 +9,7 @@ import { ResultCollector } from '../results/reporters/collector.ts';
 import { TerminalReporter, useColour } from '../results/reporters/terminal.ts';
 import { startSuites, suiteRank } from './run-suites.ts';
 import { loadSpec, type Spec } from '../contract/spec.ts';
+import { resourceAt } from '../contract/resource-ops.ts';
 import { loadCatalog } from '../contract/catalog.ts';
 import { suiteVersion } from '../core/version.ts';
 import { BLOCKS_BEFORE_STOP } from '../http/environment.ts';
@@ -265,7 +266,7 @@ function ending({ target, say, redact, options }: Session, { run, spec, files, i
 
 /** "the business record and the team members": the resources of the interfered paths, by the operations that address them. */
 function interferedWith(paths: string[], spec: Spec): string {
-  const resources = new Set(paths.map((p) => spec.operations.find((o) => new RegExp(`^${o.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(p))?.resource ?? p));
+  const resources = new Set(paths.map((p) => resourceAt(spec, p) ?? p));
   return [...resources].map((r) => (r === 'business' ? 'the business record' : `the ${r.replace(/-/g, ' ')}`)).join(' and ');
 }
 

@@ -7,7 +7,7 @@ import { diagnoseTls, proxyShown } from '../http/network.ts';
 import type { TargetConfig } from '../config/target.ts';
 import type { WireEntry } from '../http/exchanges.ts';
 import { loadSpec, type Spec } from '../contract/spec.ts';
-import { businessOps } from '../contract/resource-ops.ts';
+import { businessOps, everyResource, type ResourceOps } from '../contract/resource-ops.ts';
 
 /** Pause between two tries of a target that does not answer yet (--wait-for-target). */
 const WAIT_STEP_MS = 1000;
@@ -128,11 +128,15 @@ async function retrievalAnswer(asker: StartUpAsker, path: string, wait: { waitMs
  * then collections the run cannot grow, then the rest: the smallest known-good answers first.
  */
 export function sentinelPaths(spec: Spec): string[] {
-  const has = (method: string, path: string) => spec.operations.some((o) => o.method === method && o.path === path);
-  const rank = (path: string) => (has('PATCH', path) ? 0 : has('POST', path) ? 2 : 1);
-  const paths = [...new Set(spec.operations.filter((o) => o.method === 'GET' && !o.itemPath).map((o) => o.path))];
-  return paths.toSorted((a, b) => rank(a) - rank(b));
+  const rank = ({ list, update, create }: ResourceOps) => (update?.path === list?.path ? 0 : create?.path === list?.path ? 2 : 1);
+  return everyResource(spec)
+    .filter(({ ops }) => ops.list)
+    .toSorted((a, b) => rank(a.ops) - rank(b.ops))
+    .map(({ ops }) => ops.list!.path);
 }
+
+/** The documented GETs that need no id: each resource's list, or the singleton's retrieval. */
+const readsWithoutId = (spec: Spec) => everyResource(spec).flatMap(({ ops }) => (ops.list ? [ops.list.path] : []));
 
 const isHtml = (a: Answer) => /^text\/html/i.test(a.headers['content-type'] ?? '') || /^\s*<(!doctype|html)/i.test(a.text);
 
@@ -153,7 +157,7 @@ function looksLikeTheBusiness(answer: Answer, fields: string[]): boolean {
 async function noApi(ask: (path: string) => Promise<Answer>, spec: Spec, business: Answer): Promise<string | undefined> {
   if (looksLikeTheBusiness(business, spec.businessFields.map((f) => f.specName))) return undefined;
   const retrieve = businessOps(spec).retrieve;
-  const paths = [...new Set(spec.operations.filter((o) => o.method === 'GET' && !o.itemPath && o.path !== retrieve.path).map((o) => o.path))];
+  const paths = readsWithoutId(spec).filter((p) => p !== retrieve.path);
   const answers: Answer[] = [business];
   for (const path of paths) answers.push(await ask(path));
   if (answers.every((a) => a.status === 404)) return 'every documented path answered 404';
