@@ -1,3 +1,8 @@
+/**
+ * The command as a user meets it: every way to be wrong ends with one line and exit 2 (the
+ * process itself, as a child, where its exit code and stderr are the point), --help and
+ * --version, and a whole run against the embedded reference that passes without printing the key.
+ */
 import { readFileSync, readdirSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * Issue 12 §1, issue 21 §2: two runs against the same target. What a run writes carries its
+ * Two runs against the same target. What a run writes carries its
  * marker, and a run holds a lease (a customer of its own, refreshed while it goes), so a second
  * run recognises a target another run is changing and stops before changing anything;
  * interference during a run stops the lane with exit 2, never a failed check, and no foreign
@@ -176,7 +176,7 @@ describe('watching the team members for another writer', () => {
   });
 });
 
-describe('two runs started together (issue 21 §2)', () => {
+describe('two runs started together', () => {
   const env = (ref: RunningReference) => ({ SCHEDULING_API_KEY: ref.apiKey, SCHEDULING_EXPIRED_KEY: ref.expiredKey });
   const junitFailures = (run: CliRun) => {
     const file = join(run.reportDir, 'junit.xml');

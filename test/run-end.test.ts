@@ -1,5 +1,5 @@
 /**
- * Issue 21 §8, what a user meets at the end of a run: the failures repeated at the verdict, a
+ * What a user meets at the end of a run: the failures repeated at the verdict, a
  * read-back that shows the write it judges, a redirect's Location, a recovery command that runs
  * as printed, and `npm pack`'s tarball kept out of git. In process, against the reference.
  */
