@@ -32,7 +32,7 @@ function bundle(change: (f: RunFacts) => void = () => undefined): string {
       id: r.id, requirement: r.id, level: r.level, clause: r.clause, title: `title of ${r.id}`, resource: 'business',
       outcome: 'passed' as Outcome, durationMs: 1, exchanges: [], notes: [],
     })),
-    observations: [], suiteErrors: [], requirementText: (id) => `text of ${id}`, notChecked: catalog.notChecked,
+    observations: [], suiteErrors: [],
   };
   change(facts);
   const dir = mkdtempSync(join(tmpdir(), 'scr-bundle-'));

@@ -10,7 +10,6 @@ import { TerminalReporter, useColour } from '../results/reporters/terminal.ts';
 import { startSuites, suiteRank } from './run-suites.ts';
 import { loadSpec, type Spec } from '../contract/spec.ts';
 import { resourceAt } from '../contract/resource-ops.ts';
-import { loadCatalog } from '../contract/catalog.ts';
 import { suiteVersion } from '../core/version.ts';
 import { BLOCKS_BEFORE_STOP } from '../http/environment.ts';
 import { sentinelPaths } from './preflight.ts';
@@ -193,7 +192,6 @@ interface Outcome {
 
 /** The result model: the checks in the order of the suites and their declaration, those another writer touched settled as such. */
 function resultOf({ options, target, requestLog }: Session, { started, spec, collector, recovery, interference, stopped }: Outcome): RunResult {
-  const catalog = loadCatalog();
   const checks = collector.checks.filter((c) => !filteredOut(c)).toSorted((a, b) => suiteRank(a.resource) - suiteRank(b.resource) || collector.byDeclaration(a, b));
   return buildRunResult({
     suiteVersion,
@@ -212,9 +210,6 @@ function resultOf({ options, target, requestLog }: Session, { started, spec, col
     checks: settledByInterference(checks, interference),
     observations: collector.observations,
     suiteErrors: collector.suiteErrors,
-    requirementText: (id) => catalog.byId.get(id)?.text ?? '',
-    notChecked: catalog.notChecked,
-    requirements: catalog.requirements,
     stopped: stopped ?? (interference.size ? 'interference' : undefined),
     cleanUp: { deleted: recovery.deleted, restored: recovery.restored },
     leftOnTarget: recovery.leftOnTarget,

@@ -1,4 +1,4 @@
-import { loadCatalog, type CheckIdentity, type Level, type NotChecked, type Requirement } from '../contract/catalog.ts';
+import { loadCatalog, type Catalog, type CheckIdentity, type Level, type NotChecked, type Requirement } from '../contract/catalog.ts';
 import type { Exchange, WireEntry } from '../http/exchanges.ts';
 import type { Outcome } from '../core/outcome.ts';
 import { pinStatus, type Expectation, type Expectations, type PinStatus } from '../config/expectations.ts';
@@ -98,13 +98,11 @@ export interface RunFacts {
   checks: CollectedCheck[];
   observations: Observation[];
   suiteErrors: string[];
-  requirementText: (id: string) => string;
-  notChecked: NotChecked[];
   stopped?: Stopped;
   cleanUp?: { deleted: string[]; restored: string[] };
   leftOnTarget?: LeftOnTarget[];
-  /** The catalog's requirements (default: spec/requirements.yaml). */
-  requirements?: Requirement[];
+  /** The requirement catalog the checks belong to (default: spec/requirements.yaml): their texts, what it leaves unchecked, what must be proven. */
+  catalog?: Catalog;
   /** Every request on the wire (the request log); without it, the count is that of the checks' exchanges. */
   requests?: WireEntry[];
 }
@@ -116,9 +114,10 @@ export function isKnownDeviation(c: ReportedCheck): boolean {
 
 export function buildRunResult(f: RunFacts): RunResult {
   const pins = f.expectations ?? {};
-  const checks = f.checks.map((c) => reported(c, f.requirementText(c.requirement), pins[c.id]));
+  const catalog = f.catalog ?? loadCatalog();
+  const checks = f.checks.map((c) => reported(c, catalog.byId.get(c.requirement)?.text ?? '', pins[c.id]));
   const failed = checks.filter((c) => c.outcome === 'failed');
-  const untested = unproven(checks, f.requirements ?? loadCatalog().requirements, f.strict);
+  const untested = unproven(checks, catalog.requirements, f.strict);
   const { verdict, exitCode } = judged(f, checks, untested);
   const ids = new Set(checks.map((c) => c.id));
   return {
@@ -143,7 +142,7 @@ export function buildRunResult(f: RunFacts): RunResult {
     observations: f.observations,
     suiteErrors: f.suiteErrors,
     unmatchedExpectations: Object.keys(pins).filter((id) => !ids.has(id)).sort(),
-    notChecked: f.notChecked,
+    notChecked: catalog.notChecked,
     stopped: f.stopped ?? null,
     leftOut: f.readOnly ? checks.filter((c) => c.outcome === 'skipped').map((c) => c.id) : [],
     cleanUp: f.cleanUp ?? { deleted: [], restored: [] },
