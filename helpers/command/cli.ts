@@ -125,12 +125,11 @@ async function runWith(options: RunOptions, state: RunState, io: Io): Promise<nu
 /** The Fallback of options given (by flags read leniently, or by the typed API); the report directory only of a command that writes a verdict there. */
 export function fallbackOf(given: Given, env: Record<string, string | undefined>): Fallback {
   const textOf = (value: Given[keyof Given]) => (typeof value === 'string' ? value : undefined);
-  const writesVerdict = (['list', 'sweep', 'recover', 'release'] as const).every((flag) => given[flag] === undefined);
-  return { summaryFile: textOf(given.summary), stepSummaryFile: env.GITHUB_STEP_SUMMARY, reportDir: writesVerdict ? textOf(given['report-dir']) : undefined, baseUrl: textOf(given['base-url']) };
+  return { summaryFile: textOf(given.summary), stepSummaryFile: env.GITHUB_STEP_SUMMARY, reportDir: isRun(given) ? textOf(given['report-dir']) : undefined, baseUrl: textOf(given['base-url']) };
 }
 
 /** Whether the command runs the suites (not --list, --sweep, --release or --recover, which write no verdict). */
-const isRun = (o: Pick<RunOptions, 'list' | 'sweep' | 'recover' | 'release'>) => !o.list && !o.sweep && o.recover === undefined && o.release === undefined;
+const isRun = (o: { list?: unknown; sweep?: unknown; recover?: unknown; release?: unknown }) => !o.list && !o.sweep && o.recover === undefined && o.release === undefined;
 
 /** The Markdown summary of a run that could not test the target: the one line that says why. */
 function notTestedSummary(line: string, summaryFile: string | undefined, stepSummaryFile: string | undefined): void {
