@@ -2,7 +2,7 @@
  * The typed API: `import { runConformance, listChecks, verifyBundle } from 'scheduling-conformance'`.
  * It runs the same command as the terminal does, in the caller's process, and never exits it.
  */
-import { run } from './command/cli.ts';
+import { fallbackOf, run } from './command/cli.ts';
 import type { Io } from './command/io.ts';
 import type { Output } from './core/output.ts';
 import { EXIT, UsageError } from './core/errors.ts';
@@ -54,7 +54,8 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     onResult: (run) => (result = run),
     interrupts: options.signal ? abortInterrupts(options.signal) : () => () => undefined,
   };
-  const ended = await run(() => resolveOptions(givenOf(options), {}), io, { summaryFile: options.summary, reportDir: options.reportDir, baseUrl: options.baseUrl });
+  const given = givenOf(options);
+  const ended = await run(() => resolveOptions(given, {}), io, fallbackOf(given, {}));
   if (result && ended.code === result.exitCode) return result;
   throw new ConformanceError(ended.line ?? `the run ended with exit code ${ended.code}`, ended.code === EXIT.conformant ? EXIT.usage : ended.code);
 }

@@ -1,3 +1,8 @@
+/**
+ * The requirement catalog (spec/requirements.yaml) is well formed and covers every operation, and
+ * the id types generated from it and from the reference's faults and variations are up to date
+ * and catch a typo at the type check.
+ */
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { loadCatalog, type CheckId, type CheckIdOf, type ShouldRequirementId } from '../helpers/contract/catalog.ts';

@@ -1,5 +1,5 @@
 /**
- * Issue 21 §7: certification means a vendor's implementation was tested whole. The embedded
+ * Certification means a vendor's implementation was tested whole. The embedded
  * reference is a self-test and never "Certified: yes"; a MUST left untested (no expired key)
  * means "Certified: no" with the reason; verify refuses both. Whole runs, in process.
  */

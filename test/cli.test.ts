@@ -1,9 +1,16 @@
+/**
+ * The command as a user meets it: every way to be wrong ends with one line and exit 2 (the
+ * process itself, as a child, where its exit code and stderr are the point), --help and
+ * --version, and a whole run against the embedded reference that passes without printing the key.
+ */
 import { readFileSync, readdirSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { describe, expect, test } from 'vitest';
 import { runCli, runInProcess, type CliRun } from './support/cli.ts';
 import { loadCatalog } from '../helpers/contract/catalog.ts';
+import { fallbackOf } from '../helpers/command/cli.ts';
+import { readArgvLeniently } from '../helpers/command/options.ts';
 
 const KEY = 'sk_test_do_not_print_4711';
 
@@ -164,4 +171,16 @@ describe('scheduling-conformance: more ways to be wrong, each one line and exit 
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^Usage:/);
   });
+});
+
+test('options that cannot be read: what the error report still honours, read from the flags as given, by the command and the typed API alike', () => {
+  const env = { GITHUB_STEP_SUMMARY: 'step.md' };
+  const given = readArgvLeniently(['--concurrency', 'x', '--report-dir', 'out', '--summary', 's.md', '--base-url', 'http://staging', '--summary-x']);
+  expect(fallbackOf(given, env)).toEqual({ summaryFile: 's.md', stepSummaryFile: 'step.md', reportDir: 'out', baseUrl: 'http://staging' });
+  // A command that writes no verdict leaves the report directory alone (its default names no folder at all).
+  for (const command of [['--list'], ['--sweep'], ['--recover', 'earlier'], ['--release=scr-20260101-00000000']]) {
+    expect(fallbackOf(readArgvLeniently([...command, '--report-dir', 'out']), env).reportDir, command[0]).toBeUndefined();
+  }
+  expect(fallbackOf(readArgvLeniently(['--summary']), env).summaryFile).toBeUndefined();
+  expect(fallbackOf({ summary: 's.md', 'report-dir': 'out' }, {})).toEqual({ summaryFile: 's.md', stepSummaryFile: undefined, reportDir: 'out', baseUrl: undefined });
 });

@@ -1,15 +1,23 @@
 /**
  * Why the fault matrix may hold one fault per lane in a run (test/support/fault-matrix.ts): a
  * fault's code lies in its own resource's routes, and a lane's checks ask only its own resource.
- * Should either stop holding, a fault of one lane could flag (or hide) a check of another, and
- * the matrix's attribution by lane would no longer be exact.
+ * The business's two lanes share a resource and are kept apart by the key instead: a fault of
+ * the key check changes no answer to the valid key and the business's other checks send only
+ * that key; a fault of the business's fields changes no answer to a request without it, and the
+ * checks a key-check fault kills send none with it. Should any of this stop holding, a fault of
+ * one lane could flag (or hide) a check of another, and the matrix's attribution by lane would
+ * no longer be exact.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { beforeAll, expect, test } from 'vitest';
 import { FAULTS } from '../reference/faults/index.ts';
 import { startReference } from '../reference/server.ts';
-import { faultRuns, laneOf, laneOfCheck, sharesFamilyRun, type Lane } from './support/fault-matrix.ts';
+import { faultRuns, isKeyCheckFault, lanesOf, lanesOfCheck, laneOfCheck, READ_WITH_THE_KEY, sharesFamilyRun, type Lane } from './support/fault-matrix.ts';
+import type { FaultName } from '../reference/faults/index.ts';
+import type { RunningReference } from '../reference/server.ts';
+import { requirementOf } from '../helpers/contract/catalog.ts';
+import { nearMissKeys } from '../helpers/http/redact.ts';
 import { runInProcess } from './support/cli.ts';
 import { readResult } from './support/verdicts.ts';
 import { projectRoot } from '../helpers/core/paths.ts';
@@ -17,6 +25,7 @@ import { projectRoot } from '../helpers/core/paths.ts';
 /** Where each lane's faults may be consulted: its routes (the key check guards the business only). */
 const LANE_FILES: Record<Lane, string[]> = {
   business: ['reference/routes/business.ts', 'reference/routes/auth.ts'],
+  'business-key': ['reference/routes/auth.ts'],
   customers: ['reference/routes/customers.ts'],
   'team-members': ['reference/routes/team-members.ts'],
 };
@@ -27,19 +36,19 @@ const sources = readdirSync(join(projectRoot, 'reference'), { recursive: true, w
   .filter((e) => e.isFile() && e.name.endsWith('.ts') && !relative(projectRoot, e.parentPath).startsWith('reference/faults'))
   .map((e) => ({ file: relative(projectRoot, join(e.parentPath, e.name)), text: readFileSync(join(e.parentPath, e.name), 'utf8') }));
 
-test('a fault that shares runs is consulted only in the routes of its lane', () => {
-  const shared = FAULTS.filter((f) => laneOf(f));
+test('a fault that shares runs is consulted only in the routes of its lanes', () => {
+  const shared = FAULTS.filter((f) => lanesOf(f));
   expect(shared.length).toBeGreaterThan(0);
   for (const fault of shared) {
-    const lane = laneOf(fault)!;
+    const lanes = lanesOf(fault)!;
     const op = PER_OPERATION.exec(fault.name)?.[2];
     if (op) {
-      expect(laneOfCheck(`OP-DOCUMENTED:${op}`), fault.name).toBe(lane);
+      expect(lanes, fault.name).toContain(laneOfCheck(`OP-DOCUMENTED:${op}`));
       continue;
     }
     const at = sources.filter((s) => s.text.includes(`'${fault.name}'`)).map((s) => s.file);
     expect(at.length, `${fault.name} is consulted nowhere by its name`).toBeGreaterThan(0);
-    expect(at.filter((f) => !LANE_FILES[lane].includes(f)), `${fault.name} (${lane})`).toEqual([]);
+    expect(at.filter((f) => !lanes.some((l) => LANE_FILES[l].includes(f))), `${fault.name} (${lanes.join(', ')})`).toEqual([]);
   }
 });
 
@@ -47,14 +56,19 @@ test('every fault is in exactly one run, and no run holds two faults of one lane
   const runs = faultRuns(FAULTS);
   expect(runs.flat().map((f) => f.name).sort()).toEqual(FAULTS.map((f) => f.name).sort());
   for (const run of runs) {
+    const taken = run.flatMap((f) => lanesOf(f) ?? [f.name]);
     if (run.length > 1 && run.every(sharesFamilyRun)) expect(new Set(run.map((f) => f.name.split(':')[0])).size, run.map((f) => f.name).join(' + ')).toBe(1);
-    else expect(new Set(run.map((f) => laneOf(f) ?? f.name)).size, run.map((f) => f.name).join(' + ')).toBe(run.length);
+    else expect(new Set(taken).size, run.map((f) => f.name).join(' + ')).toBe(taken.length);
   }
+  // The business's faults alone would need a run each: its two lanes share them out.
+  const business = FAULTS.filter((f) => lanesOf(f)?.some((l) => l.startsWith('business')));
   expect(runs.length).toBeLessThan(FAULTS.length);
+  expect(runs.filter((run) => run.some((f) => business.includes(f))).length).toBeLessThan(business.length);
 });
 
 const PATHS: Record<Lane, RegExp> = {
   business: /^\/api\/v1\/business$/,
+  'business-key': /^\/api\/v1\/business$/,
   customers: /^\/api\/v1\/customers(\/|$)/,
   'team-members': /^\/api\/v1\/team-members(\/|$)/,
 };
@@ -82,4 +96,66 @@ test("a lane's checks ask only its own resource", () => {
     }
   }
   expect(strays).toEqual([]);
+});
+
+/** How the reports show the valid key in a request (helpers/http/redact.ts). */
+const VALID = 'Bearer $SCHEDULING_API_KEY';
+const sendsTheKey = (c: (typeof checks)[number]) => c.exchanges.some((e) => e.request.headers.authorization === VALID);
+
+test("the business's checks outside its key checks send only the valid key", () => {
+  const business = checks.filter((c) => laneOfCheck(c.id) === 'business');
+  expect(business.length).toBeGreaterThan(20);
+  const other = business.flatMap((c) => c.exchanges.filter((e) => e.request.headers.authorization !== VALID).map((e) => `${c.id}: ${e.request.method} with ${e.request.headers.authorization}`));
+  expect(other).toEqual([]);
+});
+
+test('the key checks that read with the valid key are exactly those of READ_WITH_THE_KEY, which belong to both business lanes', () => {
+  const keyChecks = checks.filter((c) => laneOfCheck(c.id) === 'business-key');
+  expect(keyChecks.length).toBeGreaterThan(20);
+  expect([...new Set(keyChecks.filter(sendsTheKey).map((c) => requirementOf(c.id)))].sort()).toEqual([...READ_WITH_THE_KEY].sort());
+  for (const c of keyChecks) expect(lanesOfCheck(c.id).length, c.id).toBe(READ_WITH_THE_KEY.includes(requirementOf(c.id)) ? 2 : 1);
+});
+
+/** What the target answers to each request, and what it holds afterwards. */
+async function answers(fault: FaultName | undefined, requests: (ref: RunningReference) => { method: string; authorization?: string; body?: unknown }[]) {
+  // The same keys for every reference: the answers are compared.
+  const ref = await startReference({ fault, apiKey: 'ref_live_0123456789abcdef', expiredKey: 'ref_expired_0123456789' });
+  try {
+    const said: string[] = [];
+    for (const r of requests(ref)) {
+      const res = await fetch(`${ref.url}/api/v1/business`, {
+        method: r.method,
+        headers: { ...(r.authorization === undefined ? {} : { authorization: r.authorization }), ...(r.body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: r.body === undefined ? undefined : JSON.stringify(r.body),
+      });
+      said.push(`${r.method} ${r.authorization}: ${res.status} ${await res.text()}`);
+    }
+    return { said, holds: ref.state.business };
+  } finally {
+    await ref.close();
+  }
+}
+
+const CHANGE = { name: 'Conformance Lane Proof', useGdprCompliance: false };
+
+test('a fault of the key check changes no answer to the valid key, nor what the target holds', async () => {
+  const keyFaults = FAULTS.filter((f) => lanesOf(f)?.join() === 'business-key');
+  expect(keyFaults.length).toBeGreaterThan(10);
+  expect(keyFaults.every(isKeyCheckFault)).toBe(true);
+  const withKey = (ref: RunningReference) => ['GET', 'PATCH', 'GET'].map((method) => ({ method, authorization: `Bearer ${ref.apiKey}`, body: method === 'PATCH' ? CHANGE : undefined }));
+  const clean = await answers(undefined, withKey);
+  for (const fault of keyFaults) expect(await answers(fault.name, withKey), fault.name).toEqual(clean);
+});
+
+test('a fault of the business outside its key checks changes no answer to a request without the valid key', async () => {
+  const fieldFaults = FAULTS.filter((f) => lanesOf(f)?.join() === 'business');
+  expect(fieldFaults.length).toBeGreaterThan(10);
+  // Every kind of key the key checks send: none, a wrong scheme, the expired key, and near misses of the valid one.
+  const withoutKey = (ref: RunningReference) => {
+    const keys = [undefined, 'Basic x', `Token ${ref.apiKey}`, `Bearer ${ref.expiredKey}`, 'Bearer unknown-key', `Bearer ${ref.apiKey}x`, ...nearMissKeys(ref.apiKey).map((m) => `Bearer ${m.key}`)];
+    return keys.flatMap((authorization) => ['GET', 'PATCH'].map((method) => ({ method, authorization, body: method === 'PATCH' ? CHANGE : undefined })));
+  };
+  const clean = await answers(undefined, withoutKey);
+  expect(clean.said.every((s) => / 401 /.test(s))).toBe(true);
+  for (const fault of fieldFaults) expect(await answers(fault.name, withoutKey), fault.name).toEqual(clean);
 });

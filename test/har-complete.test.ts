@@ -1,7 +1,8 @@
 /**
- * Issue 12 §4: every request on the wire — preflight, baseline, checks, observations, suite
- * set-up and clean-up, the after-run recovery — is in the HAR exactly once and in the request
- * count. A counting proxy between the command and the reference sees what the wire carries.
+ * The HAR and the request count are complete: every request on the wire — preflight, baseline,
+ * checks, observations, suite set-up and clean-up, the after-run recovery — is in the HAR exactly
+ * once and in the request count. A counting proxy between the command and the reference sees
+ * what the wire carries.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,7 +1,8 @@
 /**
- * Issue 23: the environment is not the implementation. The one list reader follows every kind of
- * continuation and knows when it has the whole list; convergence waits for the run's own writes,
- * within bounds; past the page cap the checks that need the whole list are blocked, not failed.
+ * Lists in pages and lagging reads (the environment is not the implementation). The one list
+ * reader follows every kind of continuation and knows when it has the whole list; convergence
+ * waits for the run's own writes, within bounds; past the page cap the checks that need the whole
+ * list are blocked, not failed.
  */
 import { describe, expect, test } from 'vitest';
 import { ListBroken, ListReader } from '../helpers/records/list-reader.ts';

@@ -1,5 +1,5 @@
 /**
- * Issue 12 §6: the networks staging sits behind. A forward proxy, an HTTPS front with the test CA
+ * The networks staging sits behind. A forward proxy, an HTTPS front with the test CA
  * (scripts/make-test-certs.sh) and one asking for a client certificate are started here, in
  * front of the reference; main() runs in process. The key reaches the target and nothing else.
  */

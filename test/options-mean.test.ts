@@ -1,5 +1,5 @@
 /**
- * Issue 12 §5: options mean what they say. --only that selects nothing sends nothing; --only runs
+ * Options mean what they say on the wire. --only that selects nothing sends nothing; --only runs
  * no writing observation or hook it did not select; the run timeout holds during start-up;
  * skipped checks are one line; the target opens every run; negative numbers get the flag's message.
  * main() runs in process, in front of the reference a pass-through server writes down every request.

@@ -1,5 +1,5 @@
 /**
- * Issue 12 §1, issue 21 §2: two runs against the same target. What a run writes carries its
+ * Two runs against the same target. What a run writes carries its
  * marker, and a run holds a lease (a customer of its own, refreshed while it goes), so a second
  * run recognises a target another run is changing and stops before changing anything;
  * interference during a run stops the lane with exit 2, never a failed check, and no foreign
@@ -14,7 +14,8 @@ import { loadSpec } from '../helpers/contract/spec.ts';
 import { DEFAULT_VENDOR_CONFIG } from '../helpers/config/vendor-config.ts';
 import { candidateValues, namedBusinessFields, type Candidate } from '../helpers/resources/business-values.ts';
 import { runIdsIn } from '../helpers/records/run-marker.ts';
-import { MemberWatch } from '../helpers/safety/member-watch.ts';
+import { InterferenceWatch } from '../helpers/safety/interference-watch.ts';
+import type { Row } from '../helpers/contract/record.ts';
 import { Interference } from '../helpers/safety/interference.ts';
 import type { Journal } from '../helpers/safety/journal.ts';
 import type { TargetConfig } from '../helpers/config/target.ts';
@@ -125,44 +126,57 @@ describe('watching the team members for another writer', () => {
   const watch = () => {
     const journalled: unknown[] = [];
     const journal = { append: (e: unknown) => void journalled.push(e) } as unknown as Journal;
-    return { journalled, watch: new MemberWatch(RUN, 'id', (id) => `/team-members/${id}`, journal) };
+    return { journalled, watch: new InterferenceWatch(RUN, journal) };
   };
+  /** Team members as the team-member lane hands them to the watch. */
+  const read = (rows: Row[]) => rows.map((row) => ({ path: `/team-members/${String(row.id)}`, what: `team member ${String(row.id)}`, row }));
   const members = [{ id: 1, name: 'Ann' }, { id: 2, name: 'Bo' }];
 
   test('a member changed between two reads with no update sent: interference by another writer, every member journalled, the lane stops', () => {
     const { watch: w, journalled } = watch();
-    w.listed(members);
-    w.found({ id: 1, name: 'Ann', role: 'owner' });
-    expect(() => w.listed([members[0], { id: 2, name: 'Bob' }])).toThrow(new Interference('another writer', 'name of team member 2 changed between two reads with no update sent'));
+    w.read('list', read(members));
+    w.read('find', read([{ id: 1, name: 'Ann', role: 'owner' }]));
+    expect(() => w.read('list', read([members[0], { id: 2, name: 'Bob' }]))).toThrow(new Interference('another writer', 'name of team member 2 changed between two reads with no update sent'));
     expect(journalled).toEqual([1, 2].map((id) => ({ kind: 'interference', path: `/team-members/${id}`, by: 'another writer' })));
     expect(() => w.stopIfInterfered()).toThrow(Interference);
   });
 
   test('after an update the next read is not compared (a broken update may change any member: TM-ISOLATION judges that); list and find are compared apart', () => {
     const { watch: w, journalled } = watch();
-    w.listed(members);
+    w.read('list', read(members));
     w.sent();
-    w.listed([members[0], { id: 2, name: 'Bob' }]);
+    w.read('list', read([members[0], { id: 2, name: 'Bob' }]));
     // A find may show more than the list: not a change.
-    w.found({ id: 2, name: 'Bob', role: 'staff' });
-    w.found({ id: 2, name: 'Bob', role: 'staff' });
+    w.read('find', read([{ id: 2, name: 'Bob', role: 'staff' }]));
+    w.read('find', read([{ id: 2, name: 'Bob', role: 'staff' }]));
     expect(w.interfered()).toBe(false);
     expect(journalled).toEqual([]);
   });
 
+  test('a field moving, with no update between the reads, to any value this run wrote to that member\'s field is the run\'s own write showing late; to another member\'s, it is interference', () => {
+    const { watch: w } = watch();
+    w.sent('/team-members/2', { name: 'First' });
+    w.sent('/team-members/2', { name: 'Second' });
+    w.read('list', read([members[0], { id: 2, name: 'Second' }]));
+    // A replica further behind shows the earlier write after the later one: still the run's own.
+    w.read('list', read([members[0], { id: 2, name: 'First' }]));
+    expect(w.interfered()).toBe(false);
+    expect(() => w.read('list', read([{ id: 1, name: 'First' }, { id: 2, name: 'First' }]))).toThrow('name of team member 1 changed between two reads with no update sent');
+  });
+
   test('another run\'s marker in a member, even right after an update: interference by that run', () => {
     const { watch: w } = watch();
-    w.listed(members);
+    w.read('list', read(members));
     w.sent();
-    expect(() => w.listed([members[0], { id: 2, name: `Conformance ${OTHER_RUN}` }])).toThrow(`interference by ${OTHER_RUN}: team member 2 holds a value written by run ${OTHER_RUN}`);
+    expect(() => w.read('list', read([members[0], { id: 2, name: `Conformance ${OTHER_RUN}` }]))).toThrow(`interference by ${OTHER_RUN}: team member 2 holds a value written by run ${OTHER_RUN}`);
     // This run's own marker is not interference.
     const { watch: own } = watch();
-    own.listed([{ id: 1, name: `Conformance ${RUN}` }]);
+    own.read('list', read([{ id: 1, name: `Conformance ${RUN}` }]));
     expect(own.interfered()).toBe(false);
   });
 });
 
-describe('two runs started together (issue 21 §2)', () => {
+describe('two runs started together', () => {
   const env = (ref: RunningReference) => ({ SCHEDULING_API_KEY: ref.apiKey, SCHEDULING_EXPIRED_KEY: ref.expiredKey });
   const junitFailures = (run: CliRun) => {
     const file = join(run.reportDir, 'junit.xml');

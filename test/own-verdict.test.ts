@@ -1,5 +1,5 @@
 /**
- * Issue 21 §5: every run writes its own verdict, "could not test" included. A reused report
+ * Every run writes its own verdict, "could not test" included. A reused report
  * folder holding a conformant run's reports, then a run that exits 2: its result.json, JUnit,
  * HTML and the Action's outputs all say INCOMPLETE and why; nothing of the earlier run is passed
  * off as this one's (its journal is kept aside, as the record of what it changed).

@@ -1,3 +1,7 @@
+/**
+ * What the build derives into dist/data (the spec, the catalog, the response validators) is
+ * exactly what a run would derive itself, and is used only while its sources are the build's.
+ */
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

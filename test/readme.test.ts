@@ -153,7 +153,7 @@ describe('CI examples and the Action', () => {
       const [, step] = /^\$\{\{ steps\.([\w-]+)\.outputs\.([\w-]+) \}\}$/.exec(output.value) ?? [];
       expect(action.runs.steps.find((s) => s.id === step)?.run, name).toContain(`echo "${name}=`);
     }
-    // Every staging option of the command has its input (issue 21 §1).
+    // Every staging option of the command has its input.
     expect(Object.keys(action.inputs).sort()).toEqual([
       'api-key', 'artifact-name', 'base-url', 'ca', 'certify', 'cleanup-timeout', 'client-cert', 'client-key', 'concurrency', 'config', 'contact', 'expect', 'expired-key',
       'header', 'product', 'product-version', 'rate', 'read-only', 'report-dir', 'run-timeout', 'strict', 'timeout', 'upload-artifact', 'vendor', 'wait-for-target',
@@ -189,7 +189,7 @@ describe('CI examples and the Action', () => {
     expect(action.runs.steps.some((s) => (s as { uses?: string }).uses?.startsWith('actions/upload-artifact'))).toBe(true);
     expect(steps.some((s) => s.uses?.startsWith('actions/upload-artifact'))).toBe(false);
     expect(Object.values(gh.jobs).some((j) => j.strategy?.matrix && j.steps.some((s) => s.with?.certify === 'true'))).toBe(true);
-    // Issue 21 §7: no certification without the expired key (BUS-AUTH-EXPIRED would stay untested).
+    // No certification without the expired key (BUS-AUTH-EXPIRED would stay untested).
     for (const s of steps.filter((s) => s.with?.certify === 'true')) expect(s.with?.['expired-key'], 'a certify step').toMatch(/^\$\{\{ secrets/);
     const gl = parseYaml(documents[1][1]) as Record<string, { artifacts: { reports: { junit: string }; paths: string[] } }>;
     expect(gl.conformance.artifacts.reports.junit).toBe('conformance-report/junit.xml');

@@ -1,5 +1,5 @@
 /**
- * Issue 12 §2: an outage during the clean-up. The after-run clean-up retries each undo with
+ * An outage during the clean-up. The after-run clean-up retries each undo with
  * backoff for a bounded time and verifies by reading back; `--recover <report-dir>` finishes,
  * from the run journal, what an earlier run could not undo. In process, against the reference.
  */
@@ -67,7 +67,7 @@ describe('the after-run clean-up', () => {
     expect(ref.state.snapshot()).toEqual(before);
   });
 
-  // Re-decided (issue 23): every request answering 500 is an outage (the sentinel fails too), not the implementation's answer.
+  // Every request answering 500, the sentinel's too, is an outage (the sentinel fails too), not the implementation's answer.
   test('a 4 s outage starting mid-run: the checks wait it out (the sentinel failed too), the run passes, and nothing is left', async () => {
     const ref = await reference(['outage-4s-from:120']);
     const before = ref.state.snapshot();

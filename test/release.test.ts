@@ -1,5 +1,5 @@
 /**
- * Issue 21 §4: a run killed hard whose journal is lost. The next run refuses to start, --sweep
+ * A run killed hard whose journal is lost. The next run refuses to start, --sweep
  * names the values it left and how to free the target, and --release frees it: with originals
  * from an earlier run's report directory, the business record is as it was before.
  */

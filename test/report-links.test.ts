@@ -1,5 +1,5 @@
 /**
- * Issue 12 §7: a pin's link from the --expect file lands in the HTML report, whose CSP allows
+ * A pin's link from the --expect file lands in the HTML report, whose CSP allows
  * inline script; only http: and https: links may become an <a href>, anything else is text.
  */
 import { describe, expect, test } from 'vitest';

@@ -168,7 +168,7 @@ describe('no pass without proof', () => {
   const runOf = (checks: CollectedCheck[], extra: Partial<Parameters<typeof buildRunResult>[0]> = {}) => buildRunResult({
     suiteVersion: '0.1.0', specSha256: 'a'.repeat(64), baseUrl: 'http://127.0.0.1:4010', embeddedReference: false,
     startedAt: new Date(0), endedAt: new Date(1), strict: false, readOnly: false, certify: false, checks, observations: [],
-    suiteErrors: [], requirementText: () => '', notChecked: [], ...extra,
+    suiteErrors: [], ...extra,
   });
 
   test('a MUST requirement with no check that passed, for a reason the catalog does not allow: INCOMPLETE, exit 2', () => {

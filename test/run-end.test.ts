@@ -1,5 +1,5 @@
 /**
- * Issue 21 §8, what a user meets at the end of a run: the failures repeated at the verdict, a
+ * What a user meets at the end of a run: the failures repeated at the verdict, a
  * read-back that shows the write it judges, a redirect's Location, a recovery command that runs
  * as printed, and `npm pack`'s tarball kept out of git. In process, against the reference.
  */
@@ -14,7 +14,8 @@ import { startReference, type RunningReference } from '../reference/server.ts';
 import { runInProcess } from './support/cli.ts';
 import { readResult } from './support/verdicts.ts';
 import { projectRoot } from '../helpers/core/paths.ts';
-import { commandLine, relaunchWords } from '../helpers/command/relaunch.ts';
+import { commandLine, relaunchOf } from '../helpers/command/relaunch.ts';
+import { readArgv } from '../helpers/command/options.ts';
 import type { RunResult } from '../helpers/results/run-result.ts';
 
 const running: RunningReference[] = [];
@@ -104,10 +105,10 @@ describe('the printed recovery command', () => {
 
   test('is `npm run conformance --` from the project\'s script and `npx scheduling-conformance` from npx; never carries the key', () => {
     const argv = ['--api-key', 'sk_secret', '--config', 'my config.json', '--ca', 'ca.pem', '--strict'];
-    expect(commandLine(relaunchWords(argv, { npm_command: 'run-script', npm_lifecycle_event: 'conformance' }))).toBe(`npm run conformance -- --config 'my config.json' --ca ca.pem`);
-    expect(commandLine(relaunchWords(argv, { npm_command: 'exec', npm_lifecycle_event: 'npx' }))).toBe(`npx scheduling-conformance --config 'my config.json' --ca ca.pem`);
+    expect(commandLine(relaunchOf(readArgv(argv), { npm_command: 'run-script', npm_lifecycle_event: 'conformance' }))).toBe(`npm run conformance -- --config 'my config.json' --ca ca.pem`);
+    expect(commandLine(relaunchOf(readArgv(argv), { npm_command: 'exec', npm_lifecycle_event: 'npx' }))).toBe(`npx scheduling-conformance --config 'my config.json' --ca ca.pem`);
     // Another script of the user's (its own flags would come again): the bin by its path.
-    expect(relaunchWords([], { npm_command: 'run-script', npm_lifecycle_event: 'test:staging' })[0]).toBe('node');
+    expect(relaunchOf(readArgv([]), { npm_command: 'run-script', npm_lifecycle_event: 'test:staging' })[0]).toBe('node');
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * Issue 6, "Done when": against the reference implementation with a misbehaviour switched on,
+ * A target that misbehaves: against the reference implementation with a misbehaviour switched on,
  * the run ends in bounded time, leaves the target exactly as it found it, and never shows the key.
  * "Leaves nothing behind" = the reference's state before and after the run is the same.
  */
@@ -112,7 +112,7 @@ describe.concurrent('a misbehaving target', () => {
     }
   });
 
-  // Re-decided (issue 23): the 5 MiB cap is the suite's limit, not the target's failure.
+  // The 5 MiB cap is the suite's limit, not the target's failure.
   test('a 20 MiB body: the check is blocked by the suite, naming --max-body-mib, never failed; exit 2; memory stays bounded', async () => {
     const ref = await reference({ robustness: ['huge-body:findTeamMember'] });
     const before = ref.state.snapshot();

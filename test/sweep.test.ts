@@ -1,6 +1,6 @@
 /**
- * Issue 12 §3: the sweep deletes only what is certainly a run's own, and only when told to.
- * Issue 21 §3: never what belongs to a run that is still going (its lease is live).
+ * The sweep deletes only what is certainly a run's own, and only when told to; never what
+ * belongs to a run that is still going (its lease is live).
  * In process: the reference, the sweep and the run beside it.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -76,7 +76,7 @@ describe('--sweep', () => {
   });
 });
 
-describe('--sweep beside a run that is going (issue 21 §3)', () => {
+describe('--sweep beside a run that is going', () => {
   const runOf = (lastName: unknown) => /scr-\d{8}-[0-9a-f]{8}/.exec(String(lastName))?.[0];
 
   test('--sweep --yes while a run works on its customers: the sweep skips them and says so, the run passes', async () => {

@@ -32,7 +32,7 @@ function bundle(change: (f: RunFacts) => void = () => undefined): string {
       id: r.id, requirement: r.id, level: r.level, clause: r.clause, title: `title of ${r.id}`, resource: 'business',
       outcome: 'passed' as Outcome, durationMs: 1, exchanges: [], notes: [],
     })),
-    observations: [], suiteErrors: [], requirementText: (id) => `text of ${id}`, notChecked: catalog.notChecked,
+    observations: [], suiteErrors: [],
   };
   change(facts);
   const dir = mkdtempSync(join(tmpdir(), 'scr-bundle-'));
@@ -100,7 +100,7 @@ describe('verify <bundle-dir>', () => {
       ['another suite version', (f) => void (f.suiteVersion = '0.0.1'), /made by scheduling-conformance 0\.0\.1, not by this suite/],
       ['another spec', (f) => void (f.specSha256 = 'b'.repeat(64)), /made against a spec with SHA-256 b{64}/],
       ['not a certification', (f) => void (f.certify = false), /not a certification run/],
-      // Issue 21 §7: the suite's own reference is a self-test, and no MUST may stay untested.
+      // The suite's own reference is a self-test, and no MUST may stay untested.
       ['the embedded reference', (f) => void (f.embeddedReference = true), /the run tested the suite's own embedded reference implementation \(a self-test\), not a vendor's implementation/],
       ['no expired key', expiredUntested, /MUST requirement BUS-AUTH-EXPIRED has no proof \(not tested\): no check of it ran and passed: BUS-AUTH-EXPIRED not-applicable: no expired key was given/],
     ];

@@ -1,4 +1,5 @@
-import { commandEnvironment, HELP, parseOptions, plainHttpWarning, runProxy, type RunOptions } from './options.ts';
+import { commandEnvironment, HELP, parseOptions, plainHttpWarning, readArgvLeniently, runProxy, type RunOptions } from './options.ts';
+import type { Given } from './option-table.ts';
 import { proxyShown } from '../http/network.ts';
 import { EXIT, RunTimeoutError, TargetError, UsageError } from '../core/errors.ts';
 import { suiteVersion } from '../core/version.ts';
@@ -8,7 +9,6 @@ import type { RunningReference } from '../../reference/server.ts';
 import type { WireEntry } from '../http/exchanges.ts';
 import { appendFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { processIo, type Ended, type Io } from './io.ts';
 import { prepareOutputs } from './outputs.ts';
 import { writeNotTested } from './not-tested.ts';
@@ -43,12 +43,8 @@ export async function main(argv: string[], env?: Record<string, string | undefin
   // Help and version answer whatever else is wrong (a bad .env, a bad base URL in the environment).
   if (argv.includes('--help') || argv.includes('-h')) return void io.stdout.write(HELP), EXIT.conformant;
   if (argv.includes('--version') || argv.includes('-v')) return void io.stdout.write(`${suiteVersion}\n`), EXIT.conformant;
-  const fallback: Fallback = {
-    summaryFile: flagValue(argv, 'summary'),
-    stepSummaryFile: (env ?? process.env).GITHUB_STEP_SUMMARY,
-    reportDir: runReportDir(argv),
-    baseUrl: flagValue(argv, 'base-url'),
-  };
+  const given = readArgvLeniently(argv);
+  const fallback = fallbackOf(argv[0] === 'verify' ? { ...given, 'report-dir': undefined } : given, env ?? process.env);
   if (argv[0] === 'verify') return (await guarded(io, fallback, async () => (await import('./verify.ts')).verifyCommand(argv.slice(1), io))).code;
   return (await run(() => parseOptions(argv, env ?? commandEnvironment()), io, fallback)).code;
 }
@@ -126,24 +122,14 @@ async function runWith(options: RunOptions, state: RunState, io: Io): Promise<nu
   return await conform(options, target, redact, { ...io, onResult: (result) => void ((state.reported = true), io.onResult?.(result)) }, state.preflightRequests);
 }
 
-/** A flag's value in a command line whose options could not be read (the error may be elsewhere in it). */
-function flagValue(argv: string[], flag: string): string | undefined {
-  try {
-    const value = parseArgs({ args: argv, options: { [flag]: { type: 'string' } }, strict: false, allowPositionals: true }).values[flag];
-    return typeof value === 'string' ? value : undefined;
-  } catch {
-    return undefined;
-  }
+/** The Fallback of options given (by flags read leniently, or by the typed API); the report directory only of a command that writes a verdict there. */
+export function fallbackOf(given: Given, env: Record<string, string | undefined>): Fallback {
+  const textOf = (value: Given[keyof Given]) => (typeof value === 'string' ? value : undefined);
+  return { summaryFile: textOf(given.summary), stepSummaryFile: env.GITHUB_STEP_SUMMARY, reportDir: isRun(given) ? textOf(given['report-dir']) : undefined, baseUrl: textOf(given['base-url']) };
 }
 
 /** Whether the command runs the suites (not --list, --sweep, --release or --recover, which write no verdict). */
-const isRun = (o: Pick<RunOptions, 'list' | 'sweep' | 'recover' | 'release'>) => !o.list && !o.sweep && o.recover === undefined && o.release === undefined;
-
-/** The --report-dir of a run whose options could not be read; the default one (a new timestamp) holds nothing yet. */
-function runReportDir(argv: string[]): string | undefined {
-  if (argv[0] === 'verify' || ['--list', '--sweep', '--release', '--recover'].some((f) => argv.some((a) => a === f || a.startsWith(`${f}=`)))) return undefined;
-  return flagValue(argv, 'report-dir');
-}
+const isRun = (o: { list?: unknown; sweep?: unknown; recover?: unknown; release?: unknown }) => !o.list && !o.sweep && o.recover === undefined && o.release === undefined;
 
 /** The Markdown summary of a run that could not test the target: the one line that says why. */
 function notTestedSummary(line: string, summaryFile: string | undefined, stepSummaryFile: string | undefined): void {

@@ -4,19 +4,20 @@ import { join, resolve } from 'node:path';
 import { EXIT, TargetError, UsageError } from '../core/errors.ts';
 import { defaultConcurrency, type RunOptions } from './options.ts';
 import type { TargetConfig } from '../config/target.ts';
+import type { ApiClient } from '../http/client.ts';
 import { ResultCollector } from '../results/reporters/collector.ts';
 import { TerminalReporter, useColour } from '../results/reporters/terminal.ts';
-import { startSuites, suiteRank, type SuiteRun } from './run-suites.ts';
+import { startSuites, suiteRank } from './run-suites.ts';
 import { loadSpec, type Spec } from '../contract/spec.ts';
-import { loadCatalog } from '../contract/catalog.ts';
+import { resourceAt } from '../contract/resource-ops.ts';
 import { suiteVersion } from '../core/version.ts';
-import { BLOCKS_BEFORE_STOP, environmentChannel, type EnvironmentGone } from '../http/environment.ts';
+import { BLOCKS_BEFORE_STOP } from '../http/environment.ts';
 import { sentinelPaths } from './preflight.ts';
 import { Journal, journalledClient, outstanding } from '../safety/journal.ts';
 import { foreignRunId, overlappingRunMessage, settledByInterference } from '../safety/interference.ts';
 import { Lease, LEASE_BEAT_MS, leasePlace, liveLeasesOfOthers } from '../safety/lease.ts';
-import { formatLeftOnTarget, leftAccordingToJournal, recover, takeBaseline } from '../safety/after-run-cleanup.ts';
-import { onInterrupt } from './signals.ts';
+import { formatLeftOnTarget, leftAccordingToJournal, recover, takeBaseline, type Recovery } from '../safety/after-run-cleanup.ts';
+import { RunStop } from './run-stop.ts';
 import { scanForSecrets } from '../safety/secret-scan.ts';
 import { buildRunResult, incompleteText, type RunResult, type Stopped } from '../results/run-result.ts';
 import { toSummaryMarkdown } from '../results/reporters/summary.ts';
@@ -39,13 +40,70 @@ const loadReportWriters = () => (reportWriters ??= import('../results/write-repo
 /** Checks --only left out are not part of the run. */
 const filteredOut = (c: CollectedCheck) => c.outcome === 'skipped' && c.reason === NOT_SELECTED;
 
+/** What a run holds from its start to its reports. */
+interface Session {
+  options: RunOptions;
+  io: Io;
+  redact: (t: string) => string;
+  /** Writes to stderr, redacted. */
+  say: (text: string) => void;
+  dir: string;
+  target: TargetConfig;
+  journal: Journal;
+  client: ApiClient;
+  requestLog: string;
+  /** The command that finishes later what the run could not undo. */
+  recoverLine: string;
+}
+
 /**
  * Runs the suites against a reachable target, undoes what they left changed, writes the reports,
  * and returns the exit code. A first SIGINT/SIGTERM or the run timeout stops new checks from
- * starting and goes on to the clean-up; a second signal exits at once.
+ * starting and goes on to the clean-up; a second signal exits at once (RunStop).
  */
 export async function conform(options: RunOptions, baseTarget: TargetConfig, redact: (t: string) => string, io: Io, preflightRequests: WireEntry[] = []): Promise<Ended> {
   const started = new Date();
+  const s = openSession(options, baseTarget, redact, io, preflightRequests);
+  const collector = new ResultCollector(redact);
+  const terminal = new TerminalReporter(io.stdout, useColour(io.stdout), options.expectations);
+  collector.onCheck((c) => filteredOut(c) || terminal.check(c));
+  const stop = new RunStop({
+    runId: s.target.runId,
+    runTimeoutMs: options.runTimeoutMs,
+    stopAt: s.target.stopChecksAt ?? Date.now() + options.runTimeoutMs,
+    say: s.say,
+    interrupts: io.interrupts,
+    leftOnExit: () => {
+      const left = leftAccordingToJournal(s.journal, s.target.runId);
+      return `${formatLeftOnTarget(left)}${left.length ? `${s.recoverLine} undoes it later\n` : ''}`;
+    },
+  });
+  try {
+    const spec = await loadSpec();
+    s.target.sentinels = sentinelPaths(spec);
+    stop.startUpDone();
+    const lease = s.target.readOnly || stop.reason ? undefined : await claimTarget(s, spec);
+    const recovery = await whileLeased(lease, async () => {
+      if (!stop.reason) await runChecks(s, collector, stop);
+      stop.checksOver();
+      s.client.phase = 'after-run clean-up';
+      return recover(s.client, s.journal, s.target, { cleanupTimeoutMs: options.cleanupTimeoutMs });
+    });
+    stop.cleanedUp();
+    tellAfterChecks(s, collector, stop.reason, recovery);
+    // Another writer met during the run (helpers/safety/interference.ts): what it touched proves nothing.
+    const interference = outstanding(s.journal.read()).interference;
+    const run = resultOf(s, { started, spec, collector, recovery, interference, stopped: stop.reason });
+    const files = await report(s, run, terminal);
+    return ending(s, { run, spec, files, interference, stop, suiteErrors: collector.suiteErrors.length > 0 });
+  } finally {
+    stop.close();
+    await s.client.close();
+  }
+}
+
+/** The report directory made, the journal begun with the run's origin, the preflight's requests logged: the target's config for this run. */
+function openSession(options: RunOptions, baseTarget: TargetConfig, redact: (t: string) => string, io: Io, preflightRequests: WireEntry[]): Session {
   const dir = resolve(options.reportDir);
   try {
     mkdirSync(dir, { recursive: true });
@@ -60,165 +118,150 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
   const target: TargetConfig = { ...baseTarget, journalFile: journal.file, requestLogFile: requestLog, only: options.only };
   const client = journalledClient(target);
   client.phase = 'baseline';
-  const collector = new ResultCollector(redact);
-  const terminal = new TerminalReporter(io.stdout, useColour(io.stdout), options.expectations);
-  const skip = filteredOut;
-  collector.onCheck((c) => skip(c) || terminal.check(c));
   const say = (text: string) => io.stderr.write(redact(text));
-  /** A run that proves nothing though it reported: its last line, and exit 2. */
-  const provesNothing = (line: string): Ended => (say(`scheduling-conformance: ${line}\n`), { code: EXIT.usage, line: redact(line) });
   const recoverLine = commandLine([...options.relaunch, '--base-url', target.baseUrl, '--recover', dir]);
+  return { options, io, redact, say, dir, target, journal, client, requestLog, recoverLine };
+}
 
-  let stopped: Stopped | undefined;
-  let suites: SuiteRun | undefined;
-  const removeHandlers = (io.interrupts ?? onInterrupt)(
-    (signal) => {
-      stopped ??= 'interrupted';
-      say(`\n${signal}: no new checks start; restoring and cleaning up the target (a second signal exits at once)\n`);
-      void suites?.cancel('keyboard-input');
-    },
-    (signal) => {
-      const left = leftAccordingToJournal(journal, target.runId);
-      say(`\n${signal} again: exiting at once.\n${formatLeftOnTarget(left)}${left.length ? `${recoverLine} undoes it later\n` : ''}`);
-      process.exit(EXIT.interrupted);
-    },
-  );
-  const stopAt = target.stopChecksAt ?? Date.now() + options.runTimeoutMs;
-  const timeUp = () => {
-    if (stopped) return;
-    stopped = 'run-timeout';
-    say(`\nrun timeout: ${options.runTimeoutMs / 1000} s have passed; no new checks start; cleaning up the target\n`);
-    void suites?.cancel('keyboard-input');
-  };
-  const timer = setTimeout(timeUp, Math.max(0, stopAt - Date.now()));
-  let beats: NodeJS.Timeout | undefined;
-  // A lane that gave up on the environment (helpers/http/environment.ts): the run stops as on a signal.
-  let environmentGone: string | undefined;
-  const environment = environmentChannel(target.runId);
-  environment.onmessage = (message) => {
-    if (stopped) return;
-    stopped = 'environment';
-    environmentGone = (message as { data: EnvironmentGone }).data.reason;
-    say(`\n${environmentGone}: ${BLOCKS_BEFORE_STOP} checks in a row were blocked by it; no new checks start; cleaning up what the target allows\n`);
-    void suites?.cancel('keyboard-input');
-  };
-
-  try {
-    const spec = await loadSpec();
-    target.sentinels = sentinelPaths(spec);
-    // Start-up counts: a timeout already past changes nothing on the target.
-    if (Date.now() >= stopAt) timeUp();
-    let lease: Lease | undefined;
-    if (!target.readOnly && !stopped) {
-      for (const p of await takeBaseline(client, spec, target, journal)) say(`warning: ${p}\n`);
-      const place = leasePlace(spec, target);
-      // Another run's values in the baseline are not what the target holds when no run is at work.
-      for (const record of outstanding(journal.read()).snapshots.values()) {
-        const other = foreignRunId(record, target.runId);
-        if (!other) continue;
-        const live = place ? (await liveLeasesOfOthers(client, place, target.runId).catch(() => [])).find((l) => l.runId === other) : undefined;
-        throw new TargetError(overlappingRunMessage(other, live, Boolean(live)));
-      }
-      client.phase = 'lease';
-      const taken = await Lease.take(client, target, place, journal);
-      if ('busy' in taken) {
-        client.phase = 'after-run clean-up';
-        await recover(client, journal, target, { cleanupTimeoutMs: options.cleanupTimeoutMs });
-        throw new TargetError(overlappingRunMessage(taken.busy.runId, taken.busy, true));
-      }
-      if ('none' in taken) say(`warning: no lease taken on the target (${taken.none}): a run started beside this one would not know of it\n`);
-      else lease = taken.lease;
-    }
-    // Beats go on through the clean-up (an outage may hold it up to --cleanup-timeout), which deletes the lease last.
-    if (lease) beats = setInterval(() => lease.beat(), LEASE_BEAT_MS).unref();
-    if (!stopped) {
-      suites = await startSuites({ target, reporters: [collector], stillWanted: () => !stopped, concurrency: options.concurrency ?? defaultConcurrency(target.baseUrl) });
-      loadReportWriters().catch(() => {}); // a failure to load shows where they are written
-      if (stopped) void suites.cancel('keyboard-input');
-      await suites.done.catch((e: Error) => void collector.suiteErrors.push(redact(`suites: ${e.message.split('\n')[0]}`)));
-    }
-    clearTimeout(timer);
+/**
+ * Before the first change: the baseline of what the run may change, no other run's values in it,
+ * and the run's lease. Another run at work (its values in the baseline, or its live lease) ends
+ * this one before it changes anything; a run that could take no lease goes on, warned.
+ */
+async function claimTarget({ client, target, journal, options, say }: Session, spec: Spec): Promise<Lease | undefined> {
+  for (const p of await takeBaseline(client, spec, target, journal)) say(`warning: ${p}\n`);
+  const place = leasePlace(spec, target);
+  // Another run's values in the baseline are not what the target holds when no run is at work.
+  for (const record of outstanding(journal.read()).snapshots.values()) {
+    const other = foreignRunId(record, target.runId);
+    if (!other) continue;
+    const live = place ? (await liveLeasesOfOthers(client, place, target.runId).catch(() => [])).find((l) => l.runId === other) : undefined;
+    throw new TargetError(overlappingRunMessage(other, live, Boolean(live)));
+  }
+  client.phase = 'lease';
+  const taken = await Lease.take(client, target, place, journal);
+  if ('busy' in taken) {
     client.phase = 'after-run clean-up';
-    const recovery = await recover(client, journal, target, { cleanupTimeoutMs: options.cleanupTimeoutMs });
+    await recover(client, journal, target, { cleanupTimeoutMs: options.cleanupTimeoutMs });
+    throw new TargetError(overlappingRunMessage(taken.busy.runId, taken.busy, true));
+  }
+  if ('none' in taken) say(`warning: no lease taken on the target (${taken.none}): a run started beside this one would not know of it\n`);
+  return 'lease' in taken ? taken.lease : undefined;
+}
+
+/** Beats go on through the clean-up (an outage may hold it up to --cleanup-timeout), which deletes the lease last. */
+async function whileLeased<T>(lease: Lease | undefined, work: () => Promise<T>): Promise<T> {
+  const beats = lease && setInterval(() => lease.beat(), LEASE_BEAT_MS).unref();
+  try {
+    const done = await work();
     clearInterval(beats);
     await lease?.settled();
-    removeHandlers();
-
-    if (stopped) {
-      for (const c of collector.checks) if (c.outcome === 'skipped' && c.reason === 'not run') c.reason = `not run: ${stopped}`;
-    } else {
-      for (const e of collector.suiteErrors) io.stderr.write(`suite error: ${e.split('\n')[0]}\n`);
-    }
-    if (recovery.deleted.length) io.stdout.write(redact(`Deleted after the suites: ${recovery.deleted.join(', ')}\n`));
-    if (recovery.restored.length) io.stdout.write(redact(`Restored after the suites: ${recovery.restored.join(', ')}\n`));
-
-    // Another writer met during the run (helpers/safety/interference.ts): what it touched proves nothing.
-    const interference = outstanding(journal.read()).interference;
-    const catalog = loadCatalog();
-    const run = buildRunResult({
-      suiteVersion,
-      specSha256: spec.sha256,
-      baseUrl: target.baseUrl,
-      embeddedReference: !options.baseUrl,
-      proxy: target.network?.proxy,
-      startedAt: started,
-      endedAt: new Date(),
-      strict: target.strict,
-      readOnly: target.readOnly,
-      only: options.only,
-      certify: Boolean(options.certify),
-      expectFile: options.certify ? undefined : options.expectFile,
-      expectations: options.expectations,
-      checks: settledByInterference(collector.checks.filter((c) => !skip(c)).toSorted((a, b) => suiteRank(a.resource) - suiteRank(b.resource) || collector.byDeclaration(a, b)), interference),
-      observations: collector.observations,
-      suiteErrors: collector.suiteErrors,
-      requirementText: (id) => catalog.byId.get(id)?.text ?? '',
-      notChecked: catalog.notChecked,
-      requirements: catalog.requirements,
-      stopped: stopped ?? (interference.size ? 'interference' : undefined),
-      cleanUp: { deleted: recovery.deleted, restored: recovery.restored },
-      leftOnTarget: recovery.leftOnTarget,
-      requests: readRequestLog(requestLog),
-    });
-    const written = (await loadReportWriters()).writeReports(dir, run, { redact, certify: options.certify });
-    io.onResult?.(run);
-    terminal.summary(run, written);
-    // A run that passes yet certifies nothing must not read as a certification (a failed or incomplete one says so already).
-    const refusal = written.bundle && run.exitCode === EXIT.conformant ? certificationRefusal(run) : undefined;
-    if (refusal) say(`scheduling-conformance: not certified: ${refusal}\n`);
-    if (run.leftOnTarget.length) io.stderr.write(redact(`scheduling-conformance: to finish later what is left: ${recoverLine}\n`));
-    const summaryFiles = writeSummary(run, options, redact);
-
-    const leaks = scanForSecrets([...written.files, journal.file, requestLog, ...summaryFiles], target);
-    if (leaks.length) {
-      for (const l of leaks) rmSync(l.file, { force: true });
-      return provesNothing(`SECRET LEAK: ${leaks.map((l) => `${l.key} in ${l.file}`).join('; ')}; the files were deleted`);
-    }
-    if (interference.size) {
-      return provesNothing(`interference by ${[...new Set(interference.values())].join(', ')}: another writer changed ${interferedWith([...interference.keys()], spec)} during the run; its checks stopped, and only fields holding this run's marker were put back (one run per target at a time)`);
-    }
-    if (run.verdict === 'incomplete' && !stopped && !collector.suiteErrors.length) {
-      say(`scheduling-conformance: INCOMPLETE: ${incompleteText(run)}\n`);
-    }
-    if (stopped === 'environment') {
-      say(`scheduling-conformance: could not test: ${environmentGone}; ${BLOCKS_BEFORE_STOP} checks in a row were blocked by the environment, so the run stopped and cleaned up what the target allowed\n`);
-    }
-    if (stopped === 'run-timeout') {
-      say(`scheduling-conformance: run timeout: the run was stopped after ${options.runTimeoutMs / 1000} s; checks not run are reported as skipped\n`);
-    }
-    return { code: run.exitCode };
+    return done;
   } finally {
-    clearTimeout(timer);
     clearInterval(beats);
-    removeHandlers();
-    environment.close();
-    await client.close();
   }
+}
+
+/** The suites, run to their end or until the run stops; an error of theirs is kept as the run's suite error. */
+async function runChecks({ target, options, redact }: Session, collector: ResultCollector, stop: RunStop): Promise<void> {
+  const suites = await startSuites({ target, reporters: [collector], stillWanted: () => !stop.reason, concurrency: options.concurrency ?? defaultConcurrency(target.baseUrl) });
+  loadReportWriters().catch(() => {}); // a failure to load shows where they are written
+  stop.watch(suites);
+  await suites.done.catch((e: Error) => void collector.suiteErrors.push(redact(`suites: ${e.message.split('\n')[0]}`)));
+}
+
+/** After the checks and the clean-up: why checks did not run (a stop), or the suites' errors; then what the clean-up did. */
+function tellAfterChecks({ io, redact }: Session, collector: ResultCollector, stopped: Stopped | undefined, recovery: Recovery): void {
+  if (stopped) {
+    for (const c of collector.checks) if (c.outcome === 'skipped' && c.reason === 'not run') c.reason = `not run: ${stopped}`;
+  } else {
+    for (const e of collector.suiteErrors) io.stderr.write(`suite error: ${e.split('\n')[0]}\n`);
+  }
+  if (recovery.deleted.length) io.stdout.write(redact(`Deleted after the suites: ${recovery.deleted.join(', ')}\n`));
+  if (recovery.restored.length) io.stdout.write(redact(`Restored after the suites: ${recovery.restored.join(', ')}\n`));
+}
+
+interface Outcome {
+  started: Date;
+  spec: Spec;
+  collector: ResultCollector;
+  recovery: Recovery;
+  interference: Map<string, string>;
+  stopped: Stopped | undefined;
+}
+
+/** The result model: the checks in the order of the suites and their declaration, those another writer touched settled as such. */
+function resultOf({ options, target, requestLog }: Session, { started, spec, collector, recovery, interference, stopped }: Outcome): RunResult {
+  const checks = collector.checks.filter((c) => !filteredOut(c)).toSorted((a, b) => suiteRank(a.resource) - suiteRank(b.resource) || collector.byDeclaration(a, b));
+  return buildRunResult({
+    suiteVersion,
+    specSha256: spec.sha256,
+    baseUrl: target.baseUrl,
+    embeddedReference: !options.baseUrl,
+    proxy: target.network?.proxy,
+    startedAt: started,
+    endedAt: new Date(),
+    strict: target.strict,
+    readOnly: target.readOnly,
+    only: options.only,
+    certify: Boolean(options.certify),
+    expectFile: options.certify ? undefined : options.expectFile,
+    expectations: options.expectations,
+    checks: settledByInterference(checks, interference),
+    observations: collector.observations,
+    suiteErrors: collector.suiteErrors,
+    stopped: stopped ?? (interference.size ? 'interference' : undefined),
+    cleanUp: { deleted: recovery.deleted, restored: recovery.restored },
+    leftOnTarget: recovery.leftOnTarget,
+    requests: readRequestLog(requestLog),
+  });
+}
+
+/** The reports written, the terminal's summary printed: returns every file the run wrote, for the secret scan. */
+async function report(s: Session, run: RunResult, terminal: TerminalReporter): Promise<string[]> {
+  const written = (await loadReportWriters()).writeReports(s.dir, run, { redact: s.redact, certify: s.options.certify });
+  s.io.onResult?.(run);
+  terminal.summary(run, written);
+  // A run that passes yet certifies nothing must not read as a certification (a failed or incomplete one says so already).
+  const refusal = written.bundle && run.exitCode === EXIT.conformant ? certificationRefusal(run) : undefined;
+  if (refusal) s.say(`scheduling-conformance: not certified: ${refusal}\n`);
+  if (run.leftOnTarget.length) s.io.stderr.write(s.redact(`scheduling-conformance: to finish later what is left: ${s.recoverLine}\n`));
+  const summaryFiles = writeSummary(run, s.options, s.redact);
+  return [...written.files, s.journal.file, s.requestLog, ...summaryFiles];
+}
+
+interface Ending {
+  run: RunResult;
+  spec: Spec;
+  files: string[];
+  interference: Map<string, string>;
+  stop: RunStop;
+  suiteErrors: boolean;
+}
+
+/** The run's exit: a leaked secret or another writer prove nothing (exit 2, one line); else the verdict's code, with a last line where the run stopped or proved nothing. */
+function ending({ target, say, redact, options }: Session, { run, spec, files, interference, stop, suiteErrors }: Ending): Ended {
+  /** A run that proves nothing though it reported: its last line, and exit 2. */
+  const provesNothing = (line: string): Ended => (say(`scheduling-conformance: ${line}\n`), { code: EXIT.usage, line: redact(line) });
+  const leaks = scanForSecrets(files, target);
+  if (leaks.length) {
+    for (const l of leaks) rmSync(l.file, { force: true });
+    return provesNothing(`SECRET LEAK: ${leaks.map((l) => `${l.key} in ${l.file}`).join('; ')}; the files were deleted`);
+  }
+  if (interference.size) {
+    return provesNothing(`interference by ${[...new Set(interference.values())].join(', ')}: another writer changed ${interferedWith([...interference.keys()], spec)} during the run; its checks stopped, and only fields holding this run's marker were put back (one run per target at a time)`);
+  }
+  if (run.verdict === 'incomplete' && !stop.reason && !suiteErrors) say(`scheduling-conformance: INCOMPLETE: ${incompleteText(run)}\n`);
+  if (stop.reason === 'environment') {
+    say(`scheduling-conformance: could not test: ${stop.environmentGone}; ${BLOCKS_BEFORE_STOP} checks in a row were blocked by the environment, so the run stopped and cleaned up what the target allowed\n`);
+  }
+  if (stop.reason === 'run-timeout') say(`scheduling-conformance: run timeout: the run was stopped after ${options.runTimeoutMs / 1000} s; checks not run are reported as skipped\n`);
+  return { code: run.exitCode };
 }
 
 /** "the business record and the team members": the resources of the interfered paths, by the operations that address them. */
 function interferedWith(paths: string[], spec: Spec): string {
-  const resources = new Set(paths.map((p) => spec.operations.find((o) => new RegExp(`^${o.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(p))?.resource ?? p));
+  const resources = new Set(paths.map((p) => resourceAt(spec, p) ?? p));
   return [...resources].map((r) => (r === 'business' ? 'the business record' : `the ${r.replace(/-/g, ' ')}`)).join(' and ');
 }
 

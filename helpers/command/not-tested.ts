@@ -26,11 +26,10 @@ export interface NotTested {
  * left in the report directory. Best effort: the error line on stderr is what counts.
  */
 export async function writeNotTested(n: NotTested): Promise<void> {
-  const [{ buildRunResult }, { writeReports }, { loadSpec }, { loadCatalog }, { scanForSecrets }, { readRequestLog }] = await Promise.all([
+  const [{ buildRunResult }, { writeReports }, { loadSpec }, { scanForSecrets }, { readRequestLog }] = await Promise.all([
     import('../results/run-result.ts'),
     import('../results/write-reports.ts'),
     import('../contract/spec.ts'),
-    import('../contract/catalog.ts'),
     import('../safety/secret-scan.ts'),
     import('../http/exchanges.ts'),
   ]);
@@ -39,7 +38,6 @@ export async function writeNotTested(n: NotTested): Promise<void> {
   const ours = existsSync(log) && statSync(log).mtimeMs >= n.startedAt.getTime();
   const requests = ours ? readRequestLog(log) : n.requests;
   prepareReportDir(n.dir, ours ? [REQUEST_LOG_FILE] : []);
-  const catalog = loadCatalog();
   const run = buildRunResult({
     suiteVersion,
     specSha256: (await loadSpec()).sha256,
@@ -57,9 +55,6 @@ export async function writeNotTested(n: NotTested): Promise<void> {
     observations: [],
     suiteErrors: [`could not be tested: ${n.why}`],
     stopped: n.stopped,
-    requirementText: (id) => catalog.byId.get(id)?.text ?? '',
-    notChecked: catalog.notChecked,
-    requirements: catalog.requirements,
     requests,
   });
   const written = writeReports(n.dir, run, { redact: n.redact });

@@ -1,8 +1,6 @@
 import { join } from 'node:path';
 import { apiKey, baseUrl, existing, MAX_TIMER_MS, pattern, runId, type NumberRule } from './option-checks.ts';
-import { MAX_BODY_BYTES, RETRY_BUDGET_MS } from '../http/limits.ts';
-import { CONVERGE_WINDOW_MS } from '../core/converge.ts';
-import { MAX_PAGES } from '../records/list-reader.ts';
+import { DEFAULT_LIMITS } from '../core/limits.ts';
 
 /**
  * One option of the command. The table below is the only place an option is written: --help,
@@ -76,11 +74,11 @@ export const OPTIONS = [
   { flag: 'key', arg: 'FILE', carried: true, needs: { flags: ['cert'], why: '--cert and --key go together: a client certificate needs its private key' }, besideAbove: true },
   { flag: 'wait-for-target', arg: 'S', default: 0, number: timerSeconds, scale: seconds, field: 'waitForTargetMs', help: 'keep asking a target that does not answer yet, for up to S seconds (CI starting it)' },
   {
-    flag: 'converge-window', arg: 'S', default: CONVERGE_WINDOW_MS / 1000, number: { unit: 'seconds', min: 0, max: 600 }, scale: seconds, field: 'convergeWindowMs',
+    flag: 'converge-window', arg: 'S', default: DEFAULT_LIMITS.convergeWindowMs / 1000, number: { unit: 'seconds', min: 0, max: 600 }, scale: seconds, field: 'convergeWindowMs',
     help: 'after a write, read for up to S seconds until it shows (a lagging read replica;\ndefault {default}); a write that never shows still fails',
   },
   {
-    flag: 'max-pages', arg: 'N', default: MAX_PAGES, number: { whole: true, unit: 'pages', min: 1 }, field: 'maxPages',
+    flag: 'max-pages', arg: 'N', default: DEFAULT_LIMITS.maxPages, number: { whole: true, unit: 'pages', min: 1 }, field: 'maxPages',
     help: 'read a paged list to at most N pages (default {default}); past them, the checks that\nneed the whole list are blocked',
   },
   {
@@ -94,11 +92,11 @@ export const OPTIONS = [
   { flag: 'yes', field: 'sweepYes', needs: { flags: ['sweep', 'release'], why: '--yes only confirms --sweep or --release' } },
   { flag: 'cleanup-timeout', arg: 'S', default: 60, number: timerSeconds, scale: seconds, field: 'cleanupTimeoutMs', help: 'retry what the clean-up could not undo for at most S seconds (default {default})' },
   {
-    flag: 'retry-budget', arg: 'S', default: RETRY_BUDGET_MS / 1000, number: timerSeconds, scale: seconds, field: 'retryBudgetMs', api: 'retryBudgetSeconds',
+    flag: 'retry-budget', arg: 'S', default: DEFAULT_LIMITS.retryBudgetMs / 1000, number: timerSeconds, scale: seconds, field: 'retryBudgetMs', api: 'retryBudgetSeconds',
     help: 'when a request and the preflight\'s known-good request both fail (5xx, no answer, the\nkey refused), ask again for up to S seconds before the check is blocked by the\nenvironment; 3 such blocks in a row stop the run, exit 2 (default {default})',
   },
   {
-    flag: 'max-body-mib', arg: 'N', default: MAX_BODY_BYTES / 2 ** 20, number: { unit: 'MiB', min: 0, above: true, max: 256 }, scale: (mib: number) => Math.floor(mib * 2 ** 20), field: 'maxBodyBytes', api: 'maxBodyMiB',
+    flag: 'max-body-mib', arg: 'N', default: DEFAULT_LIMITS.maxBodyBytes / 2 ** 20, number: { unit: 'MiB', min: 0, above: true, max: 256 }, scale: (mib: number) => Math.floor(mib * 2 ** 20), field: 'maxBodyBytes', api: 'maxBodyMiB',
     help: 'read answer bodies up to N MiB; a larger one blocks its check, never fails it (default {default})',
   },
   {

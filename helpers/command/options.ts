@@ -65,6 +65,15 @@ export function readArgv(argv: string[]): Given {
   }
 }
 
+/** The flags of a command line that could not be read, as far as they can be: what its error report still honours (see Fallback). */
+export function readArgvLeniently(argv: string[]): Given {
+  try {
+    return parseArgs({ args: argv, options: PARSED, strict: false, allowPositionals: true }).values as Given;
+  } catch {
+    return {};
+  }
+}
+
 export function parseOptions(argv: string[], env: Record<string, string | undefined>): RunOptions {
   return resolveOptions(readArgv(argv), env);
 }

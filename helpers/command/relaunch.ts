@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { projectRoot } from '../core/paths.ts';
 import { OPTIONS, type Given, type OptionRow } from './option-table.ts';
 
@@ -14,12 +13,6 @@ const CARRIED = [...carried.filter((r) => !r.number), ...carried.filter((r) => r
  * the bin (`scheduling-conformance` alone is on no PATH but npm's); then the flags in CARRIED as
  * given (a --header's $VAR stays $VAR). Never the key: it is read from the environment again.
  */
-export function relaunchWords(argv: string[], env: Record<string, string | undefined>): string[] {
-  const options = Object.fromEntries(CARRIED.map((r) => [r.flag, { type: 'string' as const, multiple: Boolean(r.repeatable) }]));
-  return relaunchOf(parseArgs({ args: argv, options, strict: false, allowPositionals: true }).values as Given, env);
-}
-
-/** relaunchWords of options already read. */
 export function relaunchOf(given: Given, env: Record<string, string | undefined>): string[] {
   const start = env.npm_command === 'run-script' && env.npm_lifecycle_event === 'conformance' ? ['npm', 'run', 'conformance', '--']
     : env.npm_command === 'exec' ? ['npx', 'scheduling-conformance']

@@ -1,4 +1,5 @@
 import type { VendorConfig } from './vendor-config.ts';
+import type { Limits } from '../core/limits.ts';
 
 /** A request header given with --header; `secrets` are the values it took from the environment, by variable. */
 export interface ExtraHeader {
@@ -17,8 +18,8 @@ export interface Network {
   keyFile?: string;
 }
 
-/** What the command hands each suite file (through vitest's provide/inject). */
-export interface TargetConfig {
+/** What the command hands each suite file (through vitest's provide/inject); a limit left out is at its default (limitsOf). */
+export interface TargetConfig extends Partial<Limits> {
   baseUrl: string;
   apiKey: string;
   expiredKey?: string;
@@ -42,14 +43,6 @@ export interface TargetConfig {
   stopChecksAt?: number;
   /** At most this many requests per second (--rate); undefined: no cap. */
   rate?: number;
-  /** Pages a list is read to before its completeness is unknown (--max-pages); undefined: MAX_PAGES. */
-  maxPages?: number;
-  /** How long a read waits for the run's own write to show (--converge-window), in ms; undefined: CONVERGE_WINDOW_MS. */
-  convergeWindowMs?: number;
-  /** How long a check waits out a target that stopped answering (--retry-budget); undefined: RETRY_BUDGET_MS. */
-  retryBudgetMs?: number;
-  /** The largest body the suite reads (--max-body-mib); undefined: MAX_BODY_BYTES. */
-  maxBodyBytes?: number;
   /**
    * Paths of the sentinel: GETs that worked at the preflight, the one the key was proven on first,
    * asked again before an anomaly is blamed on the target (helpers/http/client.ts). Undefined: no

@@ -25,6 +25,16 @@ export function resourceOps(spec: Spec, resource: string): ResourceOps {
   return ops;
 }
 
+/** Every resource the spec documents, with its operations, in the order the spec first names each. */
+export function everyResource(spec: Spec): { resource: string; ops: ResourceOps }[] {
+  return [...new Set(spec.operations.map((o) => o.resource))].map((resource) => ({ resource, ops: resourceOps(spec, resource) }));
+}
+
+/** The resource whose operation addresses `path` (a path as sent, its id filled in), if any. */
+export function resourceAt(spec: Spec, path: string): string | undefined {
+  return spec.operations.find((o) => new RegExp(`^${o.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path))?.resource;
+}
+
 /** The business is one record, addressed without an id: its retrieval and its update. */
 export function businessOps(spec: Spec): { retrieve: Operation; update: Operation } {
   const { list: retrieve, update } = resourceOps(spec, 'business');

@@ -6,8 +6,8 @@
  * that never shows a write still fails, after the window.
  */
 
-/** How long a read waits for the run's own write to show, unless told (--converge-window). */
-export const CONVERGE_WINDOW_MS = 3000;
+import { CONVERGE_WINDOW_MS, limitsOf, type Limits } from './limits.ts';
+
 /**
  * After a write failed to show within the window, later waits are this many times the longest
  * lag seen, and at least LAG_FLOOR_MS on a target that has lagged at all (a busy machine stretches
@@ -66,6 +66,4 @@ export async function converge<T>(read: () => Promise<T>, shows: (value: T) => b
 }
 
 /** The window of this run (--converge-window), from the target the suites were given. */
-export function windowOf(target: { convergeWindowMs?: number }): number {
-  return target.convergeWindowMs ?? CONVERGE_WINDOW_MS;
-}
+export const windowOf = (target: Partial<Limits>): number => limitsOf(target).convergeWindowMs;

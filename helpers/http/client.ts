@@ -10,9 +10,8 @@ import { redactor } from './redact.ts';
 import { rateLimiter } from './rate-limit.ts';
 import { dispatcherFor, tlsFailure } from './network.ts';
 import { environmentOf, type Environment } from './environment.ts';
-import { MAX_BODY_BYTES, RETRY_BUDGET_MS } from './limits.ts';
+import { limitsOf } from '../core/limits.ts';
 
-export { MAX_BODY_BYTES };
 /** How much of a body an exchange keeps for reports. */
 export const EXCERPT_BYTES = 16 * 1024;
 
@@ -181,14 +180,14 @@ export class ApiClient {
         }
         whileDown = down !== undefined;
         if (down !== undefined) {
-          const left = env.downSince! + (this.target.retryBudgetMs ?? RETRY_BUDGET_MS) - Date.now();
+          const left = env.downSince! + limitsOf(this.target).retryBudgetMs - Date.now();
           if (repeatable && left > 0) {
             await pause(Math.min(left, retryDelay(outcome, attempt, true)!));
             continue;
           }
           if (!repeatable) throw new TurnedAway(`${asked} ${trouble}, and ${down}: not asked again, as it may have been taken (the clean-up finds what it created by the run marker)`, 'the environment');
           env.blocked(down);
-          throw new TurnedAway(`${down}: ${asked} ${trouble}, for ${(this.target.retryBudgetMs ?? RETRY_BUDGET_MS) / 1000} s (--retry-budget) and ${attempt} attempts`, 'the environment');
+          throw new TurnedAway(`${down}: ${asked} ${trouble}, for ${limitsOf(this.target).retryBudgetMs / 1000} s (--retry-budget) and ${attempt} attempts`, 'the environment');
         }
       }
       // An outage the clean-up may wait out; a refused key does not come back by waiting.
@@ -256,7 +255,7 @@ export class ApiClient {
         body,
         signal: AbortSignal.timeout(this.target.timeoutMs),
       });
-      const { text, bytes } = await readCapped(res.body, this.target.maxBodyBytes ?? MAX_BODY_BYTES);
+      const { text, bytes } = await readCapped(res.body, limitsOf(this.target).maxBodyBytes);
       const resHeaders = flattenHeaders(res.headers);
       exchange.response = {
         status: res.statusCode,

@@ -1,12 +1,10 @@
 import LinkHeader from 'http-link-header';
-import type { Answer, ApiClient } from '../http/client.ts';
+import { TurnedAway, type Answer, type ApiClient } from '../http/client.ts';
 import { excerpt, is2xx } from '../http/basics.ts';
 import { listItems } from './record-shapes.ts';
 import { isRecord } from '../contract/record.ts';
 import type { TargetConfig } from '../config/target.ts';
-
-/** Pages read before completeness is called unknown, unless told (--max-pages). */
-export const MAX_PAGES = 1000;
+import { limitsOf } from '../core/limits.ts';
 
 /** How a list read ended: with the whole list, stopped by its reader (found), or past the page cap. */
 export interface ListEnd {
@@ -56,16 +54,23 @@ export class ListReader {
     }
   }
 
-  /** Every element, for lists the run keeps whole (team members, a snapshot): see each(). */
-  async all(path: string, doing: string): Promise<{ items: unknown[]; end: ListEnd }> {
+  /** Like each(), for a reader that needs every element: a list whose end is unknown throws IncompleteList. */
+  async whole(path: string, doing: string, visit: (item: unknown) => boolean | void): Promise<ListEnd> {
+    const end = await this.each(path, doing, visit);
+    if (!end.complete && !end.stopped) throw new IncompleteList(`${doing}: ${end.unknown}`);
+    return end;
+  }
+
+  /** Every element, for lists the run keeps whole (team members, a snapshot): see whole(). */
+  async all(path: string, doing: string): Promise<unknown[]> {
     const items: unknown[] = [];
-    const end = await this.each(path, doing, (item) => void items.push(item));
-    return { items, end };
+    await this.whole(path, doing, (item) => void items.push(item));
+    return items;
   }
 
   private async once(path: string, doing: string, visit: (item: unknown) => boolean | void, again = false): Promise<ListEnd> {
     const paging = this.target.vendor.listPaging;
-    const maxPages = this.target.maxPages ?? MAX_PAGES;
+    const { maxPages } = limitsOf(this.target);
     const idField = this.target.vendor.idField;
     const seen = new Map<string, number>();
     const visited = new Set<string>();
@@ -126,6 +131,19 @@ export class ListReader {
 }
 
 class Repeated extends ListBroken {}
+
+/**
+ * A list wanted whole whose end is unknown (the page cap, a next page that is no link or on
+ * another origin): the suite's limit, never the target's failure. A check is blocked by the suite
+ * on it (it is a TurnedAway); elsewhere its message says which list, and why.
+ */
+export class IncompleteList extends TurnedAway {
+  override name = 'IncompleteList';
+  constructor(why: string) {
+    super(why, 'the suite');
+    this.message = why;
+  }
+}
 
 const body = (answer: Answer) => (answer.text.trim() === '' ? 'with an empty body' : excerpt(answer.text));
 

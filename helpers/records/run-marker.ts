@@ -51,6 +51,9 @@ export function runIdsIn(value: unknown): string[] {
   return [...new Set(value.match(MARKER_IN_TEXT) ?? [])].filter((id) => isIssuedRunId(id));
 }
 
+/** Whether a value carries this run's id anywhere in it (see runIdsIn). */
+export const carriesRun = (value: unknown, runId: string): boolean => runIdsIn(value).includes(runId);
+
 /**
  * A string value for a field of the business record, carrying the run id where the field takes
  * it: before the '@' of an email, as a query of a URL, after a name or an address. Undefined when
@@ -94,8 +97,7 @@ export interface MarkedRecord {
 export async function markedRecords(client: ApiClient, target: TargetConfig, listPath: string, field: string, base: string): Promise<MarkedRecord[]> {
   const found: MarkedRecord[] = [];
   // Every page is read, keeping only the marked rows: the list may be long.
-  const end = await new ListReader(client, target).each(listPath, `listing ${listPath}`, (row) => void (isRecord(row) && found.push(...markedRows([row], listPath, field, base, target.vendor.idField))));
-  if (!end.complete) throw new Error(`listing ${listPath}: ${end.unknown}`);
+  await new ListReader(client, target).whole(listPath, `listing ${listPath}`, (row) => void (isRecord(row) && found.push(...markedRows([row], listPath, field, base, target.vendor.idField))));
   return found;
 }
 

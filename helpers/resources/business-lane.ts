@@ -1,6 +1,7 @@
 import { is2xx, type Answer, type ApiClient, type Auth } from '../http/client.ts';
 import { isDeepStrictEqual } from 'node:util';
-import { converge, CONVERGE_WINDOW_MS } from '../core/converge.ts';
+import { converge } from '../core/converge.ts';
+import { CONVERGE_WINDOW_MS } from '../core/limits.ts';
 import type { Operation } from '../contract/spec.ts';
 import { businessRecordIn, pick } from '../records/record-shapes.ts';
 import { type Row } from '../contract/record.ts';
@@ -8,9 +9,10 @@ import { hasDocumentedType, type NamedField } from './business-values.ts';
 import { Blocked } from '../checks/definition.ts';
 import { restoreFields } from '../safety/restore-record.ts';
 import { takeSnapshot } from '../safety/take-snapshot.ts';
-import { anotherRunAt, foreignRunId, Interference } from '../safety/interference.ts';
+import { anotherRunAt } from '../safety/interference.ts';
+import { InterferenceWatch } from '../safety/interference-watch.ts';
 import type { LeasePlace } from '../safety/lease.ts';
-import { runIdsIn } from '../records/run-marker.ts';
+import { carriesRun } from '../records/run-marker.ts';
 import { changedFieldNames } from '../records/compare.ts';
 import type { Journal } from '../safety/journal.ts';
 import type { Exchange } from '../http/exchanges.ts';
@@ -25,14 +27,12 @@ export class BusinessLane {
   private snapshotError = 'the business record has not been read yet';
   private last?: Row;
   private sentUpdate = false;
-  /** The last read, and whether an update went out since: a change with none between two reads is not this run's. */
+  /** The last read, whatever was sent since. */
   private lastRead?: Row;
-  private sentSinceRead = false;
-  private interference?: Interference;
+  /** Another writer at work on the record stops the lane (see InterferenceWatch). */
+  private readonly watch: InterferenceWatch;
   /** The last update the target took, and the record before it: a read waits until it shows (see converge). */
   private effect?: { body: Row; before?: Row };
-  /** Values this run wrote, per field: a read moving toward one is the run's own write showing, not another writer. */
-  private readonly written = new Map<string, unknown[]>();
   /** How long a read waits for the run's own update to show (--converge-window). */
   convergeWindowMs = CONVERGE_WINDOW_MS;
   /** The exchange of the last read: a check that judges a read another check made shows it in its report. */
@@ -47,7 +47,9 @@ export class BusinessLane {
     /** The vendor's businessEnvelope, if any: see businessRecordIn. */
     private readonly envelope: string | undefined,
     private readonly journal: Journal | undefined,
-  ) {}
+  ) {
+    this.watch = new InterferenceWatch(runId, journal);
+  }
 
   /** Where the record is read from in the retrieval's answer: see businessRecordIn. */
   unwrap(json: unknown) {
@@ -56,7 +58,7 @@ export class BusinessLane {
 
   /**
    * Reads the record with the valid key; throws with the status when it is not a 200 JSON object
-   * holding it, and Interference when another writer is changing it (see watch).
+   * holding it, and Interference when another writer is changing it (see InterferenceWatch).
    */
   async read(): Promise<Row> {
     this.stopIfInterfered();
@@ -64,7 +66,7 @@ export class BusinessLane {
     const effect = this.effect;
     this.effect = undefined;
     const record = effect ? (await converge(() => this.readRaw(), (now) => shows(effect, now), this.convergeWindowMs)).value : await this.readRaw();
-    this.watch(record);
+    this.watched(record);
     this.last = record;
     return record;
   }
@@ -80,25 +82,9 @@ export class BusinessLane {
     return read.record;
   }
 
-  /**
-   * Another run's marker in a read, or a field changed between two reads with no update sent
-   * between them, means another writer is at work: the lane stops (every later step too), and
-   * the journal says so, so that the run ends with exit 2 and restores no foreign values.
-   */
-  private watch(now: Row): void {
-    const other = foreignRunId(now, this.runId);
-    // A field moving to a value this run wrote is its own write showing late (a lagging read), not another writer.
-    const changed = this.lastRead && !this.sentSinceRead ? changedFieldNames(this.lastRead, now).filter((f) => !this.wrote(f, now[f])) : [];
+  private watched(now: Row): void {
     this.lastRead = now;
-    this.sentSinceRead = false;
-    if (other) this.stop(new Interference(other, `the business record holds a value written by run ${other}`));
-    if (changed.length) this.stop(new Interference('another writer', `${changed.join(', ')} of the business record changed between two reads with no update sent`));
-  }
-
-  private stop(found: Interference): never {
-    this.interference = found;
-    this.journal?.append({ kind: 'interference', path: this.retrieveOp.path, by: found.by });
-    throw found;
+    this.watch.read('read', [{ path: this.retrieveOp.path, what: 'the business record', row: now }]);
   }
 
   /**
@@ -106,14 +92,14 @@ export class BusinessLane {
    * the record as it reads now, or its live lease) stops the lane instead. Writes nothing.
    */
   async settle(place: LeasePlace | undefined): Promise<void> {
-    if (this.interference) return;
+    if (this.watch.interfered()) return;
     const found = await anotherRunAt(this.client, place, this.runId, [await this.readRaw()], 'the business record');
-    if (found) this.stop(found);
+    if (found) this.watch.stop(found, [this.retrieveOp.path]);
   }
 
   /** Throws the Interference the lane met, if any: every step after it stops too. */
   stopIfInterfered(): void {
-    if (this.interference) throw this.interference;
+    this.watch.stopIfInterfered();
   }
 
   /** The record as it stands: the last read if nothing was sent since, else a new read. */
@@ -127,15 +113,10 @@ export class BusinessLane {
     const before = this.last ?? this.lastRead;
     this.last = undefined;
     this.sentUpdate = true;
-    this.sentSinceRead = true;
-    for (const [f, v] of Object.entries(body)) this.written.set(f, [...(this.written.get(f) ?? []), v]);
+    this.watch.sent(this.retrieveOp.path, body);
     const answer = await this.client.call(this.updateOp, { body, auth });
     if (is2xx(answer)) this.effect = { body, before };
     return answer;
-  }
-
-  private wrote(field: string, value: unknown): boolean {
-    return (this.written.get(field) ?? []).some((v) => isDeepStrictEqual(v, value));
   }
 
   /** Takes the snapshot (and journals it); never throws, so that a broken retrieval fails checks, not the suite. */
@@ -146,7 +127,7 @@ export class BusinessLane {
         const read = this.unwrap(json);
         return 'record' in read ? read.record : undefined;
       });
-      this.watch(record);
+      this.watched(record);
       this.snapshot = structuredClone(record);
       this.last = record;
     } catch (e) {
@@ -216,7 +197,7 @@ export class BusinessLane {
     const names = this.fields.filter((f) => f.name in snapshot).map((f) => f.name);
     // After interference only fields holding this run's own marker are certainly its to put
     // back; the after-run clean-up reports the rest (helpers/safety/after-run-cleanup.ts).
-    const ours = (now: Row, f: string) => !this.interference || runIdsIn(now[f]).includes(this.runId);
+    const ours = (now: Row, f: string) => !this.watch.interfered() || carriesRun(now[f], this.runId);
     const access = { read: () => this.readRaw(), write: (body: Row) => this.client.call(this.updateOp, { body }), windowMs: this.convergeWindowMs };
     const writable = this.writeBack(snapshot);
     const { still } = await restoreFields(access, snapshot, names, {

@@ -9,7 +9,7 @@ import { idLike, NAME_FIELDS, pick, writableFields } from '../records/record-sha
 import { isRecord, type Row } from '../contract/record.ts';
 import { undocumented, type ResourceOps } from '../contract/resource-ops.ts';
 import { currentJournal } from '../checks/current-journal.ts';
-import { MemberWatch } from '../safety/member-watch.ts';
+import { InterferenceWatch, type Reading } from '../safety/interference-watch.ts';
 import type { Journal } from '../safety/journal.ts';
 import { anotherRunAt } from '../safety/interference.ts';
 import type { LeasePlace } from '../safety/lease.ts';
@@ -31,8 +31,8 @@ export class TeamMemberLane {
   readonly deleteProbe: Operation;
   /** The members as the run found them: what the lane must leave behind. */
   readonly initial = sharedStep(() => this.readList('listing team members'));
-  /** Another writer at work on the members stops the lane (see MemberWatch). */
-  private readonly watch: MemberWatch;
+  /** Another writer at work on the members stops the lane (see InterferenceWatch). */
+  private readonly watch: InterferenceWatch;
   private readonly lists: ListReader;
   private readonly windowMs: number;
   /** The last member read, and how many writes the client had sent then (see current). */
@@ -51,15 +51,13 @@ export class TeamMemberLane {
     this.lists = new ListReader(client, target);
     this.windowMs = windowOf(target);
     this.journal = currentJournal(target);
-    this.watch = new MemberWatch(this.runId, this.idField, (id) => fillId(ops.find.path, id), this.journal);
+    this.watch = new InterferenceWatch(this.runId, this.journal);
   }
 
   /** Every member listed, every page (see ListReader): what the target lists, or an error saying why it cannot be read whole. */
   async listAll(why: string): Promise<unknown[]> {
     const doing = `${why}: GET ${this.ops.list.path}`;
-    const { items, end } = await this.lists.all(this.ops.list.path, doing);
-    if (!end.complete) throw new Blocked('the suite', `${doing}: ${end.unknown}`);
-    return items;
+    return this.lists.all(this.ops.list.path, doing);
   }
 
   /** The members listed: a 2xx list (see ListReader) of objects, each carrying its id; anything else fails the check. */
@@ -69,7 +67,7 @@ export class TeamMemberLane {
     const rows = await this.listAll(why);
     const bad = rows.findIndex((r) => !isRecord(r) || r[this.idField] === undefined || r[this.idField] === null);
     ensure(bad < 0, () => `${doing}: element ${bad} is not a member carrying "${this.idField}" (set idField in the vendor config if the id has another name)`);
-    this.watch.listed(rows as Row[]);
+    this.watch.read('list', this.readings(rows as Row[]));
     return rows as Row[];
   }
 
@@ -81,7 +79,7 @@ export class TeamMemberLane {
   async read(id: unknown, why: string): Promise<Row> {
     this.watch.stopIfInterfered();
     const found = foundRecord(await this.find(id), `${why}: GET ${this.ops.find.path} with id ${String(id)}`, this.idField, id, 'team member');
-    this.watch.found(found);
+    this.watch.read('find', this.readings([found]));
     this.latest = { id: String(id), row: found, writes: this.client.writesSent };
     return found;
   }
@@ -108,8 +106,13 @@ export class TeamMemberLane {
 
   update(id: unknown, body: Row): Promise<Answer> {
     this.watch.stopIfInterfered();
-    this.watch.sent(id, body);
+    this.watch.sent(fillId(this.ops.find.path, id), body);
     return this.client.call(this.ops.update, { id, body });
+  }
+
+  /** Members read, as the interference watch takes them. */
+  private readings(rows: Row[]): Reading[] {
+    return rows.map((row) => ({ path: fillId(this.ops.find.path, row[this.idField]), what: `team member ${String(row[this.idField])}`, row }));
   }
 
   /**

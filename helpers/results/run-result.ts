@@ -1,4 +1,4 @@
-import { loadCatalog, type CheckIdentity, type Level, type NotChecked, type Requirement } from '../contract/catalog.ts';
+import { loadCatalog, type Catalog, type CheckIdentity, type Level, type NotChecked, type Requirement } from '../contract/catalog.ts';
 import type { Exchange, WireEntry } from '../http/exchanges.ts';
 import type { Outcome } from '../core/outcome.ts';
 import { pinStatus, type Expectation, type Expectations, type PinStatus } from '../config/expectations.ts';
@@ -98,13 +98,11 @@ export interface RunFacts {
   checks: CollectedCheck[];
   observations: Observation[];
   suiteErrors: string[];
-  requirementText: (id: string) => string;
-  notChecked: NotChecked[];
   stopped?: Stopped;
   cleanUp?: { deleted: string[]; restored: string[] };
   leftOnTarget?: LeftOnTarget[];
-  /** The catalog's requirements (default: spec/requirements.yaml). */
-  requirements?: Requirement[];
+  /** The requirement catalog the checks belong to (default: spec/requirements.yaml): their texts, what it leaves unchecked, what must be proven. */
+  catalog?: Catalog;
   /** Every request on the wire (the request log); without it, the count is that of the checks' exchanges. */
   requests?: WireEntry[];
 }
@@ -116,35 +114,11 @@ export function isKnownDeviation(c: ReportedCheck): boolean {
 
 export function buildRunResult(f: RunFacts): RunResult {
   const pins = f.expectations ?? {};
-  const checks: ReportedCheck[] = f.checks.map((c) => {
-    const pin = pins[c.id];
-    return {
-      id: c.id, requirement: c.requirement, level: c.level, clause: c.clause, title: c.title,
-      text: f.requirementText(c.requirement), resource: c.resource, outcome: c.outcome, reason: c.reason ?? null,
-      durationMs: c.durationMs, exchanges: c.exchanges, notes: c.notes,
-      ...(pin ? { expected: { ...pin, status: pinStatus(pin, c.outcome) } } : {}),
-    };
-  });
+  const catalog = f.catalog ?? loadCatalog();
+  const checks = f.checks.map((c) => reported(c, catalog.byId.get(c.requirement)?.text ?? '', pins[c.id]));
   const failed = checks.filter((c) => c.outcome === 'failed');
-  const untested = unproven(checks, f.requirements ?? loadCatalog().requirements, f.strict);
-  // A run that judged no check (every one it selected left out, not applicable or blocked) proves nothing.
-  const unprovable = untested.some((u) => !u.allowed) || !judgedAny(checks);
-  // A failed check proves non-conformance even when something else went wrong (say, what a broken
-  // delete left on the target): only a run that proves nothing either way is incomplete.
-  // A target the clean-up could not put back is never a pass: what the run changed, or what a
-  // write of the clean-up did to it, is still there, and no check judged it.
-  const notRestored = (f.leftOnTarget ?? []).length > 0;
-  const verdict: Verdict = f.stopped ? 'incomplete' : failed.length ? 'not-conformant' : f.suiteErrors.length || unprovable || notRestored ? 'incomplete' : 'conformant';
-  const unpinnedFailures = failed.filter((c) => !isKnownDeviation(c));
-  const exitCode =
-    f.stopped === 'interrupted' ? EXIT.interrupted
-    : f.stopped ? EXIT.usage
-    : unpinnedFailures.length ? EXIT.nonConformant
-    : f.suiteErrors.length || notRestored ? EXIT.usage
-    // Only known deviations: what they block is their consequence, and the pins let the run pass.
-    : failed.length ? EXIT.conformant
-    : unprovable ? EXIT.usage
-    : EXIT.conformant;
+  const untested = unproven(checks, catalog.requirements, f.strict);
+  const { verdict, exitCode } = judged(f, checks, untested);
   const ids = new Set(checks.map((c) => c.id));
   return {
     format: 'scheduling-conformance-result/1',
@@ -162,13 +136,13 @@ export function buildRunResult(f: RunFacts): RunResult {
       ...countOutcomes(f.checks),
       checks: checks.length,
       requests: f.requests ? new Set(f.requests.map((r) => r.exchange.id)).size : checks.reduce((n, c) => n + c.exchanges.length, 0) + f.observations.reduce((n, o) => n + o.exchanges.length, 0),
-      knownDeviations: failed.length - unpinnedFailures.length,
+      knownDeviations: failed.filter(isKnownDeviation).length,
     },
     checks,
     observations: f.observations,
     suiteErrors: f.suiteErrors,
     unmatchedExpectations: Object.keys(pins).filter((id) => !ids.has(id)).sort(),
-    notChecked: f.notChecked,
+    notChecked: catalog.notChecked,
     stopped: f.stopped ?? null,
     leftOut: f.readOnly ? checks.filter((c) => c.outcome === 'skipped').map((c) => c.id) : [],
     cleanUp: f.cleanUp ?? { deleted: [], restored: [] },
@@ -176,6 +150,39 @@ export function buildRunResult(f: RunFacts): RunResult {
     resources: { maxRssMiB: Math.round(process.resourceUsage().maxRSS / 1024) },
     ...(f.requests ? { outsideChecks: outsideChecks(f.requests, [...checks, ...f.observations]) } : {}),
   };
+}
+
+/** A check as reported: its requirement's text beside it, and the --expect pin on it, if any, with whether the outcome matched it. */
+function reported(c: CollectedCheck, text: string, pin: Expectation | undefined): ReportedCheck {
+  return {
+    id: c.id, requirement: c.requirement, level: c.level, clause: c.clause, title: c.title,
+    text, resource: c.resource, outcome: c.outcome, reason: c.reason ?? null,
+    durationMs: c.durationMs, exchanges: c.exchanges, notes: c.notes,
+    ...(pin ? { expected: { ...pin, status: pinStatus(pin, c.outcome) } } : {}),
+  };
+}
+
+/** The verdict and the exit code. */
+function judged(f: RunFacts, checks: ReportedCheck[], untested: Untested[]): Pick<RunResult, 'verdict' | 'exitCode'> {
+  const failed = checks.filter((c) => c.outcome === 'failed');
+  // A run that judged no check (every one it selected left out, not applicable or blocked) proves nothing.
+  const unprovable = untested.some((u) => !u.allowed) || !judgedAny(checks);
+  // A failed check proves non-conformance even when something else went wrong (say, what a broken
+  // delete left on the target): only a run that proves nothing either way is incomplete.
+  // A target the clean-up could not put back is never a pass: what the run changed, or what a
+  // write of the clean-up did to it, is still there, and no check judged it.
+  const notRestored = (f.leftOnTarget ?? []).length > 0;
+  const verdict: Verdict = f.stopped ? 'incomplete' : failed.length ? 'not-conformant' : f.suiteErrors.length || unprovable || notRestored ? 'incomplete' : 'conformant';
+  const exitCode =
+    f.stopped === 'interrupted' ? EXIT.interrupted
+    : f.stopped ? EXIT.usage
+    : failed.some((c) => !isKnownDeviation(c)) ? EXIT.nonConformant
+    : f.suiteErrors.length || notRestored ? EXIT.usage
+    // Only known deviations: what they block is their consequence, and the pins let the run pass.
+    : failed.length ? EXIT.conformant
+    : unprovable ? EXIT.usage
+    : EXIT.conformant;
+  return { verdict, exitCode };
 }
 
 /**

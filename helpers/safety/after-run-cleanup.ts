@@ -1,7 +1,7 @@
 import { fillId, is2xx, type ApiClient } from '../http/client.ts';
 import { outstanding, type Journal, type Outstanding } from './journal.ts';
 import { markerBase, markerField } from '../records/fixtures.ts';
-import { markedRecords, runIdOf, runIdsIn } from '../records/run-marker.ts';
+import { carriesRun, markedRecords, runIdOf } from '../records/run-marker.ts';
 import { ListReader } from '../records/list-reader.ts';
 import { isRecord, type Row } from '../contract/record.ts';
 import { isDeepStrictEqual } from 'node:util';
@@ -125,12 +125,12 @@ async function ownRecords(client: ApiClient, listPath: string, state: Outstandin
     const field = markerField(target);
     if (field) return (await markedRecords(client, target, listPath, field, markerBase(target))).filter((m) => m.runId === target.runId).map((m) => m.path);
     const paths: string[] = [];
-    const end = await new ListReader(client, target).each(listPath, `listing ${listPath}`, (row) => {
+    await new ListReader(client, target).whole(listPath, `listing ${listPath}`, (row) => {
       const id = isRecord(row) ? row[target.vendor.idField] : undefined;
       const path = id === undefined || id === null ? undefined : fillId(`${listPath}/{id}`, id);
       if (path && state.everCreated.has(path)) paths.push(path);
     });
-    return end.complete ? paths : `listing ${listPath}: ${end.unknown}`;
+    return paths;
   } catch (e) {
     return (e as Error).message;
   }
@@ -162,7 +162,7 @@ async function restoreOwn(client: ApiClient, path: string, before: Record<string
     const { restored } = await restoreFields(byPath(client, path, holding([...fields])), before, fields, {
       differing: (now) => {
         const differ = [...fields].filter((f) => f in before && !isDeepStrictEqual(now[f], before[f]));
-        others = differ.filter((f) => !runIdsIn(now[f]).includes(runId));
+        others = differ.filter((f) => !carriesRun(now[f], runId));
         return differ.filter((f) => !others.includes(f));
       },
     });

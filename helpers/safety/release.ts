@@ -2,12 +2,13 @@ import { isDeepStrictEqual } from 'node:util';
 import { is2xx, type ApiClient } from '../http/client.ts';
 import { markerBase, markerField } from '../records/fixtures.ts';
 import { recordReader, writableFields } from '../records/record-shapes.ts';
-import { markedRecords, runIdsIn, type MarkedRecord } from '../records/run-marker.ts';
+import { carriesRun, markedRecords, type MarkedRecord } from '../records/run-marker.ts';
 import { leasesByRun, type SeenLease } from './lease.ts';
 import { readSharedRecords } from './shared-records.ts';
 import { restoreRecord, type LeftOnTarget } from './restore-record.ts';
 import type { Row } from '../contract/record.ts';
 import type { Spec } from '../contract/spec.ts';
+import { everyResource } from '../contract/resource-ops.ts';
 import type { TargetConfig } from '../config/target.ts';
 
 /** One field `--release` writes: its value now, and the one it puts there. */
@@ -53,7 +54,7 @@ export function unmarkValue(value: string, runId: string): string {
 export async function planRelease(client: ApiClient, spec: Spec, target: TargetConfig, runId: string, originals?: Map<string, Row>): Promise<ReleasePlan> {
   const plan: ReleasePlan = { runId, customers: [], writes: [], problems: [] };
   const field = markerField(target);
-  const collections = spec.operations.filter((o) => o.method === 'POST' && !o.itemPath).map((o) => o.path);
+  const collections = everyResource(spec).flatMap(({ ops: { create } }) => (create && !create.itemPath ? [create.path] : []));
   for (const listPath of field ? collections : []) {
     try {
       const marked = await markedRecords(client, target, listPath, field!, markerBase(target));
@@ -69,12 +70,12 @@ export async function planRelease(client: ApiClient, spec: Spec, target: TargetC
     const original = originals?.get(path);
     const changes: FieldChange[] = [];
     for (const f of writableFields(record, target.vendor.idField)) {
-      const marked = runIdsIn(record[f]).includes(runId);
+      const marked = carriesRun(record[f], runId);
       if (original && f in original && (marked || !isDeepStrictEqual(record[f], original[f]))) changes.push({ field: f, now: record[f], then: original[f], from: 'originals' });
       else if (marked) changes.push({ field: f, now: record[f], then: unmarkValue(record[f] as string, runId), from: 'unmarked' });
     }
     // Only a record the run left its marker in is its to touch.
-    if (changes.some((c) => runIdsIn(c.now).includes(runId))) plan.writes.push({ path, changes });
+    if (changes.some((c) => carriesRun(c.now, runId))) plan.writes.push({ path, changes });
   }
   return plan;
 }

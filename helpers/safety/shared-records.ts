@@ -4,6 +4,7 @@ import { ListReader } from '../records/list-reader.ts';
 import { isRecord } from '../contract/record.ts';
 import type { Row } from '../contract/record.ts';
 import type { Spec } from '../contract/spec.ts';
+import { everyResource } from '../contract/resource-ops.ts';
 import type { TargetConfig } from '../config/target.ts';
 
 /** A record the run may change but cannot create, as read now. */
@@ -20,17 +21,15 @@ export interface SharedRecord {
 export async function readSharedRecords(client: ApiClient, spec: Spec, target: TargetConfig): Promise<{ records: SharedRecord[]; problems: string[] }> {
   const records: SharedRecord[] = [];
   const problems: string[] = [];
-  const has = (method: string, path: string) => spec.operations.some((o) => o.method === method && o.path === path);
   const recordOf = recordReader(spec, target);
-  for (const op of spec.operations) {
-    if (op.method !== 'GET' || op.itemPath) continue;
-    const singleton = has('PATCH', op.path);
-    if (!singleton && !(has('PATCH', `${op.path}/{id}`) && !has('POST', op.path))) continue;
+  for (const { ops: { list: op, update, create } } of everyResource(spec)) {
+    if (!op || !update) continue;
+    const singleton = update.path === op.path;
+    if (!singleton && (update.collectionPath !== op.path || create)) continue;
     try {
       if (!singleton) {
         // Every page: a member on a later page is changed and put back like the others.
-        const { items, end } = await new ListReader(client, target).all(op.path, `cannot snapshot ${op.path} before the run`);
-        if (!end.complete) throw new Error(`cannot snapshot ${op.path} before the run: ${end.unknown}`);
+        const items = await new ListReader(client, target).all(op.path, `cannot snapshot ${op.path} before the run`);
         for (const row of items.filter(isRecord)) {
           const id = row[target.vendor.idField];
           if (id !== undefined && id !== null) records.push({ path: fillId(`${op.path}/{id}`, id), record: row });

@@ -1,10 +1,11 @@
 import { ApiClient, is2xx } from '../http/client.ts';
 import { markerBase, markerField } from '../records/fixtures.ts';
 import { type LeftOnTarget } from './restore-record.ts';
-import { markedRecords, runIdsIn, type MarkedRecord } from '../records/run-marker.ts';
+import { carriesRun, markedRecords, runIdsIn, type MarkedRecord } from '../records/run-marker.ts';
 import { isLive, leasesByRun, type SeenLease } from './lease.ts';
 import { readSharedRecords } from './shared-records.ts';
 import type { Spec } from '../contract/spec.ts';
+import { everyResource } from '../contract/resource-ops.ts';
 import type { TargetConfig } from '../config/target.ts';
 
 /** A record the run cannot create that holds values a run wrote (its marker): only --release (or --recover) puts it back. */
@@ -49,9 +50,7 @@ export async function sweep(target: TargetConfig, spec: Spec, options: { yes: bo
   const field = markerField(target);
   try {
     if (!field) throw new Error('the customer fixture has no marker field (set markerField in the vendor config)');
-    const collections = spec.operations
-      .filter((o) => o.method === 'POST' && spec.operations.some((d) => d.method === 'DELETE' && d.collectionPath === o.path))
-      .map((o) => o.path);
+    const collections = everyResource(spec).flatMap(({ ops: { create, remove } }) => (create && remove?.collectionPath === create.path ? [create.path] : []));
     const marked = (listPath: string) => markedRecords(client, target, listPath, field, markerBase(target));
     const now = Date.now();
     const going = (runId: string) => {
@@ -74,7 +73,7 @@ export async function sweep(target: TargetConfig, spec: Spec, options: { yes: bo
     }
     for (const { path, record } of (await readSharedRecords(client, spec, target)).records) {
       for (const runId of new Set(Object.values(record).flatMap(runIdsIn))) {
-        result.held.push({ path, runId, fields: Object.keys(record).filter((f) => runIdsIn(record[f]).includes(runId)), going: going(runId) });
+        result.held.push({ path, runId, fields: Object.keys(record).filter((f) => carriesRun(record[f], runId)), going: going(runId) });
       }
     }
     if (!options.yes) return result;

@@ -5,9 +5,12 @@
  *
  * The suite's resources are lanes that share nothing but the run (business, customers, team
  * members: each lane's checks ask only its own resource, and each fault's code lies in its own
- * resource's routes, test/fault-lanes.test.ts). So a run may hold one fault per lane, as a
+ * resource's routes, test/fault-lanes.test.ts). The business has two: its key checks (section 5)
+ * and the rest, which sends only the valid key; a fault of the key check (auth-*) changes no
+ * answer to the valid key, and a fault of the business's fields changes no answer to a request
+ * without it (test/fault-lanes.test.ts proves both). So a run may hold one fault per lane, as a
  * product may have one bug in each resource: each fault is then held to exactly its kills among
- * the checks of its lane, and no check of a lane without a fault may be flagged. That also
+ * the checks of its lanes, and no check of a lane without a fault may be flagged. That also
  * proves the lanes independent: a bug in one resource never changes another's verdicts. Faults
  * judged by the whole run stay alone: those that break only SHOULD checks (exit 0, --strict),
  * leave requirements untested (exit 2), or kill checks of several lanes, except the members of a
@@ -31,7 +34,7 @@ export const onlyNamed = (name: string) => !process.env.MATRIX_ONLY || new RegEx
 /** How many test files share the catalog; each is test/faults*.test.ts calling faultMatrix(i). */
 export const FAULT_SHARES = 4;
 
-export type Lane = 'business' | 'customers' | 'team-members';
+export type Lane = 'business' | 'business-key' | 'customers' | 'team-members';
 
 const catalog = loadCatalog();
 const resourceOf = new Map((await loadSpec()).operations.map((o) => [o.operationId, o.resource]));
@@ -39,6 +42,7 @@ const resourceOf = new Map((await loadSpec()).operations.map((o) => [o.operation
 /**
  * The lane a check belongs to: the resource of the operations its requirement names in the
  * catalog (OP-DOCUMENTED, which names them all, by its variant's); none when they are several.
+ * The business's key checks (section 5) are a lane of their own.
  */
 export function laneOfCheck(id: string): Lane | undefined {
   const [requirement, variant] = id.split(':');
@@ -46,16 +50,45 @@ export function laneOfCheck(id: string): Lane | undefined {
   const named = requirement.endsWith('*') ? [...catalog.byId.values()].filter((r) => r.id.startsWith(requirement.slice(0, -1))) : [catalog.byId.get(requirement)];
   const operations = requirement === 'OP-DOCUMENTED' ? [variant] : named.flatMap((r) => r?.operations ?? []);
   const lanes = new Set(operations.map((op) => resourceOf.get(op)));
-  return lanes.size === 1 ? ([...lanes][0] as Lane | undefined) : undefined;
+  const lane = lanes.size === 1 ? ([...lanes][0] as Lane | undefined) : undefined;
+  return lane === 'business' && requirement !== 'OP-DOCUMENTED' && named.every((r) => r && isKeyClause(r.clause)) ? 'business-key' : lane;
 }
+
+/** Section 5 of the contract: authentication. */
+const isKeyClause = (clause: string) => clause.split(',').some((c) => /^5(\.|$)/.test(c.trim()));
+
+/**
+ * Key checks judged also on what the valid key reads (the record before and after a refused
+ * update; the record a refusal must not carry): they belong to both business lanes, so a fault
+ * of either that flags one is held to it. test/fault-lanes.test.ts holds this list to what a run sends.
+ */
+export const READ_WITH_THE_KEY = ['BUS-AUTH-REJECTED-NO-CHANGE', 'BUS-AUTH-NO-RECORD'];
+
+/** The lanes whose faults answer for a check: its own, and the business's for a key check of READ_WITH_THE_KEY. */
+export function lanesOfCheck(id: string): Lane[] {
+  const lane = laneOfCheck(id);
+  if (!lane) return [];
+  return lane === 'business-key' && READ_WITH_THE_KEY.includes(requirementOf(id.replace(/\*$/, ''))) ? ['business', 'business-key'] : [lane];
+}
+
+/** The faults of the key check itself (reference/routes/auth.ts), named so. */
+export const isKeyCheckFault = (fault: Fault) => fault.name.startsWith('auth-');
 const onlyShould = (fault: Fault) =>
   fault.kills.every((p) => catalog.byId.get(requirementOf(p.replace(/\*$/, '')))?.level === 'SHOULD');
 
-/** The one lane whose checks a fault kills, when it may share a run; undefined when it runs alone. */
-export function laneOf(fault: Fault): Lane | undefined {
+/**
+ * The lanes a fault takes in a run, when it may share one: those of the checks it kills; a
+ * fault of the business that is not the key check's own takes both business lanes (it may act
+ * on answers to the valid key). Undefined when it runs alone.
+ */
+export function lanesOf(fault: Fault): Lane[] | undefined {
   if (process.env.MATRIX_ALONE || onlyShould(fault) || fault.untested?.length) return undefined;
-  const lanes = new Set(fault.kills.map(laneOfCheck));
-  return lanes.size === 1 ? [...lanes][0] : undefined;
+  const each = fault.kills.map(lanesOfCheck);
+  if (each.some((l) => l.length === 0)) return undefined;
+  const lanes = new Set(each.flat());
+  if (lanes.has('business-key') && !isKeyCheckFault(fault)) lanes.add('business');
+  if (lanes.has('business-key') && lanes.has('business')) return ['business', 'business-key'];
+  return lanes.size === 1 ? [...lanes] : undefined;
 }
 
 /**
@@ -83,8 +116,8 @@ export function sharesFamilyRun(fault: Fault): boolean {
 }
 
 /**
- * The runs of the matrix: each fault alone, with faults of other lanes (run i: the i-th fault of
- * each lane), or with the other members of its family.
+ * The runs of the matrix: each fault alone, with faults of other lanes, or with the other
+ * members of its family.
  */
 export function faultRuns(faults: readonly Fault[]): Fault[][] {
   const byFamily = new Map<string, Fault[]>();
@@ -92,14 +125,17 @@ export function faultRuns(faults: readonly Fault[]): Fault[][] {
   // Dealt over two runs: a requirement checked field by field keeps fields with proof in each
   // (with every field of a family broken at once, BUS-UPDATE-NULLABLE would have none).
   const families = [...byFamily.values()].flatMap((fs) => [fs.filter((_, i) => i % 2 === 0), fs.filter((_, i) => i % 2 === 1)].filter((run) => run.length));
-  const alone = faults.filter((f) => !laneOf(f) && !sharesFamilyRun(f)).map((f) => [f]);
-  const byLane = new Map<Lane, Fault[]>();
-  for (const f of faults) {
-    const lane = laneOf(f);
-    if (lane) byLane.set(lane, [...(byLane.get(lane) ?? []), f]);
+  const alone = faults.filter((f) => !lanesOf(f) && !sharesFamilyRun(f)).map((f) => [f]);
+  // Each fault joins the first run none of whose faults takes one of its lanes; those taking
+  // two lanes first, so that the others fill in around them.
+  const sharing = faults.filter((f) => lanesOf(f)).toSorted((a, b) => lanesOf(b)!.length - lanesOf(a)!.length);
+  const shared: Fault[][] = [];
+  for (const f of sharing) {
+    const free = shared.find((run) => !run.some((g) => lanesOf(g)!.some((l) => lanesOf(f)!.includes(l))));
+    if (free) free.push(f);
+    else shared.push([f]);
   }
-  const shared = Math.max(0, ...[...byLane.values()].map((fs) => fs.length));
-  return [...Array.from({ length: shared }, (_, i) => [...byLane.values()].flatMap((fs) => (fs[i] ? [fs[i]] : []))), ...families, ...alone];
+  return [...shared, ...families, ...alone];
 }
 
 async function runAgainst(faults: Fault[], strict: boolean) {
@@ -181,9 +217,10 @@ export function faultMatrix(share: number): void {
       expectBlocks(faults, result);
       const flagged = idsWith(checks, ['failed', 'warning']);
       if (faults.length === 1) return expectExactly(fault, flagged);
-      // Each fault answers for its own lane; a check flagged in a lane without a fault is nobody's.
-      for (const f of faults) expectExactly(f, flagged.filter((id) => laneOfCheck(id) === laneOf(f)));
-      expect(flagged.filter((id) => !faults.some((f) => laneOf(f) === laneOfCheck(id))), 'flagged in no faulty lane').toEqual([]);
+      // Each fault answers for its own lanes; a check flagged in a lane without a fault is nobody's.
+      const answersFor = (f: Fault, id: string) => lanesOf(f)!.some((l) => lanesOfCheck(id).includes(l));
+      for (const f of faults) expectExactly(f, flagged.filter((id) => answersFor(f, id)));
+      expect(flagged.filter((id) => !faults.some((f) => answersFor(f, id))), 'flagged in no faulty lane').toEqual([]);
     });
   });
 }

@@ -49,8 +49,6 @@ export function sampleRun(): RunResult {
     ],
     observations: [{ id: 'OBS-CUSTOMERS-AUTH', title: 'customers without a key', resource: 'operations', text: 'answered 200', exchanges: [exchange(200, '[]')] }],
     suiteErrors: ['business.test.ts: beforeAll failed'],
-    requirementText: (id) => `the text of ${id}`,
-    notChecked: [{ key: 'undocumented-auth', clause: '5.3', statement: 'how keys are issued', why: 'not shown' }],
     leftOnTarget: [{ record: 'customer 42', problem: 'delete answered 500' }],
   });
 }

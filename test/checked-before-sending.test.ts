@@ -1,5 +1,5 @@
 /**
- * Issue 21 §6: every path and time limit is checked before the first request. A run that could
+ * Every path and time limit is checked before the first request. A run that could
  * not write its verdict, or a --recover of nothing, sends nothing (a proxy in front of the
  * reference counts); --run-timeout covers start-up: a target that never answers is given what is
  * left of the run, not the request timeout.
@@ -86,7 +86,7 @@ describe('--run-timeout covers start-up', () => {
     expect(cut, run.stderr).not.toBeNull();
     expect(Number(cut![1])).toBeLessThanOrEqual(3);
     expect(seen).toEqual(['GET /api/v1/business']);
-    // Its own verdict says so (issue 21 §5): stopped by the run timeout, the one request on the record.
+    // Its own verdict says so (own-verdict.test.ts): stopped by the run timeout, the one request on the record.
     expect(readResult(run)).toMatchObject({ verdict: 'incomplete', exitCode: 2, stopped: 'run-timeout', counts: { requests: 1 } });
   });
 });
