@@ -84,7 +84,6 @@ export type Entry<C> = Check<C> | Observation<C> | Group<C>;
  * client, the lane): only the suite worker calls it, so listing the checks sends nothing.
  */
 export interface Registry<C> {
-  resource: string;
   entries: Entry<C>[];
   open(): C;
   /** Before the first check of the file (a snapshot to take). */

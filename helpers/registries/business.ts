@@ -30,7 +30,6 @@ export function businessChecks(spec: Spec, target: TargetConfig): Registry<Busin
   const place = leasePlace(spec, target);
   const secured = [retrieveOp, updateOp].filter((o) => o.secured);
   return {
-    resource: 'business',
     entries: [retrieval(target, retrieveOp, fields), update(target, updateOp, fields), authentication(target, secured, retrieveOp)],
     open() {
       const client = journalledClient(target);

@@ -77,7 +77,6 @@ export function customerChecks(spec: Spec, target: TargetConfig): Registry<Custo
   const ops = requireOps(resourceOps(spec, 'customers'), 'customers', ['list', 'create', 'find', 'update', 'remove']);
   const place = leasePlace(spec, target);
   return {
-    resource: 'customers',
     entries: [lifecycle(ops, target), nearMisses(ops, target), authentication(spec, ops, target)],
     open() {
       const client = journalledClient(target);

@@ -67,7 +67,6 @@ export function operationsChecks(spec: Spec, target: TargetConfig): Registry<Pas
   }));
 
   return {
-    resource: 'operations',
     entries: groups,
     open() {
       const client = journalledClient(target);

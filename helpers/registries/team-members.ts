@@ -68,7 +68,6 @@ export function teamMemberChecks(spec: Spec, target: TargetConfig): Registry<Mem
   const env: Env = { target, ops, idField: target.vendor.idField };
   const place = leasePlace(spec, target);
   return {
-    resource: 'team-members',
     entries: [memberLane(env), authentication(spec, env), nearMisses(env), notOffered(env)],
     open() {
       const client = journalledClient(target);
