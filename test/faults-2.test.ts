@@ -1,4 +1,4 @@
 /** Share 2 of the fault matrix (test/support/fault-matrix.ts), a file of its own to run in parallel. */
 import { faultMatrix } from './support/fault-matrix.ts';
 
-faultMatrix(1);
+faultMatrix(import.meta.filename);

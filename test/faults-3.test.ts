@@ -1,4 +1,4 @@
 /** Share 3 of the fault matrix (test/support/fault-matrix.ts), a file of its own to run in parallel. */
 import { faultMatrix } from './support/fault-matrix.ts';
 
-faultMatrix(2);
+faultMatrix(import.meta.filename);

@@ -24,6 +24,7 @@ import { describe, expect, test } from 'vitest';
 import { FAULTS, type CatalogFault as Fault } from '../../reference/faults/index.ts';
 import { startReference } from '../../reference/server.ts';
 import { runInProcess } from './cli.ts';
+import { shareOf } from './shares.ts';
 import { idsWith, matches, readResult } from './verdicts.ts';
 import { loadCatalog, requirementOf } from '../../helpers/contract/catalog.ts';
 import { loadSpec } from '../../helpers/contract/spec.ts';
@@ -31,8 +32,6 @@ import { loadSpec } from '../../helpers/contract/spec.ts';
 /** MATRIX_ONLY=<regular expression>: only the faults (and variations) so named, to try a few by hand. */
 export const onlyNamed = (name: string) => !process.env.MATRIX_ONLY || new RegExp(process.env.MATRIX_ONLY).test(name);
 
-/** How many test files share the catalog; each is test/faults*.test.ts calling faultMatrix(i). */
-export const FAULT_SHARES = 4;
 
 export type Lane = 'business' | 'business-key' | 'customers' | 'team-members';
 
@@ -183,10 +182,11 @@ function expectBlocks(faults: Fault[], result: ReturnType<typeof readResult>) {
   }
 }
 
-/** Share `share` (0-based) of FAULT_SHARES: every FAULT_SHARES-th run, so the shares take alike. */
-export function faultMatrix(share: number): void {
-  const mine = faultRuns(FAULTS.filter((f) => onlyNamed(f.name))).filter((_, i) => i % FAULT_SHARES === share);
-  describe(`fault catalog (share ${share + 1} of ${FAULT_SHARES})`, () => {
+/** The share of the matrix a test file runs (test/support/shares.ts): every n-th run, so the shares take alike. */
+export function faultMatrix(file: string): void {
+  const share = shareOf(file);
+  const mine = faultRuns(FAULTS.filter((f) => onlyNamed(f.name))).filter((_, i) => i % share.of === share.index);
+  describe(`fault catalog (share ${share.index + 1} of ${share.of})`, () => {
     test.for(mine.map((run) => [run.map((f) => f.name).join(' + '), run] as const))('%s: caught', async ([, faults]) => {
       const run = await runAgainst(faults, false);
       const result = readResult(run);

@@ -20,11 +20,10 @@ import { describe, expect, test } from 'vitest';
 import { VARIATIONS, type Variation } from '../../reference/variations.ts';
 import { startReference } from '../../reference/server.ts';
 import { runInProcess } from './cli.ts';
+import { shareOf } from './shares.ts';
 import { idsWith, readResult } from './verdicts.ts';
 import { onlyNamed } from './fault-matrix.ts';
 
-/** How many test files share the catalog; each is test/variations*.test.ts calling variationMatrix(i). */
-export const VARIATION_SHARES = 2;
 
 /** Variations of different open points, one product: run i holds the i-th variation of each point. */
 export function variationGroups(variations: readonly Variation[]): Variation[][] {
@@ -62,11 +61,12 @@ function comparable(value: unknown, volatile: string[]): unknown {
   return JSON.parse(JSON.stringify(value), (key, v) => (volatile.includes(key) ? undefined : v));
 }
 
-/** Share `share` (0-based) of VARIATION_SHARES: every VARIATION_SHARES-th run. */
-export function variationMatrix(share: number): void {
+/** The share of the matrix a test file runs (test/support/shares.ts): every n-th run. */
+export function variationMatrix(file: string): void {
+  const share = shareOf(file);
   const groups = variationGroups(VARIATIONS.filter((v) => onlyNamed(v.name)));
-  const mine = groups.filter((_, i) => i % VARIATION_SHARES === share);
-  describe.concurrent(`variation catalog (share ${share + 1} of ${VARIATION_SHARES})`, () => {
+  const mine = groups.filter((_, i) => i % share.of === share.index);
+  describe.concurrent(`variation catalog (share ${share.index + 1} of ${share.of})`, () => {
     test.for(mine.map((g) => [g.map((v) => v.name).join(' + '), g] as const))('%s: passes and leaves no trace', async ([, group]) => {
       const ref = await startReference({ variations: group.map((v) => v.name) });
       try {
