@@ -11,7 +11,7 @@ import { recordExchange } from '../http/exchanges.ts';
 import type { Operation } from '../contract/spec.ts';
 import type { TargetConfig } from '../config/target.ts';
 import { changedFieldNames } from '../records/compare.ts';
-import { runIdsIn } from '../records/run-marker.ts';
+import { carriesRun } from '../records/run-marker.ts';
 import { candidateValues, typeBoundaries, type NamedField } from '../resources/business-values.ts';
 import { patchText as patchOf, show, type BusinessRun, type NullStep } from './business-run.ts';
 
@@ -200,7 +200,7 @@ function boundary(target: TargetConfig, updateOp: Operation, nf: NamedField, edg
       // A value carrying this run's marker goes back at once: the marker tells another run,
       // the sweep and the clean-up after interference that the record is this run's doing.
       const marked = b.accepted.get(name);
-      if (typeof marked === 'string' && runIdsIn(marked).includes(target.runId)) await record.update({ [name]: marked });
+      if (typeof marked === 'string' && carriesRun(marked, target.runId)) await record.update({ [name]: marked });
     }
   } };
 }

@@ -13,7 +13,7 @@ export interface CollectedCheck extends CheckIdentity {
   notes: string[];
 }
 
-/** What the suite reports where the contract does not rule (see observe() in helpers/checks/check.ts). */
+/** What the suite reports where the contract does not rule (see observe() in helpers/vitest/check.ts). */
 export interface Observation {
   id: string;
   title: string;

@@ -70,7 +70,7 @@ function toCheckResult(testCase: TestCase, redact: (t: string) => string): Colle
   const result = testCase.result();
   const resource = basename(testCase.module.moduleId).replace(/\.test\.[jt]s$/, '');
   const durationMs = Math.round(testCase.diagnostic()?.duration ?? 0);
-  // Every check declares its meta (helpers/checks/check.ts); a test without one is not a check.
+  // Every check declares its meta (helpers/vitest/check.ts); a test without one is not a check.
   if (!meta) return undefined;
   // No outcome: the check never started (the run was stopped, or its suite's hook failed).
   let outcome = meta.outcome ?? (result.state === 'failed' ? 'failed' : 'skipped');
