@@ -200,7 +200,8 @@ function documented(env: Env, op: Operation): Check<Pass> {
       // Where the spec documents a JSON body for the success, the body is JSON of that shape.
       if (op.successSchema) {
         ensure(answer.jsonError === undefined, () => `${op.method} ${op.path}: body ${answer.jsonError}`);
-        ensure(schemaProblems(op.successSchema, answer.json).length === 0, `${op.method} ${op.path}: body does not match the spec`);
+        const problems = schemaProblems(op.successSchema, answer.json);
+        ensure(problems.length === 0, () => `${op.method} ${op.path}: body does not match the spec: ${problems.join('; ')}`);
       }
       // A list: its envelope is not shown, so a bare array or an object holding exactly one array.
       if (op.method === 'GET' && !op.itemPath && opOf('GET', `${op.path}/{id}`)) {

@@ -6,9 +6,9 @@
  * The suite's resources are lanes that share nothing but the run (business, customers, team
  * members: each lane's checks ask only its own resource, and each fault's code lies in its own
  * resource's routes, test/fault-lanes.test.ts). The business has two: its key checks (section 5)
- * and the rest, which sends only the valid key; a fault of the key check (auth-*) changes no
- * answer to the valid key, and a fault of the business's fields changes no answer to a request
- * without it (test/fault-lanes.test.ts proves both). So a run may hold one fault per lane, as a
+ * and the rest, which sends only the valid key and runs first; a fault of the key check (auth-*)
+ * changes no answer to the valid key, and a fault of the business's fields changes no answer to
+ * the key checks' requests without it (test/fault-lanes.test.ts proves each). So a run may hold one fault per lane, as a
  * product may have one bug in each resource: each fault is then held to exactly its kills among
  * the checks of its lanes, and no check of a lane without a fault may be flagged. That also
  * proves the lanes independent: a bug in one resource never changes another's verdicts. Faults
@@ -77,8 +77,8 @@ const onlyShould = (fault: Fault) =>
 
 /**
  * The lanes a fault takes in a run, when it may share one: those of the checks it kills; a
- * fault of the business that is not the key check's own takes both business lanes (it may act
- * on answers to the valid key). Undefined when it runs alone.
+ * business fault that kills a key check but is not the key check's own takes both business
+ * lanes (it may act on answers to the valid key too). Undefined when it runs alone.
  */
 export function lanesOf(fault: Fault): Lane[] | undefined {
   if (process.env.MATRIX_ALONE || onlyShould(fault) || fault.untested?.length) return undefined;
