@@ -39,8 +39,10 @@ export function withExchangeLog<T>(log: Exchange[], fn: () => Promise<T>): Promi
   return current.run(log, fn);
 }
 
+/** Adds an exchange to the running check's report, once: a check may await a shared step twice. */
 export function recordExchange(exchange: Exchange): void {
-  current.getStore()?.push(exchange);
+  const log = current.getStore();
+  if (log && !(exchange.id !== undefined && log.some((e) => e.id === exchange.id))) log.push(exchange);
 }
 
 /** The request log as written; a line torn by a killed worker is skipped. */

@@ -3,6 +3,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { Blocked, type CheckRun } from '../checks/definition.ts';
 import { ensure } from '../checks/assertions.ts';
+import { sharedStep } from '../checks/shared-step.ts';
 import type { Answer, ApiClient, Auth } from '../http/client.ts';
 import type { MustRequirementId } from '../contract/catalog.ts';
 import { recordExchange, withExchangeLog, type Exchange } from '../http/exchanges.ts';
@@ -63,7 +64,8 @@ export class BusinessRun {
   readonly refusals = new Map<string, Refusal | { notApplicable: string } | { blocked: Blocked }>();
   /** Each secured operation's 401 matrix, made when its first check asks. */
   readonly matrices = new Map<string, Matrix<AuthCase>>();
-  private retrieval?: Promise<Answer>;
+  /** The one retrieval the retrieval checks judge: each shows its exchanges in its report. */
+  private readonly retrieval = sharedStep(() => this.client.call(this.retrieveOp));
 
   constructor(
     readonly client: ApiClient,
@@ -73,9 +75,8 @@ export class BusinessRun {
     private readonly target: TargetConfig,
   ) {}
 
-  /** The one retrieval the retrieval checks judge. */
   retrieved(): Promise<Answer> {
-    return (this.retrieval ??= this.client.call(this.retrieveOp));
+    return this.retrieval();
   }
 
   /**

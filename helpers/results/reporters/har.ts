@@ -76,13 +76,11 @@ function harOf(groups: { id: string; title: string; exchanges: Exchange[] }[], c
   // A request two checks share (one step both judge) is shown on the page of the first.
   const seen = new Set<string>();
   const add = (id: string, title: string, all: Exchange[]) => {
-    const exchanges = all.filter((e) => e.id === undefined || !seen.has(e.id));
+    // Once each, within a page too: the HAR holds what the wire carried.
+    const exchanges = all.filter((e) => e.id === undefined || (!seen.has(e.id) && Boolean(seen.add(e.id))));
     if (!exchanges.length) return;
     pages.push({ id, title, startedDateTime: exchanges[0].startedAt, pageTimings: {} });
-    for (const e of exchanges) {
-      if (e.id !== undefined) seen.add(e.id);
-      entries.push(entry(e, id));
-    }
+    for (const e of exchanges) entries.push(entry(e, id));
   };
   for (const g of groups) add(g.id, g.title, g.exchanges);
   return {
