@@ -12,8 +12,9 @@
  * product may have one bug in each resource: each fault is then held to exactly its kills among
  * the checks of its lanes, and no check of a lane without a fault may be flagged. That also
  * proves the lanes independent: a bug in one resource never changes another's verdicts. Faults
- * judged by the whole run stay alone: those that break only SHOULD checks (exit 0, --strict),
- * leave requirements untested (exit 2), or kill checks of several lanes, except the members of a
+ * that break only SHOULD checks share runs of their own the same way (exit 0, then --strict).
+ * Faults judged by the whole run stay alone: those that leave requirements untested (exit 2), or
+ * kill checks of several lanes, except the members of a
  * generated family that each kill only their own member's checks (sharesFamilyRun). MATRIX_ALONE=1 runs
  * every fault alone (about twice the time); MATRIX_ONLY=<regex> only the faults it names.
  *
@@ -81,7 +82,7 @@ const onlyShould = (fault: Fault) =>
  * lanes (it may act on answers to the valid key too). Undefined when it runs alone.
  */
 export function lanesOf(fault: Fault): Lane[] | undefined {
-  if (process.env.MATRIX_ALONE || onlyShould(fault) || fault.untested?.length) return undefined;
+  if (process.env.MATRIX_ALONE || fault.untested?.length) return undefined;
   const each = fault.kills.map(lanesOfCheck);
   if (each.some((l) => l.length === 0)) return undefined;
   const lanes = new Set(each.flat());
@@ -125,16 +126,23 @@ export function faultRuns(faults: readonly Fault[]): Fault[][] {
   // (with every field of a family broken at once, BUS-UPDATE-NULLABLE would have none).
   const families = [...byFamily.values()].flatMap((fs) => [fs.filter((_, i) => i % 2 === 0), fs.filter((_, i) => i % 2 === 1)].filter((run) => run.length));
   const alone = faults.filter((f) => !lanesOf(f) && !sharesFamilyRun(f)).map((f) => [f]);
-  // Each fault joins the first run none of whose faults takes one of its lanes; those taking
-  // two lanes first, so that the others fill in around them.
-  const sharing = faults.filter((f) => lanesOf(f)).toSorted((a, b) => lanesOf(b)!.length - lanesOf(a)!.length);
-  const shared: Fault[][] = [];
-  for (const f of sharing) {
-    const free = shared.find((run) => !run.some((g) => lanesOf(g)!.some((l) => lanesOf(f)!.includes(l))));
+  // Faults that break only SHOULD checks share runs of their own (exit 0, then --strict).
+  const sharing = faults.filter((f) => lanesOf(f) && !sharesFamilyRun(f));
+  return [...byLanes(sharing.filter((f) => !onlyShould(f))), ...byLanes(sharing.filter(onlyShould)), ...families, ...alone];
+}
+
+/**
+ * Each fault joins the first run none of whose faults takes one of its lanes; those taking two
+ * lanes first, so that the others fill in around them.
+ */
+function byLanes(faults: Fault[]): Fault[][] {
+  const runs: Fault[][] = [];
+  for (const f of faults.toSorted((a, b) => lanesOf(b)!.length - lanesOf(a)!.length)) {
+    const free = runs.find((run) => !run.some((g) => lanesOf(g)!.some((l) => lanesOf(f)!.includes(l))));
     if (free) free.push(f);
-    else shared.push([f]);
+    else runs.push([f]);
   }
-  return [...shared, ...families, ...alone];
+  return runs;
 }
 
 async function runAgainst(faults: Fault[], strict: boolean) {
@@ -153,6 +161,15 @@ function expectExactly(fault: Fault, flagged: string[]) {
   const unexpected = flagged.filter((id) => !fault.kills.some((p) => matches(p, id)));
   const missed = fault.kills.filter((p) => !flagged.some((id) => matches(p, id)));
   expect({ unexpected, missed }, `fault ${fault.name}`).toEqual({ unexpected: [], missed: [] });
+}
+
+/** Each fault of a run flagged exactly its kills: alone, all of them; beside others, those of its lanes. */
+function expectEach(faults: Fault[], flagged: string[]) {
+  if (faults.length === 1) return expectExactly(faults[0], flagged);
+  // Each fault answers for its own lanes; a check flagged in a lane without a fault is nobody's.
+  const answersFor = (f: Fault, id: string) => lanesOf(f)!.some((l) => lanesOfCheck(id).includes(l));
+  for (const f of faults) expectExactly(f, flagged.filter((id) => answersFor(f, id)));
+  expect(flagged.filter((id) => !faults.some((f) => answersFor(f, id))), 'flagged in no faulty lane').toEqual([]);
 }
 
 /** The run left exactly the requirements the fault names without proof (verdict INCOMPLETE). */
@@ -202,25 +219,20 @@ export function faultMatrix(file: string): void {
         expectUntested(fault, result);
         return;
       }
-      if (faults.length === 1 && onlyShould(fault)) {
-        // A fault that fails nothing but leaves MUST requirements without proof ends INCOMPLETE.
+      if (faults.every(onlyShould)) {
+        // Faults that fail nothing: warnings (exit 0); INCOMPLETE for one that leaves MUST requirements without proof.
         expect(run.code, run.stderr).toBe(fault.untested?.length ? 2 : 0);
-        expectExactly(fault, idsWith(checks, ['warning']));
-        expectUntested(fault, result);
-        if (!provesStrict(fault)) return;
+        expectEach(faults, idsWith(checks, ['warning']));
+        for (const f of faults) expectUntested(f, result);
+        if (!faults.some(provesStrict)) return;
         const strict = await runAgainst(faults, true);
         expect(strict.code, strict.stderr).toBe(1);
-        expectExactly(fault, idsWith(readResult(strict).checks, ['failed']));
+        expectEach(faults, idsWith(readResult(strict).checks, ['failed']));
         return;
       }
       expect(run.code, run.stderr).toBe(1);
       expectBlocks(faults, result);
-      const flagged = idsWith(checks, ['failed', 'warning']);
-      if (faults.length === 1) return expectExactly(fault, flagged);
-      // Each fault answers for its own lanes; a check flagged in a lane without a fault is nobody's.
-      const answersFor = (f: Fault, id: string) => lanesOf(f)!.some((l) => lanesOfCheck(id).includes(l));
-      for (const f of faults) expectExactly(f, flagged.filter((id) => answersFor(f, id)));
-      expect(flagged.filter((id) => !faults.some((f) => answersFor(f, id))), 'flagged in no faulty lane').toEqual([]);
+      expectEach(faults, idsWith(checks, ['failed', 'warning']));
     });
   });
 }
