@@ -18,7 +18,7 @@ import { faultRuns, isKeyCheckFault, lanesOf, lanesOfCheck, laneOfCheck, READ_WI
 import type { FaultName } from '../reference/faults/index.ts';
 import type { RunningReference } from '../reference/server.ts';
 import { requirementOf } from '../helpers/contract/catalog.ts';
-import { KEY_PLACEHOLDERS, nearMissKeys } from '../helpers/http/redact.ts';
+import { KEY_PLACEHOLDERS, nearMissKeys, secretPlaceholders } from '../helpers/http/redact.ts';
 import { runInProcess } from './support/cli.ts';
 import { readResult } from './support/verdicts.ts';
 import { projectRoot } from '../helpers/core/paths.ts';
@@ -102,7 +102,7 @@ test("a lane's checks ask only its own resource", () => {
 });
 
 /** How the reports show the valid key in a request (helpers/http/redact.ts). */
-const VALID = 'Bearer $SCHEDULING_API_KEY';
+const VALID = `Bearer ${KEY_PLACEHOLDERS.apiKey}`;
 const sendsTheKey = (c: (typeof checks)[number]) => c.exchanges.some((e) => e.request.headers.authorization === VALID);
 
 test("the business's checks outside its key checks send only the valid key", () => {
@@ -132,9 +132,9 @@ const KEYS = { apiKey: 'ref_live_0123456789abcdef', expiredKey: 'ref_expired_012
 
 /** A request as a report shows it, with the keys put back in place of their placeholders (helpers/http/redact.ts). */
 const unredacted = (text: string) =>
-  [[KEY_PLACEHOLDERS.apiKey, KEYS.apiKey], [KEY_PLACEHOLDERS.expiredKey, KEYS.expiredKey], ...nearMissKeys(KEYS.apiKey).map((m) => [m.placeholder, m.key])]
-    .sort((a, b) => b[0].length - a[0].length)
-    .reduce((out, [placeholder, key]) => out.split(placeholder).join(key), text);
+  [...secretPlaceholders(KEYS), ...nearMissKeys(KEYS.apiKey).map((m) => [m.key, m.placeholder] as const)]
+    .sort((a, b) => b[1].length - a[1].length)
+    .reduce((out, [key, placeholder]) => out.split(placeholder).join(key), text);
 
 interface Asked {
   method: string;

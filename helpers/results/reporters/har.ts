@@ -77,7 +77,12 @@ function harOf(groups: { id: string; title: string; exchanges: Exchange[] }[], c
   const seen = new Set<string>();
   const add = (id: string, title: string, all: Exchange[]) => {
     // Once each, within a page too: the HAR holds what the wire carried.
-    const exchanges = all.filter((e) => e.id === undefined || (!seen.has(e.id) && Boolean(seen.add(e.id))));
+    const exchanges: Exchange[] = [];
+    for (const e of all) {
+      if (e.id !== undefined && seen.has(e.id)) continue;
+      if (e.id !== undefined) seen.add(e.id);
+      exchanges.push(e);
+    }
     if (!exchanges.length) return;
     pages.push({ id, title, startedDateTime: exchanges[0].startedAt, pageTimings: {} });
     for (const e of exchanges) entries.push(entry(e, id));
