@@ -90,21 +90,8 @@ async function medianOf<T extends Record<string, number>>(once: () => Promise<T>
 }
 
 const LATENCY_MS = 50;
-const version = await medianOf(async () => ({ seconds: (await command(['--version'])).seconds }));
-const help = await medianOf(async () => ({ seconds: (await command(['--help'])).seconds }));
-const oneCheck = await medianOf(() => fullRun('one check (--only)', {}, ['--only', '^OP-DOCUMENTED:listCustomers ']));
-const plain = await medianOf(() => fullRun('plain', {}));
-const parallel = await medianOf(() => fullRun('plain --concurrency 2', {}, ['--concurrency', '2']));
-const distant = await medianOf(() => fullRun(`${LATENCY_MS} ms added, --concurrency 1`, { latencyMs: LATENCY_MS }, ['--concurrency', '1']));
-// The reference is on loopback, where the default is 1: a distant target gets 2 (defaultConcurrency).
-const distantParallel = await medianOf(() => fullRun(`${LATENCY_MS} ms added, --concurrency 2`, { latencyMs: LATENCY_MS }, ['--concurrency', '2']));
-
-await cappedBody();
-await fullRun('503 every 5th request', { robustness: ['unavailable-every-5th'] });
-await fullRun('hanging find, --timeout 1000', { robustness: ['hang:findCustomer'] }, ['--timeout', '1000']);
-await fullRun('20 MiB team member', { robustness: ['huge-body:findTeamMember'] });
-await fullRun('--rate 5', {}, ['--rate', '5']);
-await fullRun('50 000 customers, pages of 1000', { variations: ['list-pages-link-header'], seedCustomers: 50_000, pageSize: 1000 });
+// BENCH_ONLY=phases: only the round trips per phase (three runs), for a quick look.
+if (process.env.BENCH_ONLY !== 'phases') await figures();
 
 /**
  * Where the time of a run against a distant target goes: for each phase (the command's own steps,
@@ -119,35 +106,58 @@ async function phases(concurrency: number): Promise<void> {
   const owner = new Map(result.checks.flatMap((c) => c.exchanges.map((e) => [e.id, c.resource] as const)));
   const log = readFileSync(join(dir, 'requests.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { phase: string; exchange: { id: string; startedAt: string; durationMs: number; request: { url: string } } });
   const spans = new Map<string, { requests: number; from: number; to: number }>();
-  // A suite's own set-up (snapshots, customers shared by several checks) belongs to the suite file
-  // its worker thread was running (the exchange id names the thread), else to the resource it asks.
-  const lastOwner = new Map<string, string>();
-  for (const { phase, exchange } of log.toSorted((a, b) => Date.parse(a.exchange.startedAt) - Date.parse(b.exchange.startedAt))) {
-    const thread = exchange.id.split('.').slice(0, 2).join('.');
-    const known = owner.get(exchange.id);
-    if (known) lastOwner.set(thread, known);
-    const resource = known ?? lastOwner.get(thread) ?? /\/api\/v1\/(business|customers|team-members)/.exec(exchange.request.url)?.[1] ?? '?';
+  // A suite's own set-up and clean-up (snapshots, customers shared by several checks) belongs to
+  // the lane whose checks next ask the same resource (else the last that did): the lanes share one worker.
+  const sorted = log.toSorted((a, b) => Date.parse(a.exchange.startedAt) - Date.parse(b.exchange.startedAt));
+  const asked = (url: string) => /\/api\/v1\/(business|customers|team-members)/.exec(url)?.[1] ?? '?';
+  const lane = sorted.map(({ exchange }) => owner.get(exchange.id));
+  const near = (i: number, step: 1 | -1) => {
+    for (let j = i + step; j >= 0 && j < sorted.length; j += step) if (lane[j] && asked(sorted[j].exchange.request.url) === asked(sorted[i].exchange.request.url)) return lane[j];
+    return undefined;
+  };
+  sorted.forEach(({ phase, exchange }, i) => {
+    const resource = lane[i] ?? near(i, 1) ?? near(i, -1) ?? asked(exchange.request.url);
     const key = phase === 'suites' ? `suite: ${resource}` : phase;
     const from = Date.parse(exchange.startedAt);
     const span = spans.get(key) ?? { requests: 0, from, to: from };
     spans.set(key, { requests: span.requests + 1, from: Math.min(span.from, from), to: Math.max(span.to, from + exchange.durationMs) });
-  }
+  });
   const t0 = Math.min(...[...spans.values()].map((x) => x.from));
   const rt = (ms: number) => Math.round(ms / LATENCY_MS);
   console.log(`\nRound trips per phase, ${LATENCY_MS} ms per answer, --concurrency ${concurrency} (exit ${code}; one run):\n\n| phase | requests | from | to | span |\n|---|---|---|---|---|`);
   for (const [key, x] of [...spans].sort((a, b) => a[1].from - b[1].from)) console.log(`| ${key} | ${x.requests} | ${rt(x.from - t0)} | ${rt(x.to - t0)} | ${rt(x.to - x.from)} |`);
 }
 
-const s = (x: number) => `${x.toFixed(2)} s`;
-const trips = (t: number, t0: number) => Math.round((t - t0) / (LATENCY_MS / 1000));
-console.log(`
-| figure (median of ${RUNS}) | --concurrency 1 (default on loopback) | --concurrency 2 (default elsewhere) |
-|---|---|---|
-| --version / --help | ${s(version.seconds)} / ${s(help.seconds)} | |
-| run of one check | ${s(oneCheck.seconds)} | |
-| full run, loopback target (wall) | ${s(plain.seconds)} | ${s(parallel.seconds)} |
-| same run with ${LATENCY_MS} ms added to every answer | ${s(distant.seconds)} | ${s(distantParallel.seconds)} |
-| critical path (t${LATENCY_MS} − t0) / ${LATENCY_MS} ms | ${trips(distant.seconds, plain.seconds)} round trips | ${trips(distantParallel.seconds, parallel.seconds)} round trips |
-| peak memory (the command's process) | ${plain.rss} MiB | ${parallel.rss} MiB |`);
+async function figures(): Promise<void> {
+  const version = await medianOf(async () => ({ seconds: (await command(['--version'])).seconds }));
+  const help = await medianOf(async () => ({ seconds: (await command(['--help'])).seconds }));
+  const oneCheck = await medianOf(() => fullRun('one check (--only)', {}, ['--only', '^OP-DOCUMENTED:listCustomers ']));
+  const plain = await medianOf(() => fullRun('plain', {}));
+  const parallel = await medianOf(() => fullRun('plain --concurrency 3', {}, ['--concurrency', '3']));
+  const distant = await medianOf(() => fullRun(`${LATENCY_MS} ms added, --concurrency 1`, { latencyMs: LATENCY_MS }, ['--concurrency', '1']));
+  // The reference is on loopback, where the default is 1: a distant target gets 3 (defaultConcurrency).
+  const distantParallel = await medianOf(() => fullRun(`${LATENCY_MS} ms added, --concurrency 3`, { latencyMs: LATENCY_MS }, ['--concurrency', '3']));
+
+  await cappedBody();
+  await fullRun('503 every 5th request', { robustness: ['unavailable-every-5th'] });
+  await fullRun('hanging find, --timeout 1000', { robustness: ['hang:findCustomer'] }, ['--timeout', '1000']);
+  await fullRun('20 MiB team member', { robustness: ['huge-body:findTeamMember'] });
+  await fullRun('--rate 5', {}, ['--rate', '5']);
+  await fullRun('50 000 customers, pages of 1000', { variations: ['list-pages-link-header'], seedCustomers: 50_000, pageSize: 1000 });
+
+  const s = (x: number) => `${x.toFixed(2)} s`;
+  const trips = (t: number, t0: number) => Math.round((t - t0) / (LATENCY_MS / 1000));
+  console.log(`
+  | figure (median of ${RUNS}) | --concurrency 1 (default on loopback) | --concurrency 3 (default elsewhere) |
+  |---|---|---|
+  | --version / --help | ${s(version.seconds)} / ${s(help.seconds)} | |
+  | run of one check | ${s(oneCheck.seconds)} | |
+  | full run, loopback target (wall) | ${s(plain.seconds)} | ${s(parallel.seconds)} |
+  | same run with ${LATENCY_MS} ms added to every answer | ${s(distant.seconds)} | ${s(distantParallel.seconds)} |
+  | critical path (t${LATENCY_MS} − t0) / ${LATENCY_MS} ms | ${trips(distant.seconds, plain.seconds)} round trips | ${trips(distantParallel.seconds, parallel.seconds)} round trips |
+  | peak memory (the command's process) | ${plain.rss} MiB | ${parallel.rss} MiB |`);
+}
+
+await phases(3);
 await phases(2);
 await phases(1);

@@ -1,6 +1,6 @@
 /**
  * Outcomes do not depend on timing: runs the command against the embedded reference several
- * times (default 20), with --concurrency 1, 2 and 3 in turn (one suite file after another, two
+ * times (default 20), with --concurrency 1, 2 and 3 in turn (the lanes one after another, two
  * and three at once), and compares every check's outcome with the first run's. Exit 1 on any difference.
  *   node --import tsx scripts/same-outcomes.ts [RUNS]
  */

@@ -1,6 +1,6 @@
 /**
  * npm run stability [-- N]: N full runs (default 20) against a fresh reference at each
- * concurrency (1 and 2), in process; prints how many distinct results each gave, comparing the
+ * concurrency (1, 2 and 3: lanes one after another, two and three at once), in process; prints how many distinct results each gave, comparing the
  * checks' ids, order, outcomes and reasons, the verdict, the exit code and what was left on the
  * target. Exits 1 when a concurrency gave more than one.
  */
@@ -14,7 +14,7 @@ const runs = Number(process.argv[2] ?? 20);
 const main = await compiledMain();
 const quiet = { stdout: { write() {} }, stderr: { write() {} } };
 let unstable = false;
-for (const concurrency of ['1', '2']) {
+for (const concurrency of ['1', '2', '3']) {
   const results = new Map<string, number>();
   for (let i = 0; i < runs; i++) {
     const ref = await startReference({});

@@ -146,14 +146,14 @@ test('--retry-budget and --max-body-mib default to a deploy-sized blip and 5 MiB
 });
 
 describe('--concurrency by default suits the target', () => {
-  // Loopback is CPU-bound (more workers cost more); a distant target waits on round trips.
+  // Loopback is CPU-bound; a distant target waits on round trips: every lane at once.
   test.for([
     ['http://127.0.0.1:8080', 1],
     ['http://localhost:8080', 1],
     ['http://[::1]:8080', 1],
-    ['https://staging.example.com', 2],
-    ['http://10.0.0.7:8080', 2],
-  ] as const)('%s: %i suite files at once', ([url, expected]) => {
+    ['https://staging.example.com', 3],
+    ['http://10.0.0.7:8080', 3],
+  ] as const)('%s: %i lanes at once', ([url, expected]) => {
     expect(defaultConcurrency(url)).toBe(expected);
   });
 

@@ -72,6 +72,11 @@ export interface Group<C> {
   group: string;
   /** The checks of the group run at once (each works on records of its own). */
   concurrent?: boolean;
+  /**
+   * The group runs beside its neighbours that say so too, when --concurrency lets lanes run side
+   * by side (their records are disjoint); its own checks still in order, unless `concurrent`.
+   */
+  alongside?: boolean;
   entries: Entry<C>[];
   beforeAll?(ctx: C): Promise<unknown>;
   afterAll?(ctx: C): Promise<unknown>;

@@ -22,7 +22,7 @@ import { scanForSecrets } from '../safety/secret-scan.ts';
 import { buildRunResult, incompleteText, type RunResult, type Stopped } from '../results/run-result.ts';
 import { toSummaryMarkdown } from '../results/reporters/summary.ts';
 import { certificationRefusal } from '../results/reporters/certification.ts';
-import type { CollectedCheck } from '../results/check-outcomes.ts';
+import type { CollectedCheck, Observation } from '../results/check-outcomes.ts';
 import { NOT_SELECTED } from '../core/selection.ts';
 import type { Ended, Io } from './io.ts';
 import { JOURNAL_FILE, REQUEST_LOG_FILE } from '../results/report-files.ts';
@@ -192,7 +192,8 @@ interface Outcome {
 
 /** The result model: the checks in the order of the suites and their declaration, those another writer touched settled as such. */
 function resultOf({ options, target, requestLog }: Session, { started, spec, collector, recovery, interference, stopped }: Outcome): RunResult {
-  const checks = collector.checks.filter((c) => !filteredOut(c)).toSorted((a, b) => suiteRank(a.resource) - suiteRank(b.resource) || collector.byDeclaration(a, b));
+  const inContractOrder = <T extends CollectedCheck | Observation>(a: T, b: T) => suiteRank(a.resource) - suiteRank(b.resource) || collector.byDeclaration(a, b);
+  const checks = collector.checks.filter((c) => !filteredOut(c)).toSorted(inContractOrder);
   return buildRunResult({
     suiteVersion,
     specSha256: spec.sha256,
@@ -208,7 +209,7 @@ function resultOf({ options, target, requestLog }: Session, { started, spec, col
     expectFile: options.certify ? undefined : options.expectFile,
     expectations: options.expectations,
     checks: settledByInterference(checks, interference),
-    observations: collector.observations,
+    observations: collector.observations.toSorted(inContractOrder),
     suiteErrors: collector.suiteErrors,
     stopped: stopped ?? (interference.size ? 'interference' : undefined),
     cleanUp: { deleted: recovery.deleted, restored: recovery.restored },

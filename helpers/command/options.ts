@@ -227,11 +227,13 @@ function certification(given: Given, vendor: VendorConfig, filtered: boolean): P
 }
 
 /**
- * Suite files at once when --concurrency is not given. On loopback a run is CPU-bound: more
- * workers cost more than they save. Against anything further, round trips dominate, and two
- * workers (the business lane in one, customers then team members in the other) come within a few
- * percent of three, with one worker's memory less (npm run bench).
+ * Lanes at once when --concurrency is not given. On loopback a run is CPU-bound: one after
+ * another. Against anything further, round trips dominate: every resource's lane at once (the
+ * business, customers, team members), in the one suite worker, so at no cost in memory.
  */
 export function defaultConcurrency(baseUrl: string): number {
-  return isLoopback(new URL(baseUrl).hostname.replace(/^\[|\]$/g, '')) ? 1 : 2;
+  return isLoopback(new URL(baseUrl).hostname.replace(/^\[|\]$/g, '')) ? 1 : LANES;
 }
+
+/** The resources' lanes (suites/resources.test.ts). */
+const LANES = 3;

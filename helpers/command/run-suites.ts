@@ -10,7 +10,7 @@ import type { TargetConfig } from '../config/target.ts';
 export interface SuiteRunOptions {
   target: TargetConfig;
   reporters: Reporter[];
-  /** Suite files run at once after the operations pass (--concurrency); 1: one after another. */
+  /** Lanes run at once after the operations pass (--concurrency); 1: one after another. */
   concurrency?: number;
 }
 
@@ -24,17 +24,19 @@ export interface SuiteRun {
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
 /**
- * Suite files run in the contract's order, always the same: a smoke pass over every operation,
- * then the business, customers, and last the team members (whose create/delete probes could
- * change data on a broken target). Vitest would otherwise order files by past durations.
+ * The reports' order of the resources, always the same: a smoke pass over every operation, then
+ * the business, customers, and last the team members (whose create/delete probes could change
+ * data on a broken target).
  */
-const FILE_ORDER = ['operations', 'business', 'customers', 'team-members'];
-/** A suite file's place in that order; the reports list checks so, however the files interleaved. */
+const RESOURCE_ORDER = ['operations', 'business', 'customers', 'team-members'];
+/** A resource's place in that order; the reports list checks so, however the lanes interleaved. */
 export function suiteRank(resource: string): number {
-  const i = FILE_ORDER.indexOf(resource);
-  return i === -1 ? FILE_ORDER.length : i;
+  const i = RESOURCE_ORDER.indexOf(resource);
+  return i === -1 ? RESOURCE_ORDER.length : i;
 }
-const fileRank = (moduleId: string) => suiteRank(resourceOf(moduleId));
+/** The operations pass first and alone (it touches every resource, the business singleton too), then the resources' lanes. Vitest would otherwise order files by past durations. */
+const FILE_ORDER = ['operations', 'resources'];
+const fileRank = (moduleId: string) => FILE_ORDER.indexOf(basename(moduleId).replace(/\.test\.[jt]s$/, ''));
 class ContractOrder extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     return [...files].sort((a, b) => fileRank(a.moduleId) - fileRank(b.moduleId) || a.moduleId.localeCompare(b.moduleId));
@@ -42,43 +44,26 @@ class ContractOrder extends BaseSequencer {
 }
 
 /**
- * Starts the suites through vitest's Node API. The operations pass runs first and alone (it
- * touches every resource, the business singleton too); then the resource files, which touch
- * only their own records, run up to `concurrency` at once, each in its own worker, the --rate
- * shared out between them. With concurrency 1 all files run one after another in one worker.
- * Checks inside a file may be concurrent.
+ * Starts the suites through vitest's Node API, in one worker: the suite files one after
+ * another, the lanes of each (its resources, helpers/vitest/check.ts) up to `concurrency` at
+ * once. A second worker would cost its start-up and memory (a V8 isolate) and save nothing: the
+ * lanes wait on the target, not on this process. Checks inside a lane may be concurrent.
  */
 export async function startSuites(options: SuiteRunOptions & { stillWanted?: () => boolean }): Promise<SuiteRun> {
   const vitest = await suiteVitest(options);
   // A stop (signal, run timeout) while vitest was being created: vitest forgets a cancel that
   // comes before its run has begun, so the run is not begun at all.
   if (options.stillWanted && !options.stillWanted()) return { done: vitest.close(), cancel: async () => {} };
-  const concurrency = options.concurrency ?? 1;
-  let cancelled = false;
-  const run = async () => {
-    if (concurrency === 1) return void (await vitest.start());
-    const files = await new ContractOrder(vitest).sort(await vitest.globTestSpecifications());
-    const first = files.filter((f) => resourceOf(f.moduleId) === FILE_ORDER[0]);
-    const rest = files.filter((f) => !first.includes(f));
-    await vitest.runTestSpecifications(first, false);
-    if (cancelled || (options.stillWanted && !options.stillWanted()) || rest.length === 0) return;
-    const lanes = Math.min(concurrency, rest.length);
-    // Each worker spaces its own requests: together they stay within --rate.
-    if (options.target.rate) vitest.provide('target', { ...options.target, rate: options.target.rate / lanes });
-    await vitest.runTestSpecifications(rest, false);
-  };
-  const done = run().finally(() => vitest.close());
-  return {
-    done,
-    cancel: (reason) => {
-      cancelled = true;
-      return vitest.cancelCurrentRun(reason);
-    },
-  };
+  const done = vitest.start().then(() => undefined).finally(() => vitest.close());
+  return { done, cancel: (reason) => vitest.cancelCurrentRun(reason) };
 }
+
+/** Vitest's bound on the checks at once in the worker: the lanes and groups bound their own. */
+const UNBOUNDED = 1000;
 
 /** The suites' vitest instance, with the command's signal handling (not vitest's) in place. */
 async function suiteVitest(options: SuiteRunOptions) {
+  const lanes = options.concurrency ?? 1;
   const perCheck = Math.max(60_000, options.target.timeoutMs * 8);
   const before = new Map(SIGNALS.map((s) => [s, process.listeners(s)]));
   process.env.VITEST = 'true';
@@ -93,17 +78,20 @@ async function suiteVitest(options: SuiteRunOptions) {
       watch: false,
       run: true,
       reporters: options.reporters,
-      fileParallelism: (options.concurrency ?? 1) > 1,
-      maxWorkers: options.concurrency ?? 1,
+      fileParallelism: false,
+      maxWorkers: 1,
+      // Each concurrent group takes its own turns (helpers/vitest/runner.ts), whatever runs beside it.
+      runner: join(codeRoot, 'helpers', 'vitest', `runner.${basename(codeRoot) === 'dist' ? 'js' : 'ts'}`),
+      maxConcurrency: UNBOUNDED,
       sequence: { sequencer: ContractOrder },
       pool: 'threads',
-      // A worker runs the files it is given one after another, sharing loaded modules (spec, ajv,
-      // undici): that saves a second of start-up per file.
+      // The worker runs the files one after another, sharing loaded modules (spec, ajv, undici):
+      // that saves a second of start-up per file.
       isolate: false,
       testTimeout: perCheck,
       hookTimeout: perCheck,
       teardownTimeout: perCheck,
-      provide: { target: options.target },
+      provide: { target: options.target, lanes },
       // The compiled helpers (dist/, scripts/build.mjs) load natively: nothing to transform.
       server: { deps: { external: [/\/dist\/(helpers|reference)\//] } },
       experimental: suiteLoading(),
@@ -140,6 +128,4 @@ function writableFolder(path: string): string | undefined {
     return undefined;
   }
 }
-
-const resourceOf = (moduleId: string) => basename(moduleId).replace(/\.test\.[jt]s$/, '');
 

@@ -54,5 +54,7 @@ export interface TargetConfig extends Partial<Limits> {
 declare module 'vitest' {
   export interface ProvidedContext {
     target: TargetConfig;
+    /** How many lanes run at once in the suite worker (--concurrency). */
+    lanes: number;
   }
 }

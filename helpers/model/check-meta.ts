@@ -6,6 +6,8 @@ import type { Outcome } from '../core/outcome.ts';
 
 /** What a check tells the reporters, on top of vitest's own result. */
 export interface CheckMeta extends CheckIdentity {
+  /** The lane's resource, where a suite file holds several (else the file's name is). */
+  resource?: string;
   changesData: boolean;
   outcome?: Outcome;
   reason?: string;
@@ -17,6 +19,7 @@ export interface CheckMeta extends CheckIdentity {
 export interface ObservationMeta {
   id: string;
   title: string;
+  resource?: string;
   text: string;
   exchanges: Exchange[];
 }

@@ -10,7 +10,8 @@ import { teamMemberChecks } from './team-members.ts';
 /**
  * Every registry, in the order a run meets them: a smoke pass over every operation, then the
  * business, customers, and last the team members (whose create/delete probes could change data
- * on a broken target). One suite file each, suites/<resource>.test.ts.
+ * on a broken target). The operations pass has suites/operations.test.ts; the resources are lanes
+ * of suites/resources.test.ts.
  */
 export const REGISTRIES = [
   listed('operations', operationsChecks),

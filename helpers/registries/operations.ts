@@ -58,8 +58,10 @@ const isWriteBack = ({ opOf }: Env, op: Operation) => op.method === 'PATCH' && !
 export function operationsChecks(spec: Spec, target: TargetConfig): Registry<Pass> {
   const env: Env = { target, opOf: (method, path) => spec.operations.find((o) => o.method === method && o.path === path) };
   const resources = [...new Set(spec.operations.map((op) => op.resource))];
+  // Each resource's operations touch only its records: the resources go side by side.
   const groups = resources.map((resource): Group<Pass> => ({
     group: resource,
+    alongside: true,
     entries: sorted(spec.operations.filter((o) => o.resource === resource)).flatMap((op) => {
       const requirement = PARTIAL_UPDATE[resource];
       return isWriteBack(env, op) && requirement ? [documented(env, op), writeBack(env, op, requirement)] : [documented(env, op)];

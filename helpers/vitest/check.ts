@@ -32,8 +32,9 @@ async function settleDifference(id: string, failure: unknown): Promise<void> {
 /**
  * Runs a registry's checks in this suite file: its shared state is opened here (never when the
  * checks are only listed) and closed after the last check, its groups become describe blocks.
+ * `resource` names the lane in the reports where a file holds several (default: the file's name).
  */
-export function register<C>(declare: Declare<C>, spec: Spec): void {
+export function register<C>(declare: Declare<C>, spec: Spec, resource?: string): void {
   const target = inject('target');
   const registry = declare(spec, target);
   const ctx = registry.open();
@@ -42,17 +43,20 @@ export function register<C>(declare: Declare<C>, spec: Spec): void {
   afterAll(() => registry.close(ctx));
   const titles = new Map(checksOf(registry.entries).map((c) => [c.id, c.title]));
   const unselected = (id: CheckId) => !selects(target.only, { id, title: titles.get(id) ?? '' });
-  const add = (entries: Entry<C>[]) => {
+  // Every block and check says whether it runs at once with its neighbours: none inherits it from a lane beside others.
+  const add = (entries: Entry<C>[], concurrent: boolean) => {
     for (const e of entries) {
       if (isGroup(e)) {
-        (e.concurrent ? describe.concurrent : describe)(e.group, () => {
+        const besides = Boolean(e.alongside) && lanesAtOnce() > 1;
+        describe(e.group, { concurrent: besides || Boolean(e.concurrent) }, () => {
+          if (besides) takeTurn();
           if (e.beforeAll) beforeAll(() => e.beforeAll!(ctx));
           if (e.afterAll) afterAll(() => e.afterAll!(ctx));
-          add(e.entries);
+          add(e.entries, Boolean(e.concurrent));
         });
-      } else if (isObservation(e)) observe(e, () => e.observe(ctx));
+      } else if (isObservation(e)) observe(e, () => e.observe(ctx), { concurrent, resource });
       else
-        check(e, async (run) => {
+        check(e, { concurrent, resource }, async (run) => {
           // A check whose work --only left out did not run: neither does this one.
           const left = e.needs?.find(unselected);
           if (left) run.notApplicable(dependsOnUnselected(left));
@@ -60,7 +64,52 @@ export function register<C>(declare: Declare<C>, spec: Spec): void {
         });
     }
   };
-  add(registry.entries);
+  add(registry.entries, false);
+}
+
+/**
+ * Several resources' registries in one suite file, each a lane of records of its own: with
+ * --concurrency above 1 they run side by side in this one worker, up to that many at once, in
+ * the order given; else one after another.
+ */
+export function registerLanes(spec: Spec, lanes: Record<string, Declare<unknown>>): void {
+  const besides = lanesAtOnce() > 1;
+  for (const [resource, declare] of Object.entries(lanes)) {
+    describe(resource, { concurrent: besides }, () => {
+      if (besides) takeTurn();
+      register(declare, spec, resource);
+    });
+  }
+}
+
+/** How many lanes (and groups that run alongside) may run at once: --concurrency. */
+const lanesAtOnce = () => inject('lanes') ?? 1;
+
+/** Lanes waiting for their turn, when more are side by side than --concurrency lets run. */
+let running = 0;
+const waiting: (() => void)[] = [];
+
+/**
+ * The block waits for a turn before its first hook and check, and gives it up after its last:
+ * up to --concurrency blocks at once, in the order declared. Waiting has no time limit: a turn
+ * comes when a lane before it ends, each of its checks bounded by its own timeout.
+ */
+function takeTurn(): void {
+  beforeAll(async () => {
+    if (running < lanesAtOnce()) return void running++;
+    await new Promise<void>((resolve) => waiting.push(resolve));
+  }, 0);
+  afterAll(() => {
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  });
+}
+
+/** Where a check or observation stands: whether it runs at once with its neighbours, and its lane. */
+interface Place {
+  concurrent: boolean;
+  resource?: string;
 }
 
 /**
@@ -68,7 +117,7 @@ export function register<C>(declare: Declare<C>, spec: Spec): void {
  * level. A failing SHOULD check is a warning (the test passes, the report says "warning") unless
  * the run is strict.
  */
-function check(def: Pick<Check<unknown>, 'id' | 'title' | 'changesData'>, body: (run: CheckRun) => Promise<void>): void {
+function check(def: Pick<Check<unknown>, 'id' | 'title' | 'changesData'>, place: Place, body: (run: CheckRun) => Promise<void>): void {
   // Refused at run time too: the id may have been built from data, or the types be out of date.
   const requirement = loadCatalog().byId.get(requirementOf(def.id));
   if (!requirement) throw new Error(`check ${def.id}: no requirement ${requirementOf(def.id)} in spec/requirements.yaml`);
@@ -79,6 +128,7 @@ function check(def: Pick<Check<unknown>, 'id' | 'title' | 'changesData'>, body: 
     level: requirement.level,
     clause: requirement.clause,
     title: def.title,
+    resource: place.resource,
     changesData: Boolean(def.changesData),
     exchanges: [],
     notes: [],
@@ -89,7 +139,7 @@ function check(def: Pick<Check<unknown>, 'id' | 'title' | 'changesData'>, body: 
   if (skip) Object.assign(declared, { outcome: 'skipped', reason: NOT_SELECTED });
   // Declared up front, so that a check that never starts (cancelled, its hook failed) is still
   // reported under its own id and level.
-  test(`${def.id} ${def.title}`, { meta: { conformance: declared }, skip }, async (context) => {
+  test(`${def.id} ${def.title}`, { meta: { conformance: declared }, skip, concurrent: place.concurrent }, async (context) => {
     const target = inject('target');
     const meta: CheckMeta = { ...declared, exchanges: [], notes: [] };
     context.task.meta.conformance = meta;
@@ -160,14 +210,14 @@ function conclude(meta: CheckMeta, failure: unknown, warns: boolean, redact: (te
  * customers can be listed without a key). It is reported, never judged; if the target cannot be
  * asked, the observation says so.
  */
-function observe(def: Pick<Observation<unknown>, 'observation' | 'title'>, body: () => Promise<string>): void {
+function observe(def: Pick<Observation<unknown>, 'observation' | 'title'>, body: () => Promise<string>, { concurrent, resource }: Place): void {
   const id = def.observation;
-  const meta = { observation: { id, title: def.title, text: '', exchanges: [] } };
-  test(`${id} ${def.title}`, { meta, skip: !selects(inject('target').only, { id, title: def.title }) }, async (context) => {
+  const meta = { observation: { id, title: def.title, resource, text: '', exchanges: [] } };
+  test(`${id} ${def.title}`, { meta, concurrent, skip: !selects(inject('target').only, { id, title: def.title }) }, async (context) => {
     const target = inject('target');
     if (target.stopChecksAt !== undefined && Date.now() >= target.stopChecksAt) context.skip('not run: run-timeout');
     const redact = redactor(target);
-    const meta: ObservationMeta = { id, title: def.title, text: '', exchanges: [] };
+    const meta: ObservationMeta = { id, title: def.title, resource, text: '', exchanges: [] };
     context.task.meta.observation = meta;
     try {
       meta.text = redact(await withExchangeLog(meta.exchanges, body));

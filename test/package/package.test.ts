@@ -45,7 +45,7 @@ beforeAll(async () => {
 describe('the packed tarball', () => {
   test('holds what runs, and nothing of the project\'s own tests', async () => {
     const files = (await run('tar', ['-tzf', tarball], { cwd: scratch })).stdout.split('\n').filter(Boolean);
-    for (const f of ['package/package.json', 'package/index.js', 'package/types/helpers/api.d.ts', 'package/bin/scheduling-conformance.js', 'package/suites/business.test.ts', 'package/spec/openapi.yaml', 'package/reference/server.ts', 'package/action.yml', 'package/README.md']) {
+    for (const f of ['package/package.json', 'package/index.js', 'package/types/helpers/api.d.ts', 'package/bin/scheduling-conformance.js', 'package/suites/resources.test.ts', 'package/spec/openapi.yaml', 'package/reference/server.ts', 'package/action.yml', 'package/README.md']) {
       expect(files).toContain(f);
     }
     // Only the build script of scripts/ ships (bin/ and index.js compile the sources with it).

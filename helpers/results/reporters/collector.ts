@@ -13,8 +13,8 @@ export class ResultCollector implements Reporter {
   private listeners: ((check: CollectedCheck) => void)[] = [];
   /** Vitest reports a test again when a run is cancelled; each is kept once, the last word wins. */
   private readonly seen = new Map<string, number>();
-  /** Where each check is declared in its suite file: checks that run at once end in any order. */
-  private readonly declared = new WeakMap<CollectedCheck, number>();
+  /** Where each check and observation is declared in its suite file: those that run at once end in any order. */
+  private readonly declared = new WeakMap<CollectedCheck | Observation, number>();
 
   constructor(private readonly redact: (text: string) => string) {}
 
@@ -27,8 +27,9 @@ export class ResultCollector implements Reporter {
     if (observation) {
       // An observation that never ran (the run was stopped) has nothing to say.
       if (testCase.result().state !== 'passed') return;
-      const resource = basename(testCase.module.moduleId).replace(/\.test\.[jt]s$/, '');
-      this.observations.push({ ...observation, resource, text: this.redact(observation.text) });
+      const seen: Observation = { ...observation, resource: observation.resource ?? fileResource(testCase), text: this.redact(observation.text) };
+      this.declared.set(seen, this.placeIn(testCase));
+      this.observations.push(seen);
       return;
     }
     const check = toCheckResult(testCase, this.redact);
@@ -50,8 +51,8 @@ export class ResultCollector implements Reporter {
     return places.get(testCase.id) ?? 0;
   }
 
-  /** Checks of one suite file in the order the file declares them, as the contract reads (not as they ended). */
-  byDeclaration = (a: CollectedCheck, b: CollectedCheck): number => (this.declared.get(a) ?? 0) - (this.declared.get(b) ?? 0);
+  /** Checks (or observations) of one suite file in the order the file declares them, as the contract reads (not as they ended). */
+  byDeclaration = (a: CollectedCheck | Observation, b: CollectedCheck | Observation): number => (this.declared.get(a) ?? 0) - (this.declared.get(b) ?? 0);
 
   onTestModuleEnd(module: TestModule): void {
     for (const e of module.errors()) this.suiteErrors.push(this.redact(`${basename(module.moduleId)}: ${e.message}`));
@@ -65,10 +66,13 @@ export class ResultCollector implements Reporter {
   }
 }
 
+/** A suite file that holds one registry is named after its resource. */
+const fileResource = (testCase: TestCase) => basename(testCase.module.moduleId).replace(/\.test\.[jt]s$/, '');
+
 function toCheckResult(testCase: TestCase, redact: (t: string) => string): CollectedCheck | undefined {
   const meta = (testCase.meta() as { conformance?: CheckMeta }).conformance;
   const result = testCase.result();
-  const resource = basename(testCase.module.moduleId).replace(/\.test\.[jt]s$/, '');
+  const resource = meta?.resource ?? fileResource(testCase);
   const durationMs = Math.round(testCase.diagnostic()?.duration ?? 0);
   // Every check declares its meta (helpers/vitest/check.ts); a test without one is not a check.
   if (!meta) return undefined;
