@@ -67,44 +67,50 @@ async function undoOnce(client: ApiClient, journal: Journal, target: TargetConfi
   const recovery: Recovery = { deleted: [], restored: [], leftOnTarget: [] };
   const left = new Map<string, string>();
 
-  const remove = async (path: string) => {
+  /** Deletes a record: undefined when it is gone, else why not. */
+  const deleted = async (path: string): Promise<string | undefined> => {
     try {
       const answer = await client.send({ method: 'DELETE', path });
-      if (is2xx(answer) || answer.status === 404) {
-        recovery.deleted.push(path);
-        left.delete(path);
-      } else left.set(path, `delete answered ${answer.status}`);
+      return is2xx(answer) || answer.status === 404 ? undefined : `delete answered ${answer.status}`;
     } catch (e) {
-      left.set(path, (e as Error).message);
+      return (e as Error).message;
     }
   };
+  const settle = (path: string, problem: string | undefined) => {
+    if (problem) return void left.set(path, problem);
+    recovery.deleted.push(path);
+    left.delete(path);
+  };
+  const remove = async (path: string) => settle(path, await deleted(path));
   for (const c of state.created) if (await stillOurs(client, c.path, target)) await remove(c.path);
 
   // Verify by listing, and find records whose create answer never arrived, by the run marker.
-  for (const listPath of state.listPaths) {
+  // Each collection, then each record written, is independent of the others: they go at once,
+  // and what they found is taken in the journal's order, so that the report reads the same.
+  const verified = await Promise.all([...state.listPaths].map(async (listPath) => {
     const found = await ownRecords(client, listPath, state, target);
-    if (typeof found === 'string') {
-      left.set(listPath, `could not verify by listing: ${found}`);
-      continue;
-    }
-    for (const path of found) if (path !== state.lease) await remove(path);
+    if (typeof found === 'string') return { listPath, problem: found, removed: [], still: [] };
+    const removed: [string, string | undefined][] = [];
+    for (const path of found) if (path !== state.lease) removed.push([path, await deleted(path)]);
     // A list that held none of them is verified already: a long one is not read twice for nothing.
-    const still = found.some((p) => p !== state.lease) ? await ownRecords(client, listPath, state, target) : [];
-    if (typeof still === 'string') left.set(listPath, `could not verify by listing: ${still}`);
-    else for (const path of still) if (path !== state.lease) left.set(path, left.get(path) ?? 'still listed after being deleted');
+    const still = removed.length ? await ownRecords(client, listPath, state, target) : [];
+    return typeof still === 'string' ? { listPath, problem: still, removed, still: [] } : { listPath, removed, still };
+  }));
+  for (const { listPath, problem, removed, still } of verified) {
+    for (const [path, why] of removed) settle(path, why);
+    if (problem) left.set(listPath, `could not verify by listing: ${problem}`);
+    for (const path of still) if (path !== state.lease) left.set(path, left.get(path) ?? 'still listed after being deleted');
   }
 
-  for (const [path, fields] of state.written) {
+  const putBack = await Promise.all([...state.written].map(async ([path, fields]) => {
     const before = state.snapshots.get(path);
-    if (!before) {
-      const problem = await unsnapshotted(client, path);
-      if (problem) left.set(path, problem);
-      continue;
-    }
+    if (!before) return { path, restored: [], problem: await unsnapshotted(client, path) };
     const by = state.interference.get(path);
-    const result = by ? await restoreOwn(client, path, before, fields, target.runId, by) : await restoreRecord(client, path, before, fields);
-    if (result.restored.length) recovery.restored.push(`${path} (${result.restored.join(', ')})`);
-    if (result.problem) left.set(path, result.problem);
+    return { path, ...(by ? await restoreOwn(client, path, before, fields, target.runId, by) : await restoreRecord(client, path, before, fields)) };
+  }));
+  for (const { path, restored, problem } of putBack) {
+    if (restored.length) recovery.restored.push(`${path} (${restored.join(', ')})`);
+    if (problem) left.set(path, problem);
   }
   // The lease goes last: until everything else is undone, no other run may start.
   if (state.lease) {

@@ -19,30 +19,28 @@ export interface SharedRecord {
  * members), each read once. What could not be read is said in `problems`.
  */
 export async function readSharedRecords(client: ApiClient, spec: Spec, target: TargetConfig): Promise<{ records: SharedRecord[]; problems: string[] }> {
-  const records: SharedRecord[] = [];
-  const problems: string[] = [];
   const recordOf = recordReader(spec, target);
-  for (const { ops: { list: op, update, create } } of everyResource(spec)) {
-    if (!op || !update) continue;
+  // Each resource is read at once with the others; what was read is kept in the spec's order.
+  const read = await Promise.all(everyResource(spec).map(async ({ ops: { list: op, update, create } }): Promise<{ records: SharedRecord[]; problem?: string }> => {
+    if (!op || !update) return { records: [] };
     const singleton = update.path === op.path;
-    if (!singleton && (update.collectionPath !== op.path || create)) continue;
+    if (!singleton && (update.collectionPath !== op.path || create)) return { records: [] };
     try {
       if (!singleton) {
         // Every page: a member on a later page is changed and put back like the others.
         const items = await new ListReader(client, target).all(op.path, `cannot snapshot ${op.path} before the run`);
-        for (const row of items.filter(isRecord)) {
+        return { records: items.filter(isRecord).flatMap((row) => {
           const id = row[target.vendor.idField];
-          if (id !== undefined && id !== null) records.push({ path: fillId(`${op.path}/{id}`, id), record: row });
-        }
-        continue;
+          return id !== undefined && id !== null ? [{ path: fillId(`${op.path}/{id}`, id), record: row }] : [];
+        }) };
       }
       const answer = await client.send({ method: 'GET', path: op.path });
       const record = is2xx(answer) ? recordOf(op.path, answer.json) : undefined;
       if (!record) throw new Error(`cannot snapshot ${op.path} before changing it: GET answered ${answer.status}${answer.jsonError ? ` (${answer.jsonError})` : is2xx(answer) ? ' without a record in it' : ''}`);
-      records.push({ path: op.path, record });
+      return { records: [{ path: op.path, record }] };
     } catch (e) {
-      problems.push((e as Error).message);
+      return { records: [], problem: (e as Error).message };
     }
-  }
-  return { records, problems };
+  }));
+  return { records: read.flatMap((r) => r.records), problems: read.flatMap((r) => (r.problem ? [r.problem] : [])) };
 }
