@@ -22,6 +22,7 @@ import { TeamMemberLane } from '../resources/team-member-lane.ts';
 import { converge, windowOf } from '../core/converge.ts';
 import { coverFields, judgeFields, keptOut, type FieldAccess, type FieldOutcome } from '../resources/field-coverage.ts';
 import { sharedStep } from '../checks/shared-step.ts';
+import { atOnce } from '../core/at-once.ts';
 import { ID_NEAR_MISSES, type IdMiss } from '../contract/id-near-misses.ts';
 import { madeBy, wrongRecordFound } from '../checks/id-near-miss.ts';
 
@@ -100,20 +101,19 @@ function listAndFind({ ops, idField }: Env): Check<Members>[] {
     // Judged by content, not by the id label: the member found carries the values the list shows for it.
     { id: 'TM-FIND', title: `GET ${ops.find.path} answers 2xx with the member of that id, as the list shows it, for each listed member (up to ${FIND_SAMPLE})`, async run({ lane }, run) {
       await someMember(lane, run, (rows) => rows[0]);
-      const wrong: string[] = [];
-      for (const member of (await lane.initial()).slice(0, FIND_SAMPLE)) {
+      // Each member is found at once with the others (reads only); what is wrong is said in the list's order.
+      const wrong = (await atOnce((await lane.initial()).slice(0, FIND_SAMPLE).map(async (member): Promise<string | undefined> => {
         const id = member[idField];
         const answer = await lane.find(id);
-        if (!is2xx(answer)) wrong.push(`${String(id)}: ${said(answer)}`);
-        else if (!isRecord(answer.json) || !sameId(answer.json[idField], id)) wrong.push(`${String(id)}: answered ${isRecord(answer.json) ? `the member with ${idField} ${JSON.stringify(answer.json[idField])}` : said(answer)}`);
-        else if (sharedFieldsDiffer(member, answer.json).length) {
-          // The list may be older than the find: both are asked again before the target is blamed.
-          const listed = (await lane.readList('listing team members again')).find((r) => sameId(r[idField], id));
-          const found = await lane.find(id);
-          const differ = listed && isRecord(found.json) ? sharedFieldsDiffer(listed, found.json) : [];
-          if (differ.length) wrong.push(`${String(id)}: answered other values than the list shows for it (${differ.join('; ')})`);
-        }
-      }
+        if (!is2xx(answer)) return `${String(id)}: ${said(answer)}`;
+        if (!isRecord(answer.json) || !sameId(answer.json[idField], id)) return `${String(id)}: answered ${isRecord(answer.json) ? `the member with ${idField} ${JSON.stringify(answer.json[idField])}` : said(answer)}`;
+        if (!sharedFieldsDiffer(member, answer.json).length) return undefined;
+        // The list may be older than the find: both are asked again before the target is blamed.
+        const listed = (await lane.readList('listing team members again')).find((r) => sameId(r[idField], id));
+        const found = await lane.find(id);
+        const differ = listed && isRecord(found.json) ? sharedFieldsDiffer(listed, found.json) : [];
+        return differ.length ? `${String(id)}: answered other values than the list shows for it (${differ.join('; ')})` : undefined;
+      }))).filter((w) => w !== undefined);
       ensure(wrong.length === 0, () => `listed members not found by their id: ${wrong.join('; ')}`);
     } },
   ];
@@ -123,7 +123,7 @@ function listAndFind({ ops, idField }: Env): Check<Members>[] {
 // (or not scoped at all) changes the others.
 function isolation({ target, ops, idField }: Env): Check<Members> {
   return { id: 'TM-ISOLATION', title: `PATCH ${ops.update.path} of one member leaves every other member as it was; then restored`, changesData: true, async run({ lane }, run) {
-      const members = await needs('TM-LIST', lane.readList('listing team members before the update'));
+      const members = await needs('TM-LIST', lane.currentList('listing team members before the update'));
       if (members.length < 2) run.notApplicable('the target lists fewer than two team members');
       // The member with the most fields: the one most likely to hold a field to change.
       const id = richest(members)![idField];
@@ -166,7 +166,7 @@ function updates({ target, ops, idField }: Env): Check<Members>[] {
     async run({ lane }, run) {
       const listed = await someMember(lane, run, richest);
       const id = listed[idField];
-      const original = await needs('TM-FIND', lane.read(id, 'reading the member before the update'));
+      const original = await needs('TM-FIND', lane.current(id, 'reading the member before the update'));
       const body = bodyFor(lane, original) ?? run.notApplicable('the member has no name-like string field to change: configure teamMemberPatch');
       await lane.changing(original, async () => {
         const answer = await lane.update(id, body);
@@ -213,6 +213,8 @@ function authentication(spec: Spec, { target, ops, idField }: Env): Group<Member
   };
   return {
     group: 'team members: authentication (not documented, observed only)',
+    // Each asks without a key, once: they may go at once.
+    concurrent: true,
     entries: spec.operations.filter((o) => o.resource === 'team-members').map((op) =>
       authObservation<Members>(target, op, probes[op.operationId] ?? (async () => ({ cannot: 'no way to prepare this operation' })), async ({ lane, originals }, answer, probe) => {
         const original = originals.get(String(probe.id));
@@ -249,14 +251,17 @@ function nearMisses({ target, ops, idField }: Env): Group<Members> {
     async run({ lane }, run) {
       const { member, near, listed } = await nearMissOf(lane, run, miss);
       const id = member[idField];
-      const original = await needs('TM-FIND', lane.read(id, 'reading the member before'));
+      const original = await needs('TM-FIND', lane.current(id, 'reading the member before'));
       const body = nameChangeOr(target, lane, original, run);
       const asked = `PATCH ${ops.update.path} with ${near} (${miss.description} ${String(id)}) and ${JSON.stringify(body)}`;
       await lane.changing(original, async () => {
         const answer = await lane.update(near, body);
+        // The list is read at once with the member, and judged after it.
+        const after = lane.readList('listing team members after');
+        after.catch(() => undefined); // awaited below, unless the member's judgement fails first
         const changed = changedFields(original, await lane.read(id, 'reading the member after'));
         ensure(changed.length === 0, () => `${asked} ${said(answer)}, and changed the member ${String(id)}: ${changed.join('; ')}`);
-        const added = madeBy(body, near, listed, await lane.readList('listing team members after'), idField);
+        const added = madeBy(body, near, listed, await after, idField);
         if (added.length) throw new Error(`${asked} ${said(answer)}, and created members ${added.map(String).join(', ')}, which the interface cannot do. ${await lane.undoCreate(added)}`);
       });
     },
@@ -278,7 +283,7 @@ function notOffered(env: Env): Group<Members> {
     group: 'team members: what the interface does not offer (section 1)',
     entries: [
       { id: 'TM-NO-CREATE', title: `POST ${ops.list.path} with a copy of a member does not answer 2xx and the list is unchanged`, changesData: true, async run({ client, lane }, run) {
-        const before = await needs('TM-LIST', lane.readList('listing team members before'));
+        const before = await needs('TM-LIST', lane.currentList('listing team members before'));
         if (!before.length) run.notApplicable('the target lists no team member to copy');
         const answer = await client.call(lane.createProbe, { body: lane.copyOf(before[0]) });
         const listed = await lane.listAll('listing team members after the POST').catch((e: Error) => e);
@@ -303,8 +308,8 @@ function notOffered(env: Env): Group<Members> {
         if (!before.length) run.notApplicable('the target lists no team member to learn the form of an id from');
         const id = (await lane.unknownId(before)) ?? run.notApplicable(`no id of the form of ${String(before[0][idField])} that names no member turned up`);
         const answer = await lane.update(id, lane.copyOf(before[0]));
-        const found = await lane.find(id);
-        const listed = await lane.listAll('listing team members after the PATCH').catch((e: Error) => e);
+        // What the PATCH may have made, found and listed at once.
+        const [found, listed] = await atOnce([lane.find(id), lane.listAll('listing team members after the PATCH').catch((e: Error) => e)]);
         const rows = listed instanceof Error ? undefined : listed.filter(isRecord);
         const known = new Set(before.map((r) => String(r[idField])));
         const added = (rows ?? []).map((r) => r[idField]).filter((x) => !known.has(String(x)));

@@ -37,6 +37,8 @@ export class TeamMemberLane {
   private readonly windowMs: number;
   /** The last member read, and how many writes the client had sent then (see current). */
   private latest?: { id: string; row: Row; writes: number };
+  /** The last list read, and how many writes the client had sent then (see currentList). */
+  private lastList?: { rows: Row[]; writes: number };
   private readonly journal: Journal | undefined;
 
   constructor(
@@ -68,7 +70,14 @@ export class TeamMemberLane {
     const bad = rows.findIndex((r) => !isRecord(r) || r[this.idField] === undefined || r[this.idField] === null);
     ensure(bad < 0, () => `${doing}: element ${bad} is not a member carrying "${this.idField}" (set idField in the vendor config if the id has another name)`);
     this.watch.read('list', this.readings(rows as Row[]));
+    this.lastList = { rows: rows as Row[], writes: this.client.writesSent };
     return rows as Row[];
+  }
+
+  /** The members as the lane last listed them, when nothing was sent since that could have changed them; else a new list (see current). */
+  async currentList(why: string): Promise<Row[]> {
+    const last = this.lastList;
+    return last && last.writes === this.client.writesSent ? last.rows : this.readList(why);
   }
 
   find(id: unknown): Promise<Answer> {
@@ -214,6 +223,8 @@ export class TeamMemberLane {
       const { still, now } = await restoreFields(access, original, writableFields(original, this.idField), {
         differing: (now) => changedFieldNames(original, now),
       });
+      // The read that verified the restore is the member as it stands: the next change starts from it (see current).
+      if (!still.length) this.latest = { id: String(id), row: now, writes: this.client.writesSent };
       return still.length ? `member ${String(id)} differs from its original: ${changedFields(original, now).join('; ')}` : undefined;
     } catch (e) {
       // Turned away: the check is blocked by the target; the after-run clean-up puts the member back.
