@@ -3,7 +3,7 @@
  * and answers its documented success. One check per operation in spec/openapi.yaml.
  */
 import { asBlocked, type Check, type CheckRun, type Group, type Registry } from '../checks/definition.ts';
-import { fillId, is2xx, type ApiClient } from '../http/client.ts';
+import { fillId, is2xx, type Answer, type ApiClient } from '../http/client.ts';
 import { journalledClient } from '../safety/journal.ts';
 import { currentJournal } from '../checks/current-journal.ts';
 import { CreatedRecords } from '../safety/created-records.ts';
@@ -28,6 +28,8 @@ interface Pass {
   records: Map<string, unknown>;
   /** Ids of the records this run created: only a find of one of those waits for it to show. */
   madeHere: Set<unknown>;
+  /** The answer of the pass's last GET of a record, by its path: the write-back that follows reads no further. */
+  lastRead: Map<string, Answer>;
   /** What each write-back did to the fields it did not send: no write goes unjudged, the first one neither. */
   writeBacks: Map<string, { body: unknown; changed: string[]; problem?: string }>;
   /**
@@ -77,7 +79,7 @@ export function operationsChecks(spec: Spec, target: TargetConfig): Registry<Pas
         client, recordOf,
         createdRecords: new CreatedRecords(currentJournal(target)),
         snapshots: new Snapshots(client, target.vendor.idField, currentJournal(target), recordOf),
-        records: new Map(), madeHere: new Set(), writeBacks: new Map(), unsent: new Map(),
+        records: new Map(), madeHere: new Set(), lastRead: new Map(), writeBacks: new Map(), unsent: new Map(),
       };
     },
     async close({ client, snapshots, createdRecords }) {
@@ -130,10 +132,14 @@ async function requestBody({ target, opOf }: Env, pass: Pass, op: Operation, id:
   // Records the suite cannot create are snapshotted before the first change, and restored below:
   // the snapshot is the record as it reads now, and what the write-back sends.
   const snapshotted = !opOf('POST', op.collectionPath);
+  // The GET just before (the find, or the retrieval) read the record, and nothing was written since.
+  const path = fillId(op.path, id);
+  const answered = pass.lastRead.get(path);
+  pass.lastRead.delete(path);
   let json: unknown;
-  if (snapshotted) json = await pass.snapshots.take(fillId(op.path, id)).catch((e: Error) => blocked(e.message));
+  if (snapshotted) json = await pass.snapshots.take(path, answered).catch((e: Error) => blocked(e.message));
   else {
-    const answer = await pass.client.call(read, { id });
+    const answer = answered ?? (await pass.client.call(read, { id }));
     if (!is2xx(answer)) blocked(`reading the record to write back: GET ${op.path} answered ${answer.status}`);
     json = answer.json;
   }
@@ -186,6 +192,8 @@ function documented(env: Env, op: Operation): Check<Pass> {
       // A record this run has just created may show in reads late (a lagging replica): a find waits for it, within the window.
       const send = () => client.call(op, { id, body });
       const answer = op.method === 'GET' && op.itemPath && madeHere.has(id) ? (await converge(send, (a) => statusMatches(op.success, a.status), windowOf(target))).value : await send();
+      // A read of one record (a find, or a singleton's retrieval) is what a write-back of it next starts from.
+      if (op.method === 'GET' && (op.itemPath || opOf('PATCH', op.path))) pass.lastRead.set(fillId(op.path, id), answer);
       if (op.method === 'POST') {
         const created = (answer.json as Record<string, unknown> | undefined)?.[target.vendor.idField];
         const deleteOp = opOf('DELETE', `${op.path}/{id}`);

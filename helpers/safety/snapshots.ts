@@ -1,4 +1,4 @@
-import type { ApiClient } from '../http/client.ts';
+import type { Answer, ApiClient } from '../http/client.ts';
 import type { Journal } from './journal.ts';
 import { outstanding } from './journal.ts';
 import { writableFields, type RecordReader } from '../records/record-shapes.ts';
@@ -23,19 +23,19 @@ export class Snapshots {
     private readonly recordOf: RecordReader = (_path, json) => (isRecord(json) ? json : undefined),
   ) {}
 
-  /** Reads and keeps the record at `path` (a concrete path, e.g. /api/v1/business); once per path. */
-  take(path: string): Promise<Row> {
+  /** Reads and keeps the record at `path` (a concrete path, e.g. /api/v1/business); once per path. `answered`: see takeSnapshot. */
+  take(path: string, answered?: Answer): Promise<Row> {
     let snapshot = this.pending.get(path);
     if (!snapshot) {
-      snapshot = this.read(path);
+      snapshot = this.read(path, answered);
       this.pending.set(path, snapshot);
       snapshot.catch(() => this.pending.delete(path));
     }
     return snapshot;
   }
 
-  private async read(path: string): Promise<Row> {
-    const record = await takeSnapshot(this.client, path, this.journal, this.recordOf);
+  private async read(path: string, answered?: Answer): Promise<Row> {
+    const record = await takeSnapshot(this.client, path, this.journal, this.recordOf, answered);
     this.taken.set(path, record);
     return record;
   }
