@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { REGISTRIES, declaredChecks } from '../helpers/registries/index.ts';
-import { suiteRank } from '../helpers/command/run-suites.ts';
+import { suiteRank } from '../helpers/core/resource-order.ts';
 import { DEFAULT_VENDOR_CONFIG } from '../helpers/config/vendor-config.ts';
 import { loadSpec } from '../helpers/contract/spec.ts';
 import type { TargetConfig } from '../helpers/config/target.ts';

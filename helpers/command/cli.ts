@@ -107,7 +107,7 @@ async function runWith(options: RunOptions, state: RunState, io: Io): Promise<nu
   // The run itself (vitest above all, ~0.3 s) loads while the target is asked (the preflight):
   // time a distant target would otherwise leave this process idle.
   const conformModule = options.sweep || options.recover !== undefined || options.release !== undefined ? undefined : import('./conform.ts');
-  conformModule?.catch(() => {}); // awaited below; a failure to load is reported there
+  conformModule?.then((m) => m.suitesModule()).catch(() => {}); // awaited below; a failure to load is reported there
   io.stdout.write(`${targetLine(target, Boolean(state.reference))}\n`);
   const warning = plainHttpWarning(target.baseUrl, options.allowHttp);
   if (warning) io.stderr.write(`scheduling-conformance: ${warning}\n`);

@@ -7,7 +7,7 @@ import type { TargetConfig } from '../config/target.ts';
 import type { ApiClient } from '../http/client.ts';
 import { ResultCollector } from '../results/reporters/collector.ts';
 import { TerminalReporter, useColour } from '../results/reporters/terminal.ts';
-import { startSuites, suiteRank } from './run-suites.ts';
+import { suiteRank } from '../core/resource-order.ts';
 import { loadSpec, type Spec } from '../contract/spec.ts';
 import { resourceAt } from '../contract/resource-ops.ts';
 import { suiteVersion } from '../core/version.ts';
@@ -36,6 +36,13 @@ export { JOURNAL_FILE, readRequestLog, REQUEST_LOG_FILE };
  */
 let reportWriters: Promise<typeof import('../results/write-reports.ts')> | undefined;
 const loadReportWriters = () => (reportWriters ??= import('../results/write-reports.ts'));
+
+/**
+ * The suites' runner, vitest above all (~0.3 s): loaded while the target is asked (the preflight,
+ * the baseline, the lease), time a distant target would otherwise leave this process idle.
+ */
+let suitesLoading: Promise<typeof import('./run-suites.ts')> | undefined;
+export const suitesModule = () => (suitesLoading ??= import('./run-suites.ts'));
 
 /** Checks --only left out are not part of the run. */
 const filteredOut = (c: CollectedCheck) => c.outcome === 'skipped' && c.reason === NOT_SELECTED;
@@ -164,6 +171,8 @@ async function whileLeased<T>(lease: Lease | undefined, work: () => Promise<T>):
 
 /** The suites, run to their end or until the run stops; an error of theirs is kept as the run's suite error. */
 async function runChecks({ target, options, redact }: Session, collector: ResultCollector, stop: RunStop): Promise<void> {
+  // Vitest loads while the baseline and the lease are asked for (see suitesModule).
+  const { startSuites } = await suitesModule();
   const suites = await startSuites({ target, reporters: [collector], stillWanted: () => !stop.reason, concurrency: options.concurrency ?? defaultConcurrency(target.baseUrl) });
   loadReportWriters().catch(() => {}); // a failure to load shows where they are written
   stop.watch(suites);

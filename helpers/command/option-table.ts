@@ -62,7 +62,7 @@ export const OPTIONS = [
   { flag: 'rate', arg: 'N', number: { unit: 'requests per second', min: 0, above: true }, field: 'rate', api: 'rate', carried: true, help: 'at most N requests per second (for rate-limited staging)' },
   {
     flag: 'concurrency', arg: 'N', number: { whole: true, min: 1, max: 16 }, field: 'concurrency',
-    help: 'after the operations pass, run up to N suite files (business, customers,\nteam members) at once (default 1 on loopback, where the run is CPU-bound;\n2 for any other target; give 2 for a distant target reached through a\ntunnel on localhost); --rate holds for all together',
+    help: 'after the operations pass, run up to N lanes (business, customers, team\nmembers) at once, in the one suite worker (default 1 on loopback, where the run\nis CPU-bound; 3 for any other target; give 3 for a distant target reached\nthrough a tunnel on localhost); --rate holds for all together',
   },
   { flag: 'allow-http', field: 'allowHttp', api: 'allowHttp', help: 'no warning for a plain-HTTP base URL that is not loopback' },
   {

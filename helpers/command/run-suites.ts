@@ -23,17 +23,6 @@ export interface SuiteRun {
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
-/**
- * The reports' order of the resources, always the same: a smoke pass over every operation, then
- * the business, customers, and last the team members (whose create/delete probes could change
- * data on a broken target).
- */
-const RESOURCE_ORDER = ['operations', 'business', 'customers', 'team-members'];
-/** A resource's place in that order; the reports list checks so, however the lanes interleaved. */
-export function suiteRank(resource: string): number {
-  const i = RESOURCE_ORDER.indexOf(resource);
-  return i === -1 ? RESOURCE_ORDER.length : i;
-}
 /** The operations pass first and alone (it touches every resource, the business singleton too), then the resources' lanes. Vitest would otherwise order files by past durations. */
 const FILE_ORDER = ['operations', 'resources'];
 const fileRank = (moduleId: string) => FILE_ORDER.indexOf(basename(moduleId).replace(/\.test\.[jt]s$/, ''));

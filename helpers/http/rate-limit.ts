@@ -1,6 +1,6 @@
 /**
  * Spaces requests to at most `perSecond` a second (--rate), for rate-limited staging. One
- * limiter per process and rate: the suite files run one after another in one worker.
+ * limiter per process and rate: the lanes share the one suite worker.
  */
 class RateLimiter {
   private next = 0;
