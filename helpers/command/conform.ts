@@ -136,8 +136,11 @@ function openSession(options: RunOptions, baseTarget: TargetConfig, redact: (t: 
  * this one before it changes anything; a run that could take no lease goes on, warned.
  */
 async function claimTarget({ client, target, journal, options, say }: Session, spec: Spec): Promise<Lease | undefined> {
-  for (const p of await takeBaseline(client, spec, target, journal)) say(`warning: ${p}\n`);
   const place = leasePlace(spec, target);
+  // Whether another run holds a lease is asked at once with the baseline: both only read.
+  const looked = place && liveLeasesOfOthers(client, place, target.runId);
+  looked?.catch(() => {}); // awaited by Lease.take, which says what failed
+  for (const p of await takeBaseline(client, spec, target, journal)) say(`warning: ${p}\n`);
   // Another run's values in the baseline are not what the target holds when no run is at work.
   for (const record of outstanding(journal.read()).snapshots.values()) {
     const other = foreignRunId(record, target.runId);
@@ -146,7 +149,7 @@ async function claimTarget({ client, target, journal, options, say }: Session, s
     throw new TargetError(overlappingRunMessage(other, live, Boolean(live)));
   }
   client.phase = 'lease';
-  const taken = await Lease.take(client, target, place, journal);
+  const taken = await Lease.take(client, target, place, journal, looked);
   if ('busy' in taken) {
     client.phase = 'after-run clean-up';
     await recover(client, journal, target, { cleanupTimeoutMs: options.cleanupTimeoutMs });

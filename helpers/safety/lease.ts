@@ -97,10 +97,11 @@ export class Lease {
    * could be taken (no marker field, a create or a list that did not work): the run goes on
    * without one, as runs did before leases.
    */
-  static async take(client: ApiClient, target: TargetConfig, place: LeasePlace | undefined, journal: Journal): Promise<Taken> {
+  static async take(client: ApiClient, target: TargetConfig, place: LeasePlace | undefined, journal: Journal, looked?: ReturnType<typeof liveLeasesOfOthers>): Promise<Taken> {
     if (!place) return { none: 'the customer fixture has no marker field to carry a lease' };
     try {
-      const first = await liveLeasesOfOthers(client, place, target.runId);
+      // `looked`: the first look-up, already sent (it only reads), e.g. beside the baseline.
+      const first = await (looked ?? liveLeasesOfOthers(client, place, target.runId));
       if (first.length) return { busy: first[0] };
       const answer = await client.send({ method: 'POST', path: place.listPath, body: customerFixture(target, leaseLabel(), 'lease') });
       const id = is2xx(answer) && answer.json && typeof answer.json === 'object' ? (answer.json as Row)[place.idField] : undefined;
