@@ -350,7 +350,7 @@ function noDelete({ ops, idField }: Env): Check<Members> {
 }
 
 // Cover what the target shows: each field the member shows, changed alone to a value another
-// member holds (a boolean flipped), read back by find and by list, and put back.
+// member holds (a boolean flipped), read back by find and by list; then put back.
 function eachFieldStep({ target, idField }: Env, lane: TeamMemberLane) {
   return sharedStep(async () => {
     const members = await needs('TM-LIST', lane.readList('listing team members'));
@@ -358,17 +358,23 @@ function eachFieldStep({ target, idField }: Env, lane: TeamMemberLane) {
     if (!member) return undefined;
     const id = member[idField];
     const original = await needs('TM-FIND', lane.read(id, 'reading the member before changing its fields'));
+    // Each change starts from the last (judged against the read before it), and the member is put
+    // back once, after the last: the journal holds every write, so an interruption anywhere still
+    // puts it back (the after-run clean-up).
     const access: FieldAccess = {
       idField, id,
       read: (why) => lane.read(id, why),
       current: (why) => lane.current(id, why),
       listed: async (why) => (await lane.readList(why)).find((r) => sameId(r[idField], id)),
       update: (body) => lane.update(id, body),
-      restores: true,
-      around: (before, change) => lane.changing(before, change),
+      restores: false,
+      around: (_before, change) => change(),
       windowMs: windowOf(target),
     };
-    return coverFields(access, original, members.filter((m) => !sameId(m[idField], id)), keptOut(target.vendor.fieldsNotToChange?.teamMembers));
-  
+    let outcomes: FieldOutcome[] = [];
+    await lane.changing(original, async () => {
+      outcomes = await coverFields(access, original, members.filter((m) => !sameId(m[idField], id)), keptOut(target.vendor.fieldsNotToChange?.teamMembers));
+    });
+    return outcomes;
   });
 }
