@@ -56,14 +56,14 @@ export class Snapshots {
    */
   async restoreAll(): Promise<LeftOnTarget[]> {
     const written = this.journal ? outstanding(this.journal.read()).written : undefined;
-    const left: LeftOnTarget[] = [];
-    for (const [path, before] of this.taken) {
+    // Each record on its own, all at once; what is left is said in the order they were taken.
+    const results = await Promise.all([...this.taken].map(async ([path, before]) => {
       const fields = written ? [...(written.get(path) ?? [])] : Object.keys(before).filter((f) => f !== this.idField);
-      if (!fields.length) continue;
-      const result = await restoreRecord(this.client, path, before, fields, this.recordOf);
-      if (result.problem) left.push({ record: path, problem: result.problem });
-      else this.journal?.append({ kind: 'restored', path });
-    }
-    return left;
+      if (!fields.length) return undefined;
+      const { problem } = await restoreRecord(this.client, path, before, fields, this.recordOf);
+      if (!problem) this.journal?.append({ kind: 'restored', path });
+      return problem === undefined ? undefined : { record: path, problem };
+    }));
+    return results.filter((r) => r !== undefined);
   }
 }
