@@ -30,7 +30,7 @@ function listed<C>(resource: string, declare: Declare<C>): { resource: string; c
 
 /** A check as the registries declare it, before anything runs. */
 export interface DeclaredCheck extends CheckIdentity {
-  /** The suite file, e.g. "business". */
+  /** The resource whose lane runs it, e.g. "business". */
   resource: string;
   /** Changes data on the target (left out of --read-only runs). */
   changesData: boolean;

@@ -4,7 +4,7 @@ import type { Outcome } from '../core/outcome.ts';
 
 /** One check as every report shows it. */
 export interface CollectedCheck extends CheckIdentity {
-  /** The suite file's resource, e.g. "business". */
+  /** The resource whose lane ran it, e.g. "business". */
   resource: string;
   outcome: Outcome;
   reason?: string;
