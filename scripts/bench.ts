@@ -157,14 +157,14 @@ async function figures(): Promise<void> {
   const s = (x: number) => `${x.toFixed(2)} s`;
   const trips = (t: number, t0: number) => Math.round((t - t0) / (LATENCY_MS / 1000));
   console.log(`
-  | figure (median of ${RUNS}) | --concurrency 1 (default on loopback) | --concurrency 3 (default elsewhere) |
-  |---|---|---|
-  | --version / --help | ${s(version.seconds)} / ${s(help.seconds)} | |
-  | run of one check | ${s(oneCheck.seconds)} | |
-  | full run, loopback target (wall) | ${s(plain.seconds)} | ${s(parallel.seconds)} |
-  | same run with ${LATENCY_MS} ms added to every answer | ${s(distant.seconds)} | ${s(distantParallel.seconds)} |
-  | critical path (t${LATENCY_MS} − t0) / ${LATENCY_MS} ms | ${trips(distant.seconds, plain.seconds)} round trips | ${trips(distantParallel.seconds, parallel.seconds)} round trips |
-  | peak memory (the command's process) | ${plain.rss} MiB | ${parallel.rss} MiB |`);
+| figure (median of ${RUNS}) | --concurrency 1 (default on loopback) | --concurrency 3 (default elsewhere) |
+|---|---|---|
+| --version / --help | ${s(version.seconds)} / ${s(help.seconds)} | |
+| run of one check | ${s(oneCheck.seconds)} | |
+| full run, loopback target (wall) | ${s(plain.seconds)} | ${s(parallel.seconds)} |
+| same run with ${LATENCY_MS} ms added to every answer | ${s(distant.seconds)} | ${s(distantParallel.seconds)} |
+| critical path (t${LATENCY_MS} − t0) / ${LATENCY_MS} ms | ${trips(distant.seconds, plain.seconds)} round trips | ${trips(distantParallel.seconds, parallel.seconds)} round trips |
+| peak memory (the command's process) | ${plain.rss} MiB | ${parallel.rss} MiB |`);
 }
 
 await phases(3);
