@@ -7,6 +7,7 @@
 import { describe, expect, test } from 'vitest';
 import { ListBroken, ListReader } from '../helpers/records/list-reader.ts';
 import { converge, Lag } from '../helpers/core/converge.ts';
+import { atOnce } from '../helpers/core/at-once.ts';
 import { DEFAULT_VENDOR_CONFIG } from '../helpers/config/vendor-config.ts';
 import type { ApiClient } from '../helpers/http/client.ts';
 import type { TargetConfig } from '../helpers/config/target.ts';
@@ -204,6 +205,19 @@ test('convergence: no extra read when a write shows at once; reads until it show
   const bounded = await converge(async () => 0, () => false, 60_000, lag);
   expect(bounded.shown).toBe(false);
   expect(bounded.waitedMs).toBeLessThan(30_000);
+});
+
+test('reads at once are judged as if one after another: every one awaited, the first failure in the given order said, whichever came first', async () => {
+  expect(await atOnce([Promise.resolve(1), Promise.resolve('two')])).toEqual([1, 'two']);
+  let failFirst!: (e: Error) => void;
+  const first = new Promise<number>((_, reject) => (failFirst = reject));
+  let secondDone = false;
+  const second = Promise.reject(new Error('second, earlier in time')).finally(() => (secondDone = true));
+  const judged = atOnce([first, second]).catch((e: Error) => e.message);
+  await Promise.resolve();
+  failFirst(new Error('first in order'));
+  expect(await judged).toBe('first in order');
+  expect(secondDone).toBe(true);
 });
 
 test('--max-pages below the list: the checks that need the whole list are blocked by the suite naming the flag, nothing fails, data as found', async () => {
