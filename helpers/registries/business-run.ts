@@ -33,8 +33,11 @@ type Step = DoneStep | { notApplicable: string } | { blocked: Blocked };
  */
 export interface EdgeStep { value: unknown; status?: number; read?: Row; failure?: unknown; exchanges: Exchange[]; together?: string }
 
-/** What the multi-field update (the restore) sent and read: it puts back the fields that were null before the run. */
-export interface MultiStep { body: Row; status: number; after?: Row; exchanges: Exchange[] }
+/**
+ * What the multi-field update (the restore) found, sent and read: it puts back the fields null
+ * before the run, and a boolean's value, which BUS-UPDATE-NULLABLE and BUS-UPDATE-BOOLEAN judge.
+ */
+export interface MultiStep { before: Row; body: Row; status: number; after?: Row; exchanges: Exchange[] }
 
 /** A refused request's answer, and the record as it stood before the refusals (`beforeRead`: the read that showed it). */
 export type Refusal = { answer: Answer; before?: Row; beforeRead?: Exchange };
@@ -136,11 +139,12 @@ export class BusinessRun {
       this.record.stopIfInterfered();
     }
     for (const [name, value] of plan) {
-      if (plan.size === 1 || (together.status === 200 && together.read && edgeShows(together.read, name, value))) {
+      // Without an answer, none would be had alone either: each check reports the failure.
+      if (plan.size === 1 || together.status === undefined || (together.status === 200 && together.read && edgeShows(together.read, name, value))) {
         this.edgeSteps.set(name, { value, ...together });
         continue;
       }
-      const why = together.status === undefined ? 'could not be sent' : together.status !== 200 ? `answered ${together.status}` : together.read ? `answered 200, and ${name} read back ${show(together.read[name])}` : 'answered 200, and could not be read back';
+      const why = together.status !== 200 ? `answered ${together.status}` : together.read ? `answered 200, and ${name} read back ${show(together.read[name])}` : 'answered 200, and could not be read back';
       this.edgeSteps.set(name, { value, ...(await this.sendEdge({ [name]: value })), together: `sent first with the other fields' edges (${Object.keys(plan).join(', ')}), which ${why}: sent again alone` });
     }
   }

@@ -22,7 +22,7 @@ import { BusinessLane } from '../resources/business-lane.ts';
 import { hasDocumentedType, jsonType, namedBusinessFields, type NamedField } from '../resources/business-values.ts';
 import { BusinessRun, patchText, show } from './business-run.ts';
 import { recordExchange, withExchangeLog, type Exchange } from '../http/exchanges.ts';
-import { fieldChecks, nullableChecks } from './business-fields.ts';
+import { booleanChecks, fieldChecks, nullableChecks } from './business-fields.ts';
 import { authentication } from './business-auth.ts';
 
 export function businessChecks(spec: Spec, target: TargetConfig): Registry<BusinessRun> {
@@ -38,7 +38,7 @@ export function businessChecks(spec: Spec, target: TargetConfig): Registry<Busin
       record.convergeWindowMs = windowOf(target);
       return new BusinessRun(client, record, retrieveOp, updateOp, target, place);
     },
-    start: ({ record }) => record.take(),
+    start: (b) => b.record.take(b.retrieved()),
     // A difference another run's writes may have made is settled before it is a failure (see JUDGES_DIFFERENCES).
     settle: { prefix: 'BUS-', with: ({ record }) => record.settle(place) },
     async close({ client, record }) {
@@ -82,7 +82,7 @@ function retrieval(target: TargetConfig, retrieveOp: Operation, fields: NamedFie
 function update(target: TargetConfig, updateOp: Operation, fields: NamedField[]): Group<BusinessRun> {
   return {
     group: 'update',
-    entries: [...fields.map((nf) => fieldChecks(target, updateOp, nf)), writeBack(), currencyOnly(updateOp, fields), multi(updateOp), nullableChecks(target, updateOp, fields)],
+    entries: [...fields.map((nf) => fieldChecks(target, updateOp, nf)), writeBack(), currencyOnly(updateOp, fields), multi(updateOp), nullableChecks(target, updateOp, fields), booleanChecks(updateOp, fields)],
   };
 }
 
@@ -90,7 +90,7 @@ function update(target: TargetConfig, updateOp: Operation, fields: NamedField[])
 // run (the target's own, so valid) of all of them make a body whose every field shows, as large
 // as the record allows (the field checks sent bodies of one field). It is the restore, the
 // lane's last write, verified against the snapshot; the fields null before the run get their
-// null back here, which BUS-UPDATE-NULLABLE then judges.
+// null back here, and a boolean its value, which BUS-UPDATE-NULLABLE and -BOOLEAN then judge.
 function multi(updateOp: Operation): Check<BusinessRun> {
   return { id: 'BUS-UPDATE-MULTI', title: 'a body with every field that can show applies every one of them and leaves the others as they were', changesData: true, async run(b, run) {
     const { record } = b;
@@ -101,7 +101,7 @@ function multi(updateOp: Operation): Check<BusinessRun> {
     const body = Object.fromEntries(differing.map((nf) => [nf.name, snapshot[nf.name]]));
     const exchanges: Exchange[] = [];
     const answer = await withExchangeLog(exchanges, () => record.update(body));
-    b.multi = { body, status: answer.status, exchanges };
+    b.multi = { before, body, status: answer.status, exchanges };
     ensure(answer.status === 200, `${patchText(updateOp, body)} answered ${answer.status}`);
     const after = await withExchangeLog(exchanges, () => record.read());
     b.multi.after = after;

@@ -121,14 +121,17 @@ export class BusinessLane {
     return answer;
   }
 
-  /** Takes the snapshot (and journals it); never throws, so that a broken retrieval fails checks, not the suite. */
-  async take(): Promise<void> {
+  /**
+   * Takes the snapshot (and journals it) from `retrieval`, the retrieval checks' own GET; never
+   * throws, so that a broken retrieval fails checks, not the suite.
+   */
+  async take(retrieval?: Promise<Answer>): Promise<void> {
     this.last = undefined;
     try {
       const record = await takeSnapshot(this.client, this.retrieveOp.path, this.journal, (_path, json) => {
         const read = this.unwrap(json);
         return 'record' in read ? read.record : undefined;
-      });
+      }, retrieval);
       this.watched(record);
       this.snapshot = structuredClone(record);
       this.last = record;

@@ -1,4 +1,4 @@
-import { is2xx, type ApiClient } from '../http/client.ts';
+import { is2xx, type Answer, type ApiClient } from '../http/client.ts';
 import type { Journal } from './journal.ts';
 import { type RecordReader } from '../records/record-shapes.ts';
 import { isRecord, type Row } from '../contract/record.ts';
@@ -6,11 +6,12 @@ import { isRecord, type Row } from '../contract/record.ts';
 /**
  * The one snapshot taker: reads the record at `path` (a concrete path) and journals it at once,
  * so that the main process can put it back whatever happens next. `recordOf` finds the record
- * in the answer (the business record may sit in an envelope). Throws, saying why, when the
- * answer is not a 2xx holding a record.
+ * in the answer (the business record may sit in an envelope); `read`, a GET of it a check sends
+ * anyway (the business retrieval's), spares a request. Throws, saying why, when the answer is
+ * not a 2xx holding a record.
  */
-export async function takeSnapshot(client: ApiClient, path: string, journal: Journal | undefined, recordOf: RecordReader = (_path, json) => (isRecord(json) ? json : undefined)): Promise<Row> {
-  const answer = await client.send({ method: 'GET', path });
+export async function takeSnapshot(client: ApiClient, path: string, journal: Journal | undefined, recordOf: RecordReader = (_path, json) => (isRecord(json) ? json : undefined), read?: Promise<Answer>): Promise<Row> {
+  const answer = await (read ?? client.send({ method: 'GET', path }));
   const record = is2xx(answer) ? recordOf(path, answer.json) : undefined;
   if (!record) {
     throw new Error(`cannot snapshot ${path} before changing it: GET answered ${answer.status}${answer.jsonError ? ` (${answer.jsonError})` : is2xx(answer) ? ' without a record in it' : ''}`);
