@@ -228,6 +228,7 @@ export class TeamMemberLane {
     for (const id of ids) {
       const removed = await this.client.call(this.deleteProbe, { id });
       const found = await this.find(id);
+      if (is2xx(found)) this.lost(id, `created by the run (the target let it) and not removable: DELETE ${said(removed)}`);
       outcomes.push(
         is2xx(found)
           ? `member ${String(id)} was NOT removed (DELETE ${said(removed)}) and remains on the target`
@@ -242,12 +243,21 @@ export class TeamMemberLane {
     const id = original[this.idField];
     const answer = await this.client.call(this.createProbe, { body: this.copyOf(original) });
     const newId = isRecord(answer.json) ? answer.json[this.idField] : undefined;
+    this.lost(id, is2xx(answer) ? `deleted by the run (the target let it) and re-created with the same fields as ${String(newId)}: its id could not be restored` : `deleted by the run (the target let it) and not re-created: POST ${said(answer)}. It was: ${JSON.stringify(original)}`);
     if (!is2xx(answer)) {
       return `Undo: member ${String(id)} was NOT restored: re-creating it with POST ${this.ops.list.path} ${said(answer)}. It was: ${JSON.stringify(original)}`;
     }
     // The client journals every create for deletion after the run: this one must stay.
-    if (newId !== undefined && newId !== null) this.journal?.append({ kind: 'kept', path: fillId(this.ops.find.path, newId) });
+    if (newId !== undefined && newId !== null) {
+      this.journal?.append({ kind: 'kept', path: fillId(this.ops.find.path, newId) });
+      this.lost(newId, `created by the run in place of member ${String(id)}, which the target let the run delete: kept`);
+    }
     return `Undo: member ${String(id)} was re-created as a new member${newId === undefined ? '' : ` ${String(newId)}`} with the same fields (POST ${said(answer)}); its original id ${String(id)} could not be restored.`;
+  }
+
+  /** A member no request of the API can put back: the after-run clean-up names it as left on the target. */
+  private lost(id: unknown, problem: string): void {
+    this.journal?.append({ kind: 'lost', path: fillId(this.ops.find.path, id), problem });
   }
 
   /** What differs between the members now and as the run found them: added, gone or changed. */
@@ -268,7 +278,11 @@ export class TeamMemberLane {
     for (const [id, row] of then) {
       const current = now.get(id);
       if (!current) problems.push(`member ${id} is gone`);
-      else if (changedFields(row, current).length) problems.push(`member ${id} changed (${changedFields(row, current).join('; ')})`);
+      else if (changedFields(row, current).length) {
+        problems.push(`member ${id} changed (${changedFields(row, current).join('; ')})`);
+        // Unless the run wrote to it (clean-up then puts it back and verifies), no clean-up would look at it.
+        this.lost(id, `changed while the run wrote to other members (${changedFields(row, current).join('; ')})`);
+      }
     }
     for (const id of now.keys()) if (!then.has(id)) problems.push(`member ${id} was added`);
     return problems;

@@ -106,10 +106,14 @@ async function undoOnce(client: ApiClient, journal: Journal, target: TargetConfi
     if (result.restored.length) recovery.restored.push(`${path} (${result.restored.join(', ')})`);
     if (result.problem) left.set(path, result.problem);
   }
+  // What the run wrote to was restored and verified above, whatever a suite said of it then.
+  for (const [path, problem] of state.lost) if (!state.written.has(path)) left.set(path, left.get(path) ?? problem);
   // The lease goes last: until everything else is undone, no other run may start.
   if (state.lease) {
     await remove(state.lease);
     recovery.deleted = recovery.deleted.filter((d) => d !== state.lease);
+    // Verified like the others, which the listing did: a lease left behind holds off the next run.
+    if (!left.has(state.lease) && (await stillFound(client, state.lease))) left.set(state.lease, 'the run\'s lease: still found after its delete answered 2xx');
   }
   recovery.leftOnTarget = [...left].map(([record, problem]) => ({ record, problem }));
   return recovery;
@@ -133,6 +137,14 @@ async function ownRecords(client: ApiClient, listPath: string, state: Outstandin
     return paths;
   } catch (e) {
     return (e as Error).message;
+  }
+}
+
+async function stillFound(client: ApiClient, path: string): Promise<boolean> {
+  try {
+    return is2xx(await client.send({ method: 'GET', path }));
+  } catch {
+    return false;
   }
 }
 

@@ -18,6 +18,11 @@ import { ApiClient } from '../http/client.ts';
  *             this run worked on it: only fields holding this run's own marker are put back.
  * - lease:    the record created at `path` is the run's lease (helpers/safety/lease.ts): deleted
  *             last, after everything else is undone, so that no other run starts before.
+ * - lost:     a suite could not put `path` back by any request the API offers (`problem` says
+ *             why): a record a broken target let the run create and not delete, delete and not
+ *             re-create under its id, or change through a write to another record. Clean-up
+ *             cannot either: it is named as left on the target, unless the run wrote to it
+ *             (clean-up then restores it and verifies).
  */
 export type JournalEntry =
   | { kind: 'run'; origin: string; runId: string }
@@ -29,7 +34,8 @@ export type JournalEntry =
   | { kind: 'restored'; path: string }
   | { kind: 'kept'; path: string }
   | { kind: 'interference'; path: string; by: string }
-  | { kind: 'lease'; path: string };
+  | { kind: 'lease'; path: string }
+  | { kind: 'lost'; path: string; problem: string };
 
 /**
  * The durable record of what a run changed on the target: JSON lines appended synchronously as
@@ -77,6 +83,8 @@ export interface Outstanding {
   listPaths: Set<string>;
   /** Every record path the run ever created, deleted since or not. */
   everCreated: Set<string>;
+  /** Records a suite could not put back, with why: named as left on the target. */
+  lost: Map<string, string>;
   /** Records the run wrote to (other than its own creations), with the fields written. */
   written: Map<string, Set<string>>;
   /** The earliest value of each field of each snapshotted record. */
@@ -94,9 +102,11 @@ export function outstanding(entries: JournalEntry[]): Outstanding {
   const snapshots = new Map<string, Row>();
   const listPaths = new Set<string>();
   const interference = new Map<string, string>();
+  const lost = new Map<string, string>();
   let lease: string | undefined;
   for (const e of entries) {
     if (e.kind === 'lease') lease = e.path;
+    if (e.kind === 'lost') lost.set(e.path, e.problem);
     if (e.kind === 'interference') interference.set(e.path, interference.get(e.path) ?? e.by);
     if (e.kind === 'creating') listPaths.add(e.listPath);
     else if (e.kind === 'created') {
@@ -123,7 +133,7 @@ export function outstanding(entries: JournalEntry[]): Outstanding {
   }
   for (const path of everCreated) written.delete(path);
   if (lease) created.delete(lease);
-  return { created: [...created.values()].reverse(), listPaths, everCreated, written, snapshots, interference, lease };
+  return { created: [...created.values()].reverse(), listPaths, everCreated, written, snapshots, interference, lost, lease };
 }
 
 /** A client whose creations, deletions and writes go to the run journal the target names (journalFile), as they happen. */

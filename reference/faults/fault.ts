@@ -26,6 +26,14 @@ export interface Fault {
    * cause, one failure): the fault matrix holds each to that outcome and its reason.
    */
   blocks?: Partial<Record<CheckId, CheckId>>;
+  /** What the reason of a check this fault flags must say (the fault matrix holds it to that). */
+  says?: Partial<Record<CheckId, RegExp>>;
+  /**
+   * Why what a run leaves on this target cannot be seen through the API (a retrieval that never
+   * shows a change): the fault matrix does not hold a run with this fault to naming what it
+   * leaves, as it holds every other run.
+   */
+  leftUnseen?: string;
 }
 
 /** Whether a check id matches a pattern from a fault's `kills` (exact, or a prefix ending in "*"). */

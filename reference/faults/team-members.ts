@@ -18,11 +18,14 @@ export const teamMemberFaults: Fault[] = [
     name: 'team-member-create-allowed',
     description: 'POST /team-members creates a team member (201).',
     kills: ['TM-NO-CREATE'],
+    // What it could not undo: the member stays, named as left on the target.
+    says: { 'TM-NO-CREATE': /new members: \S+\. Undo: member \S+ was NOT removed \(DELETE answered 405/ },
   },
   {
     name: 'team-member-delete-allowed',
     description: 'DELETE /team-members/{id} deletes the team member (204).',
     kills: ['TM-NO-DELETE'],
+    says: { 'TM-NO-DELETE': /Undo: member \S+ was NOT restored: re-creating it with POST \S+ answered 405 .* It was: \{/ },
   },
   {
     name: 'team-members-writable',

@@ -23,7 +23,8 @@
  */
 import { describe, expect, test } from 'vitest';
 import { FAULTS, type CatalogFault as Fault } from '../../reference/faults/index.ts';
-import { startReference } from '../../reference/server.ts';
+import { startReference, type RunningReference } from '../../reference/server.ts';
+import type { Row } from '../../helpers/contract/record.ts';
 import { runInProcess } from './cli.ts';
 import { shareOf } from './shares.ts';
 import { idsWith, matches, readResult } from './verdicts.ts';
@@ -148,13 +149,40 @@ function byLanes(faults: Fault[]): Fault[][] {
 async function runAgainst(faults: Fault[], strict: boolean) {
   const ref = await startReference({ faults: faults.map((f) => f.name) });
   try {
-    return await runInProcess(['--base-url', ref.url, ...(strict ? ['--strict'] : [])], {
+    const before = ref.state.snapshot();
+    const run = await runInProcess(['--base-url', ref.url, ...(strict ? ['--strict'] : [])], {
       SCHEDULING_API_KEY: ref.apiKey,
       SCHEDULING_EXPIRED_KEY: ref.expiredKey,
     });
+    expectLeftNamed(faults, before, ref.state.snapshot(), readResult(run));
+    return run;
   } finally {
     await ref.close();
   }
+}
+
+type Snapshot = ReturnType<RunningReference['state']['snapshot']>;
+
+/**
+ * Whatever a fault made the run leave changed on the target, the run says so: every record that
+ * differs from before the run is named in leftOnTarget (its own path, or its collection's when
+ * the run could not list it). A run may name more (what it could not verify), never less.
+ */
+function expectLeftNamed(faults: Fault[], before: Snapshot, after: Snapshot, result: ReturnType<typeof readResult>) {
+  if (faults.some((f) => f.leftUnseen)) return;
+  const named = new Set((result.leftOnTarget as { record: string }[]).map((l) => l.record));
+  const differing = (collection: string, then: Row[], now: Row[]) => {
+    const byId = (rows: Row[]) => new Map(rows.map((r) => [String(r.id), JSON.stringify(r)]));
+    const [a, b] = [byId(then), byId(now)];
+    return [...new Set([...a.keys(), ...b.keys()])].filter((id) => a.get(id) !== b.get(id)).map((id) => `${collection}/${id}`);
+  };
+  const changed = [
+    ...(JSON.stringify(before.business) === JSON.stringify(after.business) ? [] : ['/api/v1/business']),
+    ...differing('/api/v1/customers', before.customers, after.customers),
+    ...differing('/api/v1/team-members', before.teamMembers, after.teamMembers),
+  ];
+  const unsaid = changed.filter((path) => !named.has(path) && !named.has(path.replace(/\/[^/]+$/, '')));
+  expect(unsaid, `${faults.map((f) => f.name).join(' + ')}: left changed on the target, and not said: ${unsaid.join(', ')}`).toEqual([]);
 }
 
 function expectExactly(fault: Fault, flagged: string[]) {
@@ -170,6 +198,13 @@ function expectEach(faults: Fault[], flagged: string[]) {
   const answersFor = (f: Fault, id: string) => lanesOf(f)!.some((l) => lanesOfCheck(id).includes(l));
   for (const f of faults) expectExactly(f, flagged.filter((id) => answersFor(f, id)));
   expect(flagged.filter((id) => !faults.some((f) => answersFor(f, id))), 'flagged in no faulty lane').toEqual([]);
+}
+
+/** The checks a fault flags say what its `says` asks of them. */
+function expectSays(faults: Fault[], result: ReturnType<typeof readResult>) {
+  for (const fault of faults) {
+    for (const [id, pattern] of Object.entries(fault.says ?? {})) expect(result.checks.find((c) => c.id === id)?.reason, `${fault.name}: ${id}`).toMatch(pattern!);
+  }
 }
 
 /** The run left exactly the requirements the fault names without proof (verdict INCOMPLETE). */
@@ -232,6 +267,7 @@ export function faultMatrix(file: string): void {
       }
       expect(run.code, run.stderr).toBe(1);
       expectBlocks(faults, result);
+      expectSays(faults, result);
       expectEach(faults, idsWith(checks, ['failed', 'warning']));
     });
   });
