@@ -60,8 +60,8 @@ export function fieldChecks(target: TargetConfig, updateOp: Operation, nf: Named
       const changed = changedFieldNames(done.before, after, others);
       ensure(changed.length === 0, `updating only ${name} also changed ${changed.join(', ')}`);
     } },
+    ...typeBoundaries(nf).map((edge) => boundary(target, updateOp, nf, edge)),
   ];
-  entries.push(...typeBoundaries(nf).map((edge) => boundary(target, updateOp, nf, edge)));
   return { group: name, entries };
 }
 
