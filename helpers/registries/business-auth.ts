@@ -49,10 +49,16 @@ function matricesOf(b: BusinessRun, plans: { op: Operation; writes: boolean; cas
   standing.catch(() => {}); // awaited by each case, whose check reports it
   for (const { op, writes, cases } of plans) {
     const refused = concurrentSteps(cases, async (c): Promise<Refusal> => {
+      if (!writes) {
+        // A retrieval needs nothing first; the record is only what its refusal must not carry.
+        const answer = await client.call(op, { auth: c.auth });
+        const seen = await standing.catch(() => undefined);
+        return { answer, before: seen?.row, beforeRead: seen?.read };
+      }
       // An update needs the snapshot to be undone: without one the request is not sent.
-      if (writes) record.before();
+      record.before();
       const { row: before, read } = await standing;
-      return { answer: writes ? await record.update(b.probeBody(before), c.auth) : await client.call(op, { auth: c.auth }), before, beforeRead: read };
+      return { answer: await record.update(b.probeBody(before), c.auth), before, beforeRead: read };
     });
     const afterRefusals = sharedStep(async () => {
       await refused.settled();
