@@ -5,6 +5,7 @@ import { carriesRun, markedRecords, runIdOf } from '../records/run-marker.ts';
 import { ListReader } from '../records/list-reader.ts';
 import { isRecord, type Row } from '../contract/record.ts';
 import { isDeepStrictEqual } from 'node:util';
+import { converge, windowOf } from '../core/converge.ts';
 import { byPath, holding, restoreFields, restoreRecord, type LeftOnTarget } from './restore-record.ts';
 import { readSharedRecords } from './shared-records.ts';
 import type { Spec } from '../contract/spec.ts';
@@ -113,7 +114,7 @@ async function undoOnce(client: ApiClient, journal: Journal, target: TargetConfi
     await remove(state.lease);
     recovery.deleted = recovery.deleted.filter((d) => d !== state.lease);
     // Verified like the others, which the listing did: a lease left behind holds off the next run.
-    if (!left.has(state.lease) && (await stillFound(client, state.lease))) left.set(state.lease, 'the run\'s lease: still found after its delete answered 2xx');
+    if (!left.has(state.lease) && (await stillFound(client, state.lease, target))) left.set(state.lease, 'the run\'s lease: still found after its delete answered 2xx');
   }
   recovery.leftOnTarget = [...left].map(([record, problem]) => ({ record, problem }));
   return recovery;
@@ -140,9 +141,10 @@ async function ownRecords(client: ApiClient, listPath: string, state: Outstandin
   }
 }
 
-async function stillFound(client: ApiClient, path: string): Promise<boolean> {
+/** Whether a record is still found after its delete answered: read until it is not, within the window (a read replica may lag). */
+async function stillFound(client: ApiClient, path: string, target: TargetConfig): Promise<boolean> {
   try {
-    return is2xx(await client.send({ method: 'GET', path }));
+    return is2xx((await converge(() => client.send({ method: 'GET', path }), (a) => !is2xx(a), windowOf(target))).value);
   } catch {
     return false;
   }
