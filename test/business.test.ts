@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { startReference, type ReferenceOptions } from '../reference/server.ts';
 import { runInProcess } from './support/cli.ts';
+import { runConformance } from '../helpers/api.ts';
 import { readResult } from './support/verdicts.ts';
 import { nearMissKeys } from '../helpers/http/redact.ts';
 import { HEADER_NEAR_MISS_NAMES } from '../helpers/http/authorization.ts';
@@ -150,4 +151,56 @@ describe.concurrent('business lane against the reference implementation', () => 
     expect(outcomes(checks, ['skipped']).length).toBeGreaterThan(50);
     expect(after).toBe(before);
   });
+});
+
+/**
+ * The lane leaves several fields changed at once (each stays at its new value until the
+ * multi-field update restores them all): an interruption at any point of it still restores
+ * everything. One run passes three points of the lane; at each, the record and the journal are
+ * taken as they stand, as a run stopped there at once (a second SIGINT, a crash) would leave
+ * them: every field that then differs was journalled before its write, and --recover puts the
+ * record back from that journal alone. The run is stopped at the last point, as Ctrl-C does, and
+ * restores the record itself. (test/safety.test.ts sends real signals to the command.)
+ */
+test('an interruption at any point of the business lane: every changed field is journalled, and the record is put back', async () => {
+  type Business = Record<string, unknown>;
+  const marked = (v: unknown) => typeof v === 'string' && /scr-\d{8}-[0-9a-f]{8}/.test(v);
+  const points: [string, (now: Business, before: Business) => boolean][] = [
+    ['after the edges, before the field steps', (now, before) => now.phoneNumber === null && before.phoneNumber !== null],
+    ['half-way through the field steps', (now) => marked(now.termsAndConditionsUrl)],
+    ['after the last field step, before the multi-field update restores them', (now) => marked(now.facebookUrl)],
+  ];
+  const ref = await startReference({ latencyMs: 50 });
+  try {
+    const before = structuredClone(ref.state.business);
+    const reportDir = join(mkdtempSync(join(tmpdir(), 'scr-interrupted-')), 'reports');
+    const seen: { point: string; business: Business; journal: string }[] = [];
+    const stop = new AbortController();
+    // Each state lasts at least a round trip of 50 ms: a poll every few milliseconds meets it.
+    const poll = setInterval(() => {
+      const next = points[seen.length];
+      if (!next?.[1](ref.state.business, before)) return;
+      seen.push({ point: next[0], business: structuredClone(ref.state.business), journal: readFileSync(join(reportDir, 'run-journal.jsonl'), 'utf8') });
+      if (seen.length === points.length) stop.abort();
+    }, 2);
+    const result = await runConformance({ baseUrl: ref.url, apiKey: ref.apiKey, expiredKey: ref.expiredKey, only: '^BUS-', reportDir, signal: stop.signal }).finally(() => clearInterval(poll));
+    expect({ stopped: result.stopped, exitCode: result.exitCode, leftOnTarget: result.leftOnTarget }).toEqual({ stopped: 'interrupted', exitCode: 130, leftOnTarget: [] });
+    expect(ref.state.business).toEqual(before);
+    expect(seen.map((s) => s.point)).toEqual(points.map(([point]) => point));
+    for (const { point, business, journal } of seen) {
+      const changed = Object.keys(before).filter((f) => JSON.stringify(business[f]) !== JSON.stringify(before[f]));
+      expect(changed.length, point).toBeGreaterThan(3);
+      const entries = journal.trim().split('\n').map((l) => JSON.parse(l) as { kind: string; path?: string; fields?: string[] });
+      const written = new Set(entries.filter((e) => e.kind === 'wrote' && e.path === '/api/v1/business').flatMap((e) => e.fields ?? []));
+      expect(changed.filter((f) => !written.has(f)), point).toEqual([]);
+      ref.state.business = structuredClone(business);
+      const dir = mkdtempSync(join(tmpdir(), 'scr-stopped-'));
+      writeFileSync(join(dir, 'run-journal.jsonl'), journal);
+      const recovered = await runInProcess(['--base-url', ref.url, '--recover', dir], { SCHEDULING_API_KEY: ref.apiKey });
+      expect(recovered.code, `${point}: ${recovered.stdout}${recovered.stderr}`).toBe(0);
+      expect(ref.state.business, point).toEqual(before);
+    }
+  } finally {
+    await ref.close();
+  }
 });

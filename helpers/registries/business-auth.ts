@@ -5,6 +5,7 @@
 import { asBlocked, type Check, type Group } from '../checks/definition.ts';
 import { ensure } from '../checks/assertions.ts';
 import { concurrentSteps, sharedStep } from '../checks/shared-step.ts';
+import { recordExchange, withExchangeLog } from '../http/exchanges.ts';
 import { selects } from '../core/selection.ts';
 import { is2xx } from '../http/client.ts';
 import { headerNearMisses } from '../http/authorization.ts';
@@ -34,43 +35,56 @@ function authCases(target: TargetConfig): AuthCase[] {
 
 /**
  * A refused request changes nothing, and needs nothing but the record as it stands: the cases
- * this run holds the target to go out together, updates too; one read after every refused update
- * has been answered tells whether any changed the record.
+ * this run holds the target to go out together, retrievals and updates alike, when the first
+ * check asks for one; one read after every refused update has been answered tells whether any
+ * changed the record.
  */
-function matrixOf(b: BusinessRun, op: Operation, writes: boolean, cases: AuthCase[]): Matrix<AuthCase> {
-  const made = b.matrices.get(op.operationId);
-  if (made) return made;
+function matricesOf(b: BusinessRun, plans: { op: Operation; writes: boolean; cases: AuthCase[] }[]): Map<string, Matrix<AuthCase>> {
+  if (b.matrices.size) return b.matrices;
   const { client, record } = b;
-  let standing: Promise<Row> | undefined;
-  const refused = concurrentSteps(cases, async (c): Promise<Refusal> => {
-    if (!writes) return { answer: await client.call(op, { auth: c.auth }) };
-    // An update needs the snapshot to be undone: without one the request is not sent.
-    record.before();
-    const before = await (standing ??= record.current());
-    return { answer: await record.update(b.probeBody(before), c.auth), before };
-  });
-  const afterRefusals = sharedStep(async () => {
-    await refused.settled();
-    return record.read();
-  });
-  const matrix = { refused, afterRefusals };
-  b.matrices.set(op.operationId, matrix);
-  return matrix;
+  // The record as it stands before any refused request, read with the valid key (the last read,
+  // when nothing was sent since): what a refusal must not carry, and what an update must not
+  // change. The checks that judge it show its read, no other (a log of its own).
+  const standing = withExchangeLog([], async () => ({ row: await record.current(), read: record.lastReadExchange }));
+  standing.catch(() => {}); // awaited by each case, whose check reports it
+  for (const { op, writes, cases } of plans) {
+    const refused = concurrentSteps(cases, async (c): Promise<Refusal> => {
+      if (!writes) {
+        // A retrieval needs nothing first; the record is only what its refusal must not carry.
+        const answer = await client.call(op, { auth: c.auth });
+        const seen = await standing.catch(() => undefined);
+        return { answer, before: seen?.row, beforeRead: seen?.read };
+      }
+      // An update needs the snapshot to be undone: without one the request is not sent.
+      record.before();
+      const { row: before, read } = await standing;
+      return { answer: await record.update(b.probeBody(before), c.auth), before, beforeRead: read };
+    });
+    const afterRefusals = sharedStep(async () => {
+      await refused.settled();
+      return record.read();
+    });
+    b.matrices.set(op.operationId, { refused, afterRefusals });
+  }
+  for (const m of b.matrices.values()) void m.refused.settled();
+  return b.matrices;
 }
 
 export function authentication(target: TargetConfig, secured: Operation[], retrieveOp: Operation): Group<BusinessRun> {
   const all = authCases(target);
   /** The case name is part of the check id only where a requirement has several cases. */
   const caseSuffix = (c: AuthCase) => (all.filter((o) => o.requirement === c.requirement).length > 1 ? `:${c.name}` : '');
+  const plans = secured.map((op) => {
+    const requestCheckOf = (c: AuthCase): CheckId => `${c.requirement}:${op.operationId}${caseSuffix(c)}`;
+    const titleOf = (c: AuthCase) => `${op.method} ${op.path} ${c.description} answers 401`;
+    // The cases this run holds the target to: --only may leave some out.
+    const cases = all.filter((c) => !c.unavailable && selects(target.only, { id: requestCheckOf(c), title: titleOf(c) }));
+    return { op, writes: op !== retrieveOp, requestCheckOf, titleOf, cases };
+  });
   return {
     group: 'authentication',
-    entries: secured.map((op): Group<BusinessRun> => {
-      const writes = op !== retrieveOp;
-      const requestCheckOf = (c: AuthCase): CheckId => `${c.requirement}:${op.operationId}${caseSuffix(c)}`;
-      const titleOf = (c: AuthCase) => `${op.method} ${op.path} ${c.description} answers 401`;
-      // The cases this run holds the target to: --only may leave some out.
-      const cases = all.filter((c) => !c.unavailable && selects(target.only, { id: requestCheckOf(c), title: titleOf(c) }));
-      const matrix = (b: BusinessRun) => matrixOf(b, op, writes, cases);
+    entries: plans.map(({ op, writes, requestCheckOf, titleOf }): Group<BusinessRun> => {
+      const matrix = (b: BusinessRun) => matricesOf(b, plans).get(op.operationId)!;
       const perCase = all.flatMap((c) => {
         const needed = requestCheckOf(c);
         const key = `${op.operationId}:${c.name}`;
@@ -94,8 +108,9 @@ function refusedWith401(op: Operation, c: AuthCase, suffix: string, key: string,
           b.refusals.set(key, { notApplicable: c.unavailable });
           run.notApplicable(c.unavailable);
         }
-        const { answer, before } = await matrix(b).refused(c);
-        b.refusals.set(key, { answer, before });
+        const refusal = await matrix(b).refused(c);
+        const { answer } = refusal;
+        b.refusals.set(key, refusal);
         ensure(answer.status === 401, `${op.method} ${op.path} ${c.description} answered ${answer.status}; the contract gives 401`);
       } catch (e) {
         if (!b.refusals.has(key)) b.refusals.set(key, { blocked: asBlocked(e, requestCheck) });
@@ -122,7 +137,8 @@ function rejectedNoChange(c: AuthCase, requestCheck: CheckId, key: string, matri
     id: `BUS-AUTH-REJECTED-NO-CHANGE:${c.name}`, title: `an update refused ${c.description} changes nothing`, changesData: true, needs: [requestCheck],
     async run(b, run) {
       const { record } = b;
-      const { answer, before } = b.refusalOf(key, requestCheck, run);
+      const { answer, before, beforeRead } = b.refusalOf(key, requestCheck, run);
+      if (beforeRead) recordExchange(beforeRead);
       if (is2xx(answer)) run.notApplicable(`the update was not refused: it answered ${answer.status}`);
       const names = record.exposed().map((f) => f.name);
       // Nothing changed after all of them: this one, refused, changed nothing.
@@ -151,6 +167,7 @@ function noRecord(op: Operation, all: AuthCase[], writes: boolean, matrix: (b: B
         const refusal = await matrix(b).refused(c).catch(() => undefined);
         if (!refusal || is2xx(refusal.answer)) continue;
         judged += 1;
+        if (refusal.beforeRead) recordExchange(refusal.beforeRead);
         const protectedRecord = refusal.before ?? (await b.record.current());
         const values = recordValuesShown(refusal.answer, protectedRecord, names, refusal.answer.exchange.request.body);
         if (values.length) shown.push(`${c.description} (${refusal.answer.status}): ${values.join(', ')}`);

@@ -3,21 +3,45 @@
  * read back, the others left as they were; null, both booleans and the edges of its type.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { asBlocked, type Check, type CheckRun, type Group } from '../checks/definition.ts';
+import { asBlocked, Blocked, type Check, type CheckRun, type Group } from '../checks/definition.ts';
 import { ensure } from '../checks/assertions.ts';
 import { selects } from '../core/selection.ts';
 import { TurnedAway } from '../http/client.ts';
 import { recordExchange } from '../http/exchanges.ts';
 import type { Operation } from '../contract/spec.ts';
 import type { TargetConfig } from '../config/target.ts';
+import type { CheckId } from '../contract/catalog.ts';
 import { changedFieldNames } from '../records/compare.ts';
-import { carriesRun } from '../records/run-marker.ts';
-import { candidateValues, typeBoundaries, type NamedField } from '../resources/business-values.ts';
-import { patchText as patchOf, show, type BusinessRun, type NullStep } from './business-run.ts';
+import { candidateValues, typeBoundaries, type Boundary, type NamedField } from '../resources/business-values.ts';
+import { edgeShows, patchText as patchOf, show, type BusinessRun } from './business-run.ts';
 
 const nullableTitle = (name: string) => `${name} accepts null, reads back null, then accepts a string`;
+const boundaryTitle = (name: string, edge: Boundary) => `${name} set to ${edge.description}, when answered 200, reads back so`;
 
-/** One field's checks, in the order the lane runs them: its update step first, which the others judge. */
+/**
+ * The edges that go out together before the first update step (see EdgeStep): null for each
+ * nullable field holding a string, the empty string or list for each field that takes one, of
+ * the checks this run holds the target to (--only may leave some out).
+ */
+function edgePlan(target: TargetConfig, b: BusinessRun): Map<string, unknown> {
+  const plan = new Map<string, unknown>();
+  const chosen = (id: CheckId, title: string) => selects(target.only, { id, title });
+  for (const nf of b.record.exposed().filter((f) => !b.record.unchangeable(f))) {
+    const { name } = nf;
+    const original = b.record.before()[name];
+    if (nf.field.nullable && typeof original === 'string' && chosen(`BUS-UPDATE-NULLABLE:${name}`, nullableTitle(name))) plan.set(name, null);
+    const empty = typeBoundaries(nf).find((e) => e.name === 'empty');
+    const value = empty?.valueFrom(original);
+    if (empty && value !== undefined && chosen(`BUS-UPDATE-BOUNDARY:${name}:empty`, boundaryTitle(name, empty))) plan.set(name, value);
+  }
+  return plan;
+}
+
+/**
+ * One field's checks, in the order the lane runs them: its update step first, which the others
+ * judge. Its edge went out before (edgePlan), the step turns it into the field's new value, and
+ * the field stays so until the multi-field update puts every field back (the restore).
+ */
 export function fieldChecks(target: TargetConfig, updateOp: Operation, nf: NamedField): Group<BusinessRun> {
   const { name } = nf;
   const step = `BUS-UPDATE-200:${name}` as const;
@@ -36,12 +60,26 @@ export function fieldChecks(target: TargetConfig, updateOp: Operation, nf: Named
       const changed = changedFieldNames(done.before, after, others);
       ensure(changed.length === 0, `updating only ${name} also changed ${changed.join(', ')}`);
     } },
+    ...typeBoundaries(nf).map((edge) => boundary(target, updateOp, nf, edge)),
   ];
-  if (nf.field.nullable) entries.push(nullable(updateOp, nf));
-  // Both directions: an implementation that treats the value as truthy passes one of them.
-  if (nf.field.types.includes('boolean')) entries.push(boolean(updateOp, nf, true, false), boolean(updateOp, nf, false, true));
-  entries.push(...typeBoundaries(nf).map((edge) => boundary(target, updateOp, nf, edge)));
   return { group: name, entries };
+}
+
+/**
+ * BUS-UPDATE-BOOLEAN of every boolean field, both directions (an implementation that treats the
+ * value as truthy passes one of them), after the multi-field update: the field's update step
+ * made one move, the restore the other.
+ */
+export function booleanChecks(updateOp: Operation, fields: NamedField[]): Group<BusinessRun> {
+  return { group: 'booleans', entries: fields.filter((nf) => nf.field.types.includes('boolean')).flatMap((nf) => [boolean(updateOp, nf, true, false), boolean(updateOp, nf, false, true)]) };
+}
+
+/**
+ * BUS-UPDATE-NULLABLE of every nullable field, after the multi-field update: a field null before
+ * the run is judged on the null that update put back (its string came first, in its update step).
+ */
+export function nullableChecks(target: TargetConfig, updateOp: Operation, fields: NamedField[]): Group<BusinessRun> {
+  return { group: 'null', entries: fields.filter((nf) => nf.field.nullable).map((nf) => nullable(target, updateOp, nf)) };
 }
 
 function updateStep(target: TargetConfig, updateOp: Operation, nf: NamedField): Check<BusinessRun> {
@@ -55,19 +93,16 @@ function updateStep(target: TargetConfig, updateOp: Operation, nf: NamedField): 
         steps.set(name, { notApplicable: why });
         run.notApplicable(why);
       }
-      // Judged against the record before the null: both updates sent only this field.
+      await b.edges(() => edgePlan(target, b));
+      // This update follows its field's edge: its own report shows that too.
+      for (const e of b.edgeSteps.get(name)?.exchanges ?? []) recordExchange(e);
+      // Judged against the previous read, which holds the earlier fields' changes and the edges.
       const before = await record.current();
-      const current = b.currentValue(before, name);
-      const candidates = candidateValues(nf, target.vendor.businessValues, current, record.before()[name], target.runId);
+      const original = record.before()[name];
+      const candidates = candidateValues(nf, target.vendor.businessValues, b.currentValue(before, name), original, target.runId);
       if ('unavailable' in candidates) {
         steps.set(name, { notApplicable: candidates.unavailable });
         return run.notApplicable(candidates.unavailable);
-      }
-      // The null NULLABLE judges goes first, when that check runs (--only may leave it out).
-      if (nf.field.nullable && typeof current === 'string' && selects(target.only, { id: `BUS-UPDATE-NULLABLE:${name}`, title: nullableTitle(name) })) {
-        await b.sendNull(name);
-        // This update follows a null: its own report shows that too.
-        for (const e of b.nullSteps.get(name)?.exchanges ?? []) recordExchange(e);
       }
       // Formats and bounds of values are not shown: a 4xx to a value the suite chose proves
       // nothing, so the next is tried. A 4xx to the target's own value does: it is written
@@ -87,9 +122,9 @@ function updateStep(target: TargetConfig, updateOp: Operation, nf: NamedField): 
         }
         refused.push(`${show(value)} (${source}) answered ${answer.status}`);
         if (!ownAccepted) {
-          const own = { [name]: current };
+          const own = { [name]: original };
           const back = await record.update(own);
-          ensure(back.status === 200, `${patchText(body)} answered ${answer.status}, and so did writing back the value read: ${patchText(own)} answered ${back.status}`);
+          ensure(back.status === 200, `${patchText(body)} answered ${answer.status}, and so did writing back its value from before the run: ${patchText(own)} answered ${back.status}`);
           ownAccepted = true;
         }
       }
@@ -104,52 +139,69 @@ function updateStep(target: TargetConfig, updateOp: Operation, nf: NamedField): 
   } };
 }
 
-function nullable(updateOp: Operation, nf: NamedField): Check<BusinessRun> {
+function nullable(target: TargetConfig, updateOp: Operation, nf: NamedField): Check<BusinessRun> {
   const { name } = nf;
   return { id: `BUS-UPDATE-NULLABLE:${name}`, title: nullableTitle(name), changesData: true, async run(b, run) {
     const why = b.record.unchangeable(nf) ?? b.nullGate(nf);
     if (why) run.notApplicable(why);
-    const folded = b.nullSteps.get(name);
-    if (folded) return judgeFoldedNull(b, updateOp, name, folded, run);
-    const before = await b.record.current();
     const original = b.record.before()[name];
-    // A string the target is known to accept: its own, or the one its update step took.
-    const string = typeof original === 'string' ? original : b.accepted.get(name);
-    if (typeof string !== 'string') run.notApplicable(`${name} was null before the run and no string value of it was accepted (BUS-UPDATE-200:${name})`);
-    if (before[name] === null) await b.setAndConfirm(name, string);
-    await b.setAndConfirm(name, null);
-    await b.setAndConfirm(name, string);
-    b.nullProven = true;
+    await (typeof original === 'string' ? nullThenString(target, b, updateOp, name, original, run) : stringThenNull(b, updateOp, name, run));
+    b.nullShown = true;
   } };
 }
 
 /**
- * BUS-UPDATE-NULLABLE from the null its update step sent first: answered 200 and read back null
- * (or absent: the retrieval's fields are not shown); then a string: the step's own, when it was
- * the next write and answered 200 (its read-back is judged), else the field's value from before
- * the run, sent and read back here.
+ * A field that held a string: its edge, null, answered 200 and read back null (or absent: the
+ * retrieval's fields are not shown); then a string: its update step's, when that was the next
+ * write and read back, else its value from before the run, after a null sent here.
  */
-async function judgeFoldedNull(b: BusinessRun, updateOp: Operation, name: string, folded: NullStep, run: CheckRun): Promise<void> {
-  for (const e of folded.exchanges) recordExchange(e);
+async function nullThenString(target: TargetConfig, b: BusinessRun, updateOp: Operation, name: string, original: string, run: CheckRun): Promise<void> {
+  // The edges go before any step; --only may have left every step out.
+  await b.edges(() => edgePlan(target, b));
+  const edge = b.edgeSteps.get(name);
+  if (!edge) throw new Blocked(`BUS-UPDATE-NULLABLE:${name}`, `the null of ${name} was not sent with the edges`);
+  for (const e of edge.exchanges) recordExchange(e);
+  if (edge.together) run.note(edge.together);
   const nullBody = { [name]: null };
-  if (folded.status === undefined) throw folded.failure;
-  ensure(folded.status === 200, `${patchOf(updateOp, nullBody)} answered ${folded.status}`);
-  if (!folded.read) throw folded.failure;
-  const read = name in folded.read ? folded.read[name] : null;
-  ensure(isDeepStrictEqual(read, null), `after ${patchOf(updateOp, nullBody)}, ${name} reads back ${show(folded.read[name])}`);
+  if (edge.status === undefined) throw edge.failure;
+  ensure(edge.status === 200, `${patchOf(updateOp, nullBody)} answered ${edge.status}`);
+  if (!edge.read) throw edge.failure;
+  ensure(edgeShows(edge.read, name, null), `after ${patchOf(updateOp, nullBody)}, ${name} reads back ${show(edge.read[name])}`);
   const step = b.steps.get(name);
-  if (step && 'before' in step && step.status === 200 && !step.refused) {
+  if (step && 'before' in step && step.status === 200 && !step.refused && step.after) {
     const { value, after } = b.stepOf(name, run);
     if (step.read) recordExchange(step.read);
-    const now = after ?? (await b.record.read());
-    ensure(isDeepStrictEqual(now[name], value), `after null, ${patchOf(updateOp, { [name]: value })} answered 200 and ${name} reads back ${show(now[name])}`);
-  } else {
-    // Its value from before the run: a string the target holds, so valid on it.
-    const original = b.record.before()[name];
-    if (typeof original !== 'string') run.notApplicable(`${name} was not a string before the run, and its update step took no string after the null`);
-    await b.setAndConfirm(name, original);
+    ensure(isDeepStrictEqual(after?.[name], value), `after null, ${patchOf(updateOp, { [name]: value })} answered 200 and ${name} reads back ${show(after?.[name])}`);
+    return;
   }
-  b.nullProven = true;
+  // Its value from before the run: a string the target holds, so valid on it.
+  if ((await b.record.current())[name] !== null) await b.setAndConfirm(name, null);
+  await b.setAndConfirm(name, original);
+}
+
+/**
+ * A field null before the run: its update step's string, accepted and read back (the field was
+ * null), then null: the multi-field update's, which put it back, when that read back null, else
+ * sent alone here.
+ */
+async function stringThenNull(b: BusinessRun, updateOp: Operation, name: string, run: CheckRun): Promise<void> {
+  const value = b.accepted.get(name);
+  if (typeof value !== 'string') run.notApplicable(`${name} was null before the run and no string value of it was accepted (BUS-UPDATE-200:${name})`);
+  const step = b.steps.get(name);
+  if (step && 'before' in step && step.status === 200 && step.after) {
+    const { after } = b.stepOf(name, run);
+    if (step.read) recordExchange(step.read);
+    ensure(isDeepStrictEqual(after?.[name], value), `after ${patchOf(updateOp, { [name]: value })} answered 200, ${name} reads back ${show(after?.[name])}`);
+  } else if ((await b.record.current())[name] === null) {
+    await b.setAndConfirm(name, value);
+  }
+  const multi = b.multi;
+  if (multi && multi.body[name] === null && multi.status === 200 && multi.after && edgeShows(multi.after, name, null)) {
+    for (const e of multi.exchanges) recordExchange(e);
+    return;
+  }
+  if (multi && name in multi.body) run.note(`the multi-field update sent its null with the other fields (it answered ${multi.status}${multi.after ? `, ${name} read back ${show(multi.after[name])}` : ''}): sent again alone`);
+  await b.setAndConfirm(name, null);
 }
 
 function boolean(updateOp: Operation, nf: NamedField, from: boolean, to: boolean): Check<BusinessRun> {
@@ -165,6 +217,15 @@ function boolean(updateOp: Operation, nf: NamedField, from: boolean, to: boolean
       ensure(isDeepStrictEqual(step.after[name], to), `after ${patchOf(updateOp, { [name]: to })}, ${name} reads back ${show(step.after[name])}`);
       return;
     }
+    // The multi-field update may have: judged on its read-back when it shows, else sent again alone.
+    const multi = b.multi;
+    if (multi && multi.body[name] === to && b.currentValue(multi.before, name) === from && multi.status === 200 && multi.after) {
+      if (multi.after[name] === to) {
+        for (const e of multi.exchanges) recordExchange(e);
+        return;
+      }
+      run.note(`the multi-field update sent it with the other fields (${name} read back ${show(multi.after[name])}): sent again alone`);
+    }
     if ((await record.current())[name] !== from) {
       const answer = await record.update({ [name]: from });
       const now = (await record.read())[name];
@@ -177,30 +238,37 @@ function boolean(updateOp: Operation, nf: NamedField, from: boolean, to: boolean
 }
 
 // The edges of its type: bounds of values are not shown, so a refusal proves nothing; an
-// update answered 200 must be applied, there as anywhere. A field whose update step's value
-// carries no marker stays at the edge (the next field's step reads the record as it is), and
-// the multi-field update puts it back; a marked value is written back at once.
-function boundary(target: TargetConfig, updateOp: Operation, nf: NamedField, edge: ReturnType<typeof typeBoundaries>[number]): Check<BusinessRun> {
+// update answered 200 must be applied, there as anywhere. The empty string and list went out
+// with the edges before the update steps (edgePlan); a longer list goes after its field's step.
+// The field stays at the edge until its step, or the multi-field update, changes it again.
+function boundary(target: TargetConfig, updateOp: Operation, nf: NamedField, edge: Boundary): Check<BusinessRun> {
   const { name } = nf;
-  return { id: `BUS-UPDATE-BOUNDARY:${name}:${edge.name}`, title: `${name} set to ${edge.description}, when answered 200, reads back so`, changesData: true, async run(b, run) {
+  return { id: `BUS-UPDATE-BOUNDARY:${name}:${edge.name}`, title: boundaryTitle(name, edge), changesData: true, async run(b, run) {
     const { record } = b;
     const why = record.unchangeable(nf);
     if (why) run.notApplicable(why);
     const value = edge.valueFrom(record.before()[name]);
     if (value === undefined) run.notApplicable(`${name} read ${show(record.before()[name])} before the run: ${edge.description} cannot be made from it`);
     const body = { [name]: value };
+    const refused = (status: number) => run.notApplicable(`${patchOf(updateOp, body)} answered ${status}: the bounds of ${name} are not shown (section 2)`);
+    if (edge.name === 'empty') {
+      await b.edges(() => edgePlan(target, b));
+      const sent = b.edgeSteps.get(name);
+      if (!sent) throw new Blocked(`BUS-UPDATE-BOUNDARY:${name}:empty`, `${edge.description} was not sent with the edges`);
+      for (const e of sent.exchanges) recordExchange(e);
+      if (sent.together) run.note(sent.together);
+      if (sent.status === undefined) throw sent.failure;
+      if (sent.status >= 400 && sent.status < 500) refused(sent.status);
+      ensure(sent.status === 200, `${patchOf(updateOp, body)} answered ${sent.status}`);
+      if (!sent.read) throw sent.failure;
+      ensure(isDeepStrictEqual(sent.read[name], value), `after ${patchOf(updateOp, body)}, ${name} reads back ${show(sent.read[name])}`);
+      return;
+    }
     await record.current();
     const answer = await record.update(body);
-    try {
-      if (answer.status >= 400 && answer.status < 500) run.notApplicable(`${patchOf(updateOp, body)} answered ${answer.status}: the bounds of ${name} are not shown (section 2)`);
-      ensure(answer.status === 200, `${patchOf(updateOp, body)} answered ${answer.status}`);
-      const after = await record.read();
-      ensure(isDeepStrictEqual(after[name], value), `after ${patchOf(updateOp, body)}, ${name} reads back ${show(after[name])}`);
-    } finally {
-      // A value carrying this run's marker goes back at once: the marker tells another run,
-      // the sweep and the clean-up after interference that the record is this run's doing.
-      const marked = b.accepted.get(name);
-      if (typeof marked === 'string' && carriesRun(marked, target.runId)) await record.update({ [name]: marked });
-    }
+    if (answer.status >= 400 && answer.status < 500) refused(answer.status);
+    ensure(answer.status === 200, `${patchOf(updateOp, body)} answered ${answer.status}`);
+    const after = await record.read();
+    ensure(isDeepStrictEqual(after[name], value), `after ${patchOf(updateOp, body)}, ${name} reads back ${show(after[name])}`);
   } };
 }

@@ -12,25 +12,35 @@ import type { Operation } from '../contract/spec.ts';
 import type { TargetConfig } from '../config/target.ts';
 import type { Row } from '../contract/record.ts';
 import type { BusinessLane } from '../resources/business-lane.ts';
+import type { LeasePlace } from '../safety/lease.ts';
 import { candidateValues, jsonType, type NamedField } from '../resources/business-values.ts';
 
 export const show = (v: unknown) => JSON.stringify(v) ?? 'nothing';
 export const patchText = (updateOp: Operation, body: Row) => `${updateOp.method} ${updateOp.path} ${show(body)}`;
+/** Whether a read shows a field at the value sent: the retrieval's fields are not shown, so null may also read back absent. */
+export const edgeShows = (read: Row, name: string, value: unknown) => (value === null && !(name in read)) || isDeepStrictEqual(read[name], value);
 
 /** What the update step of a field did, for the checks that judge it. */
 export type DoneStep = { before: Row; value: unknown; after?: Row; wrote?: Exchange[]; read?: Exchange; status?: number; refused?: boolean };
 type Step = DoneStep | { notApplicable: string } | { blocked: Blocked };
 
 /**
- * A nullable field holding a string goes to null first (read back) and then to its new value in
- * its update step: BUS-UPDATE-NULLABLE judges that pair (null accepted and read back null, then a
- * string accepted and read back), two round trips fewer than a null and a string of its own. The
- * null and its read are NULLABLE's exchanges; the update step's report shows them too, as what
- * its update followed.
+ * What one field's edge showed: null for a nullable field holding a string (BUS-UPDATE-NULLABLE),
+ * the empty string or the empty list (BUS-UPDATE-BOUNDARY). The edges go out first, in one body,
+ * before any field's update step: each step then turns its field from the edge to its new value,
+ * which for a nullable field is NULLABLE's "then a string". A field whose edge that body did not
+ * show (refused, or not read back) is sent alone, so that its verdict is its own.
  */
-export interface NullStep { status?: number; read?: Row; failure?: unknown; exchanges: Exchange[] }
+export interface EdgeStep { value: unknown; status?: number; read?: Row; failure?: unknown; exchanges: Exchange[]; together?: string }
 
-export type Refusal = { answer: Answer; before?: Row };
+/**
+ * What the multi-field update (the restore) found, sent and read: it puts back the fields null
+ * before the run, and a boolean's value, which BUS-UPDATE-NULLABLE and BUS-UPDATE-BOOLEAN judge.
+ */
+export interface MultiStep { before: Row; body: Row; status: number; after?: Row; exchanges: Exchange[] }
+
+/** A refused request's answer, and the record as it stood before the refusals (`beforeRead`: the read that showed it). */
+export type Refusal = { answer: Answer; before?: Row; beforeRead?: Exchange };
 
 /** A request of the 401 matrix: what it lacks or gets wrong of "Bearer <key>". */
 export interface AuthCase {
@@ -54,12 +64,13 @@ export interface Matrix<K> {
 export class BusinessRun {
   /** What each field's update step did, by field. */
   readonly steps = new Map<string, Step>();
-  readonly nullSteps = new Map<string, NullStep>();
+  readonly edgeSteps = new Map<string, EdgeStep>();
+  private edgesSent?: Promise<void>;
+  multi?: MultiStep;
   /** The value of each field the target accepted in its update step: known to be valid. */
   readonly accepted = new Map<string, unknown>();
-  /** Whether some field has shown that null is accepted and read back: until then, a field that is
-   *  null on the target is not changed, since putting null back might not work. */
-  nullProven = false;
+  /** Set when a BUS-UPDATE-NULLABLE check passes. */
+  nullShown = false;
   /** What each request of the 401 matrix was answered, by operation and case. */
   readonly refusals = new Map<string, Refusal | { notApplicable: string } | { blocked: Blocked }>();
   /** Each secured operation's 401 matrix, made when its first check asks. */
@@ -73,6 +84,8 @@ export class BusinessRun {
     private readonly retrieveOp: Operation,
     private readonly updateOp: Operation,
     private readonly target: TargetConfig,
+    /** Where another run's lease would be found (see BusinessLane.settle). */
+    private readonly place?: LeasePlace,
   ) {}
 
   retrieved(): Promise<Answer> {
@@ -105,23 +118,65 @@ export class BusinessRun {
     const answer = await this.record.update(body);
     ensure(answer.status === 200, `${patchText(this.updateOp, body)} answered ${answer.status}`);
     const after = await this.record.read();
-    const read = value === null && !(name in after) ? null : after[name];
-    ensure(isDeepStrictEqual(read, value), `after ${patchText(this.updateOp, body)}, ${name} reads back ${show(after[name])}`);
+    ensure(edgeShows(after, name, value), `after ${patchText(this.updateOp, body)}, ${name} reads back ${show(after[name])}`);
   }
 
-  async sendNull(name: string): Promise<void> {
-    const step: NullStep = { exchanges: [] };
-    this.nullSteps.set(name, step);
+  /**
+   * Sends the edges `plan` names (field to edge value), once, before any field changes: all in
+   * one update and one read, then alone each one that did not show. Whoever asks first plans.
+   */
+  edges(plan: () => Map<string, unknown>): Promise<void> {
+    this.edgesSent ??= this.sendEdges(plan());
+    return this.edgesSent;
+  }
+
+  private async sendEdges(plan: Map<string, unknown>): Promise<void> {
+    if (!plan.size) return;
+    const together = await this.sendEdge(Object.fromEntries(plan));
+    // An edge answered 200 and not read back may be another writer's doing: asked once, writing nothing, before it is sent again.
+    if (plan.size > 1 && together.read && [...plan].some(([name, value]) => !edgeShows(together.read!, name, value))) {
+      await this.record.settle(this.place);
+      this.record.stopIfInterfered();
+    }
+    for (const [name, value] of plan) {
+      // Without an answer, none would be had alone either: each check reports the failure.
+      if (plan.size === 1 || together.status === undefined || (together.status === 200 && together.read && edgeShows(together.read, name, value))) {
+        this.edgeSteps.set(name, { value, ...together });
+        continue;
+      }
+      const why = together.status !== 200 ? `answered ${together.status}` : together.read ? `answered 200, and ${name} read back ${show(together.read[name])}` : 'answered 200, and could not be read back';
+      this.edgeSteps.set(name, { value, ...(await this.sendEdge({ [name]: value })), together: `sent first with the other fields' edges (${Object.keys(plan).join(', ')}), which ${why}: sent again alone` });
+    }
+  }
+
+  private async sendEdge(body: Row): Promise<Omit<EdgeStep, 'value'>> {
+    const step: Omit<EdgeStep, 'value'> = { exchanges: [] };
     await withExchangeLog(step.exchanges, async () => {
       try {
-        step.status = (await this.record.update({ [name]: null })).status;
-        step.read = await this.record.read();
+        step.status = (await this.record.update(body)).status;
+        if (step.status === 200) step.read = await this.record.read();
       } catch (e) {
         if (e instanceof Interference) throw e;
-        // NULLABLE throws it when judged: a refusal to the end (TurnedAway) blocks it, as its own request would.
+        // The check judging the edge throws it: a refusal to the end (TurnedAway) blocks it, as its own request would.
         step.failure = e;
       }
     });
+    return step;
+  }
+
+  /**
+   * Whether some field has shown that null is accepted and read back, and a string after it: until
+   * then, a field that is null on the target is not changed, since putting null back might not work.
+   * Known from a field's null edge and its update step's read-back before NULLABLE judges them.
+   */
+  get nullProven(): boolean {
+    return this.nullShown || [...this.edgeSteps].some(([name, edge]) => edge.value === null && edge.status === 200 && edge.read !== undefined && edgeShows(edge.read, name, null) && this.readBack(name));
+  }
+
+  /** Whether the field's update step answered 200 and read back the value sent. */
+  private readBack(name: string): boolean {
+    const step = this.steps.get(name);
+    return step !== undefined && 'before' in step && step.status === 200 && step.after !== undefined && isDeepStrictEqual(step.after[name], step.value);
   }
 
   nullGate({ field, name }: NamedField): string | undefined {

@@ -21,7 +21,8 @@ import { changedFieldNames } from '../records/compare.ts';
 import { BusinessLane } from '../resources/business-lane.ts';
 import { hasDocumentedType, jsonType, namedBusinessFields, type NamedField } from '../resources/business-values.ts';
 import { BusinessRun, patchText, show } from './business-run.ts';
-import { fieldChecks } from './business-fields.ts';
+import { recordExchange, withExchangeLog, type Exchange } from '../http/exchanges.ts';
+import { booleanChecks, fieldChecks, nullableChecks } from './business-fields.ts';
 import { authentication } from './business-auth.ts';
 
 export function businessChecks(spec: Spec, target: TargetConfig): Registry<BusinessRun> {
@@ -35,9 +36,9 @@ export function businessChecks(spec: Spec, target: TargetConfig): Registry<Busin
       const client = journalledClient(target);
       const record = new BusinessLane(client, retrieveOp, updateOp, fields, target.runId, target.vendor.businessEnvelope, currentJournal(target));
       record.convergeWindowMs = windowOf(target);
-      return new BusinessRun(client, record, retrieveOp, updateOp, target);
+      return new BusinessRun(client, record, retrieveOp, updateOp, target, place);
     },
-    start: ({ record }) => record.take(),
+    start: (b) => b.record.take(b.retrieved()),
     // A difference another run's writes may have made is settled before it is a failure (see JUDGES_DIFFERENCES).
     settle: { prefix: 'BUS-', with: ({ record }) => record.settle(place) },
     async close({ client, record }) {
@@ -81,13 +82,15 @@ function retrieval(target: TargetConfig, retrieveOp: Operation, fields: NamedFie
 function update(target: TargetConfig, updateOp: Operation, fields: NamedField[]): Group<BusinessRun> {
   return {
     group: 'update',
-    entries: [...fields.map((nf) => fieldChecks(target, updateOp, nf)), multi(updateOp), writeBack(), currencyOnly(updateOp, fields)],
+    entries: [...fields.map((nf) => fieldChecks(target, updateOp, nf)), writeBack(), currencyOnly(updateOp, fields), multi(updateOp), nullableChecks(target, updateOp, fields), booleanChecks(updateOp, fields)],
   };
 }
 
 // The field checks leave each field they changed at its new value: the values from before the
 // run (the target's own, so valid) of all of them make a body whose every field shows, as large
-// as the record allows (the field checks sent bodies of one field).
+// as the record allows (the field checks sent bodies of one field). It is the restore, the
+// lane's last write, verified against the snapshot; the fields null before the run get their
+// null back here, and a boolean its value, which BUS-UPDATE-NULLABLE and -BOOLEAN then judge.
 function multi(updateOp: Operation): Check<BusinessRun> {
   return { id: 'BUS-UPDATE-MULTI', title: 'a body with every field that can show applies every one of them and leaves the others as they were', changesData: true, async run(b, run) {
     const { record } = b;
@@ -96,9 +99,12 @@ function multi(updateOp: Operation): Check<BusinessRun> {
     const differing = record.exposed().filter((nf) => !record.unchangeable(nf) && !isDeepStrictEqual(b.currentValue(before, nf.name), snapshot[nf.name]) && (snapshot[nf.name] !== null || b.nullProven));
     if (differing.length < 2) run.notApplicable(`fewer than two fields differ from their values before the run (${differing.map((f) => f.name).join(', ') || 'none'}), so no body of several fields would show`);
     const body = Object.fromEntries(differing.map((nf) => [nf.name, snapshot[nf.name]]));
-    const answer = await record.update(body);
+    const exchanges: Exchange[] = [];
+    const answer = await withExchangeLog(exchanges, () => record.update(body));
+    b.multi = { before, body, status: answer.status, exchanges };
     ensure(answer.status === 200, `${patchText(updateOp, body)} answered ${answer.status}`);
-    const after = await record.read();
+    const after = await withExchangeLog(exchanges, () => record.read());
+    b.multi.after = after;
     const unapplied = Object.keys(body).filter((n) => !isDeepStrictEqual(after[n], body[n]) && !(body[n] === null && !(n in after)));
     ensure(unapplied.length === 0, `after ${patchText(updateOp, body)}: ${unapplied.map((n) => `${n} reads ${show(after[n])}`).join(', ')}`);
     const changed = changedFieldNames(before, after, record.exposed().map((f) => f.name).filter((n) => !(n in body)));
@@ -106,8 +112,9 @@ function multi(updateOp: Operation): Check<BusinessRun> {
   } };
 }
 
-// After the fields, when it is known whether null round-trips: writing null back to a target
-// that stores it as something else could not be undone.
+// Before the multi-field update, which is the restore: the record as read holds the fields' new
+// values, all of the documented types, and null only once null is known to round-trip (writing
+// null back to a target that stores it as something else could not be undone).
 function writeBack(): Check<BusinessRun> {
   return { id: 'BUS-UPDATE-WRITEBACK', title: 'the record as read is a valid update and changes nothing', changesData: true, async run(b, run) {
     const { record } = b;
@@ -125,15 +132,22 @@ function writeBack(): Check<BusinessRun> {
   } };
 }
 
-// Section 2 says so in words, so it is a check of its own. With the target's own value, valid
-// whatever currencies it serves (a changed one is BUS-UPDATE-200's).
+// Section 2 says so in words, so it is a check of its own: judged on currencyIso's update step
+// when that answered 200 (a body with only currencyIso), else on its value from before the run,
+// the target's own, valid whatever currencies it serves.
 function currencyOnly(updateOp: Operation, fields: NamedField[]): Check<BusinessRun> {
   const currency = fields.find((f) => f.field.specName === 'currencyIso');
-  return { id: 'BUS-UPDATE-CURRENCY-ONLY', title: 'a body with only currencyIso, as the target holds it, is a valid update', changesData: true, async run(b, run) {
+  return { id: 'BUS-UPDATE-CURRENCY-ONLY', title: 'a body with only currencyIso is a valid update', changesData: true, async run(b, run) {
     if (!currency) return run.notApplicable('the spec documents no currencyIso field');
     const why = b.record.unchangeable(currency);
     if (why) run.notApplicable(why);
-    const body = { [currency.name]: b.currentValue(await b.record.current(), currency.name) };
+    const step = b.steps.get(currency.name);
+    if (step && 'before' in step && step.status === 200 && step.wrote) {
+      for (const e of step.wrote) recordExchange(e);
+      return;
+    }
+    await b.record.current();
+    const body = { [currency.name]: b.record.before()[currency.name] };
     const answer = await b.record.update(body);
     ensure(answer.status === 200, `${patchText(updateOp, body)} answered ${answer.status}`);
   } };

@@ -37,6 +37,7 @@ export class BusinessLane {
   convergeWindowMs = CONVERGE_WINDOW_MS;
   /** The exchange of the last read: a check that judges a read another check made shows it in its report. */
   lastReadExchange?: Exchange;
+  private rawExchange?: Exchange;
 
   constructor(
     private readonly client: ApiClient,
@@ -68,12 +69,13 @@ export class BusinessLane {
     const record = effect ? (await converge(() => this.readRaw(), (now) => shows(effect, now), this.convergeWindowMs)).value : await this.readRaw();
     this.watched(record);
     this.last = record;
+    this.lastReadExchange = this.rawExchange;
     return record;
   }
 
   private async readRaw(): Promise<Row> {
     const answer = await this.client.call(this.retrieveOp);
-    this.lastReadExchange = answer.exchange;
+    this.rawExchange = answer.exchange;
     const read = answer.status === 200 ? this.unwrap(answer.json) : undefined;
     if (!read || 'problem' in read) {
       const why = read && 'problem' in read ? `: ${read.problem}` : '';
@@ -119,14 +121,17 @@ export class BusinessLane {
     return answer;
   }
 
-  /** Takes the snapshot (and journals it); never throws, so that a broken retrieval fails checks, not the suite. */
-  async take(): Promise<void> {
+  /**
+   * Takes the snapshot (and journals it) from `retrieval`, the retrieval checks' own GET; never
+   * throws, so that a broken retrieval fails checks, not the suite.
+   */
+  async take(retrieval?: Promise<Answer>): Promise<void> {
     this.last = undefined;
     try {
       const record = await takeSnapshot(this.client, this.retrieveOp.path, this.journal, (_path, json) => {
         const read = this.unwrap(json);
         return 'record' in read ? read.record : undefined;
-      });
+      }, retrieval);
       this.watched(record);
       this.snapshot = structuredClone(record);
       this.last = record;
@@ -198,7 +203,14 @@ export class BusinessLane {
     // After interference only fields holding this run's own marker are certainly its to put
     // back; the after-run clean-up reports the rest (helpers/safety/after-run-cleanup.ts).
     const ours = (now: Row, f: string) => !this.watch.interfered() || carriesRun(now[f], this.runId);
-    const access = { read: () => this.readRaw(), write: (body: Row) => this.client.call(this.updateOp, { body }), windowMs: this.convergeWindowMs };
+    // The last read, when nothing was sent after it, is the record as it stands: the restore starts from it.
+    let standing = this.last;
+    const read = () => {
+      const now = standing;
+      standing = undefined;
+      return now ? Promise.resolve(now) : this.readRaw();
+    };
+    const access = { read, write: (body: Row) => this.client.call(this.updateOp, { body }), windowMs: this.convergeWindowMs };
     const writable = this.writeBack(snapshot);
     const { still } = await restoreFields(access, snapshot, names, {
       body: (fields) => pick(writable, fields),

@@ -95,7 +95,7 @@ function derived({ field }: NamedField, current: unknown): unknown[] {
 }
 
 /**
- * The values to try for a field, best first, none equal to `current`: the vendor's
+ * The values to try for a field, best first, none equal to `current` or `original`: the vendor's
  * (businessValues: the one source that knows what the implementation accepts, so it goes first
  * and spares the target writes it would refuse), then values derived from the target's own
  * (`original`, as read before the run), then values plausible for the field's meaning. With
@@ -125,7 +125,8 @@ export function candidateValues(nf: NamedField, vendorValues: Record<string, unk
   } else {
     return { unavailable: `no valid value can be derived for the documented type ${field.types.join(' or ')} of ${name}` };
   }
-  const seen: unknown[] = [current];
+  // Neither the value held now nor the one from before the run (an edge may stand between them).
+  const seen: unknown[] = [current, original];
   const out: Candidate[] = [];
   for (const c of [...vendor, ...own]) {
     if (seen.some((v) => isDeepStrictEqual(v, c.value))) continue;
