@@ -103,13 +103,7 @@ async function undoOnce(client: ApiClient, journal: Journal, target: TargetConfi
     for (const path of still) if (path !== state.lease) left.set(path, left.get(path) ?? 'still listed after being deleted');
   }
 
-  const putBack = await Promise.all([...state.written].map(async ([path, fields]) => {
-    const before = state.snapshots.get(path);
-    if (!before) return { path, restored: [], problem: await unsnapshotted(client, path) };
-    const by = state.interference.get(path);
-    return { path, ...(by ? await restoreOwn(client, path, before, fields, target.runId, by) : await restoreRecord(client, path, before, fields)) };
-  }));
-  for (const { path, restored, problem } of putBack) {
+  for (const { path, restored, problem } of await putBack(client, state, target)) {
     if (restored.length) recovery.restored.push(`${path} (${restored.join(', ')})`);
     if (problem) left.set(path, problem);
   }
@@ -124,6 +118,16 @@ async function undoOnce(client: ApiClient, journal: Journal, target: TargetConfi
   }
   recovery.leftOnTarget = [...left].map(([record, problem]) => ({ record, problem }));
   return recovery;
+}
+
+/** Every record the run wrote to, put back at once, verified by reading back; in the journal's order. */
+function putBack(client: ApiClient, state: Outstanding, target: TargetConfig): Promise<{ path: string; restored: string[]; problem?: string }[]> {
+  return Promise.all([...state.written].map(async ([path, fields]) => {
+    const before = state.snapshots.get(path);
+    if (!before) return { path, restored: [], problem: await unsnapshotted(client, path) };
+    const by = state.interference.get(path);
+    return { path, ...(by ? await restoreOwn(client, path, before, fields, target.runId, by) : await restoreRecord(client, path, before, fields)) };
+  }));
 }
 
 /**
