@@ -93,7 +93,11 @@ function updateStep(target: TargetConfig, updateOp: Operation, nf: NamedField): 
         steps.set(name, { notApplicable: why });
         run.notApplicable(why);
       }
-      await b.edges(() => edgePlan(target, b));
+      // The first step goes before the edges, from the record as found (unless its field's null
+      // is an edge its step must follow): a target that resets what a body leaves out to the very
+      // values of the edges (the empty list, the empty string, null) shows in its PARTIAL.
+      if (b.firstStep === undefined && !b.edgesStarted() && !(nf.field.nullable && typeof record.before()[name] === 'string')) b.firstStep = name;
+      if (b.firstStep !== name) await b.edges(() => edgePlan(target, b));
       // This update follows its field's edge: its own report shows that too.
       for (const e of b.edgeSteps.get(name)?.exchanges ?? []) recordExchange(e);
       // Judged against the previous read, which holds the earlier fields' changes and the edges.

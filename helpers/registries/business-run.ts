@@ -66,6 +66,8 @@ export class BusinessRun {
   readonly steps = new Map<string, Step>();
   readonly edgeSteps = new Map<string, EdgeStep>();
   private edgesSent?: Promise<void>;
+  /** The field whose update step went before the edges (see updateStep). */
+  firstStep?: string;
   multi?: MultiStep;
   /** The value of each field the target accepted in its update step: known to be valid. */
   readonly accepted = new Map<string, unknown>();
@@ -128,6 +130,10 @@ export class BusinessRun {
   edges(plan: () => Map<string, unknown>): Promise<void> {
     this.edgesSent ??= this.sendEdges(plan());
     return this.edgesSent;
+  }
+
+  edgesStarted(): boolean {
+    return this.edgesSent !== undefined;
   }
 
   private async sendEdges(plan: Map<string, unknown>): Promise<void> {

@@ -180,11 +180,11 @@ export const businessFaults: Fault[] = [
   {
     name: 'business-hours-reset',
     description: 'An update that does not send businessHours empties them.',
-    // The lane's edges go first, businessHours emptied among them; then it changes the fields in
-    // the order of the update schema (spec/openapi.yaml): seen by the first update after the lane
-    // has set businessHours again (the field after it), and by the operations pass's write-back
-    // (currencyIso alone) before the lane.
-    kills: ['BUS-UPDATE-PARTIAL:termsAndConditionsUrl', 'BUS-UPDATE-PARTIAL:operations-write-back'],
+    // The lane changes the fields in the order of the update schema (spec/openapi.yaml): seen by
+    // the first (name), which goes before the edges empty businessHours; by the first update after
+    // the lane has set businessHours again (the field after it); and by the operations pass's
+    // write-back (currencyIso alone) before the lane.
+    kills: ['BUS-UPDATE-PARTIAL:name', 'BUS-UPDATE-PARTIAL:termsAndConditionsUrl', 'BUS-UPDATE-PARTIAL:operations-write-back'],
   },
   {
     // Found by mutation testing: the first update (the operations pass's currency-only write-back)
