@@ -41,8 +41,10 @@ export function businessChecks(spec: Spec, target: TargetConfig): Registry<Busin
     start: (b) => b.record.take(b.retrieved()),
     // A difference another run's writes may have made is settled before it is a failure (see JUDGES_DIFFERENCES).
     settle: { prefix: 'BUS-', with: ({ record }) => record.settle(place) },
-    async close({ client, record }) {
+    async close({ client, record, matrices }) {
       try {
+        // A refused update still in flight (a run cancelled while the 401 matrix went out) lands before the restore reads.
+        await Promise.allSettled([...matrices.values()].map((m) => m.refused.settled()));
         const left = await record.restore();
         if (left.length) throw new Error(`the business record could not be restored: ${left.join(', ')} still differ from before the run`);
       } finally {
@@ -88,9 +90,11 @@ function update(target: TargetConfig, updateOp: Operation, fields: NamedField[])
 
 // The field checks leave each field they changed at its new value: the values from before the
 // run (the target's own, so valid) of all of them make a body whose every field shows, as large
-// as the record allows (the field checks sent bodies of one field). It is the restore, the
-// lane's last write, verified against the snapshot; the fields null before the run get their
-// null back here, and a boolean its value, which BUS-UPDATE-NULLABLE and -BOOLEAN then judge.
+// as the record allows (the field checks sent bodies of one field). It is the restore, verified
+// against the snapshot; what goes after it (the fallbacks of NULLABLE and BOOLEAN, the 401
+// matrix's refused updates) is followed by the lane's closing restore, which stays the last
+// write. The fields null before the run get their null back here, and a boolean its value,
+// which BUS-UPDATE-NULLABLE and -BOOLEAN then judge.
 function multi(updateOp: Operation): Check<BusinessRun> {
   return { id: 'BUS-UPDATE-MULTI', title: 'a body with every field that can show applies every one of them and leaves the others as they were', changesData: true, async run(b, run) {
     const { record } = b;

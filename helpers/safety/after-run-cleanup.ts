@@ -107,8 +107,8 @@ async function undoOnce(client: ApiClient, journal: Journal, target: TargetConfi
     if (restored.length) recovery.restored.push(`${path} (${restored.join(', ')})`);
     if (problem) left.set(path, problem);
   }
-  // What the run wrote to was restored and verified above, whatever a suite said of it then.
-  for (const [path, problem] of state.lost) if (!state.written.has(path)) left.set(path, left.get(path) ?? problem);
+  // What the run wrote to was restored and verified above, and what it deleted is gone, whatever a suite said of it then.
+  for (const [path, problem] of state.lost) if (!state.written.has(path) && !recovery.deleted.includes(path)) left.set(path, left.get(path) ?? problem);
   // The lease goes last: until everything else is undone, no other run may start.
   if (state.lease) {
     await remove(state.lease);

@@ -30,7 +30,7 @@ export const businessFaults: Fault[] = [
   {
     name: 'business-get-stale',
     description: 'GET /api/v1/business serves the record as first read, never refreshed after an update.',
-    leftUnseen: 'every read shows the record as it was first read: a change another fault lets through (an update with a wrong key applied) is never seen',
+    leftUnseen: { record: '/api/v1/business', why: 'every read shows the record as it was first read: a change another fault lets through (an update with a wrong key applied) is never seen' },
     kills: [
       ...ids('BUS-UPDATE-APPLIES', ['name', 'email', 'phoneNumber', 'address', 'currencyIso', 'websiteUrl', 'timeZone', 'businessHours', 'termsAndConditionsUrl', 'useGdprCompliance', 'instagramUrl', 'twitterUrl', 'facebookUrl']),
       ...ids('BUS-UPDATE-NULLABLE', ['phoneNumber', 'address', 'websiteUrl', 'termsAndConditionsUrl', 'instagramUrl', 'twitterUrl', 'facebookUrl']),

@@ -29,11 +29,11 @@ export interface Fault {
   /** What the reason of a check this fault flags must say (the fault matrix holds it to that). */
   says?: Partial<Record<CheckId, RegExp>>;
   /**
-   * Why what a run leaves on this target cannot be seen through the API (a retrieval that never
-   * shows a change): the fault matrix does not hold a run with this fault to naming what it
-   * leaves, as it holds every other run.
+   * A record whose state this fault hides from every read (a retrieval that never shows a
+   * change), and why: the fault matrix does not hold a run with this fault to naming that record
+   * when it is left changed, as it holds every run to naming every other.
    */
-  leftUnseen?: string;
+  leftUnseen?: { record: string; why: string };
 }
 
 /** Whether a check id matches a pattern from a fault's `kills` (exact, or a prefix ending in "*"). */
