@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { startReference, type RunningReference } from '../reference/server.ts';
 import { ApiClient } from '../helpers/http/client.ts';
-import { Journal } from '../helpers/safety/journal.ts';
+import { Journal, outstanding } from '../helpers/safety/journal.ts';
 import { recover } from '../helpers/safety/after-run-cleanup.ts';
 import { DEFAULT_VENDOR_CONFIG } from '../helpers/config/vendor-config.ts';
 import type { TargetConfig } from '../helpers/config/target.ts';
@@ -88,6 +88,18 @@ describe('the after-run clean-up', () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe('the journal', () => {
+  test('a record a suite found lost and a clean-up deleted since is not lost; one deleted and then found lost stays lost', () => {
+    const state = outstanding([
+      { kind: 'lost', path: '/api/v1/team-members/a', problem: 'created and not removable' },
+      { kind: 'deleted', path: '/api/v1/team-members/a' },
+      { kind: 'deleted', path: '/api/v1/team-members/b' },
+      { kind: 'lost', path: '/api/v1/team-members/b', problem: 'deleted and not re-created' },
+    ]);
+    expect([...state.lost.keys()]).toEqual(['/api/v1/team-members/b']);
   });
 });
 

@@ -152,7 +152,7 @@ export class ApiClient {
     const asked = `${options.method} ${options.path}`;
     if (env?.gone) throw new TurnedAway(`${asked} was not sent: ${env.gone}`, 'the environment');
     // What --read-only promises a shared target is held here, whatever a check or lane forgets.
-    if (this.target.readOnly && options.method !== 'GET' && options.method !== 'HEAD') throw new Error(`--read-only: ${asked} was not sent (a read-only run sends only GET)`);
+    if (this.target.readOnly && options.method !== 'GET' && options.method !== 'HEAD') throw new TurnedAway(`--read-only: ${asked} was not sent (a read-only run sends only GET)`, 'the suite');
     if (options.method !== 'GET' && options.method !== 'HEAD') this.writesSent += 1;
     if (options.method === 'PATCH') {
       const fields = options.body && typeof options.body === 'object' && !Array.isArray(options.body) ? Object.keys(options.body) : [];

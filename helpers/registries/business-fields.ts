@@ -19,7 +19,7 @@ const nullableTitle = (name: string) => `${name} accepts null, reads back null, 
 const boundaryTitle = (name: string, edge: Boundary) => `${name} set to ${edge.description}, when answered 200, reads back so`;
 
 /**
- * The edges that go out together before the first update step (see EdgeStep): null for each
+ * The edges that go out together after the first update step (see EdgeStep): null for each
  * nullable field holding a string, the empty string or list for each field that takes one, of
  * the checks this run holds the target to (--only may leave some out).
  */
@@ -39,8 +39,9 @@ function edgePlan(target: TargetConfig, b: BusinessRun): Map<string, unknown> {
 
 /**
  * One field's checks, in the order the lane runs them: its update step first, which the others
- * judge. Its edge went out before (edgePlan), the step turns it into the field's new value, and
- * the field stays so until the multi-field update puts every field back (the restore).
+ * judge. Its edge went out before (edgePlan; the first field's after its step, see updateStep),
+ * the step turns it into the field's new value, and the field stays so until the multi-field
+ * update puts every field back (the restore).
  */
 export function fieldChecks(target: TargetConfig, updateOp: Operation, nf: NamedField): Group<BusinessRun> {
   const { name } = nf;
@@ -243,7 +244,7 @@ function boolean(updateOp: Operation, nf: NamedField, from: boolean, to: boolean
 
 // The edges of its type: bounds of values are not shown, so a refusal proves nothing; an
 // update answered 200 must be applied, there as anywhere. The empty string and list went out
-// with the edges before the update steps (edgePlan); a longer list goes after its field's step.
+// with the edges after the first update step (edgePlan); a longer list goes after its field's step.
 // The field stays at the edge until its step, or the multi-field update, changes it again.
 function boundary(target: TargetConfig, updateOp: Operation, nf: NamedField, edge: Boundary): Check<BusinessRun> {
   const { name } = nf;

@@ -116,6 +116,9 @@ export function outstanding(entries: JournalEntry[]): Outstanding {
       everCreated.add(e.path);
     } else if (e.kind === 'deleted') {
       created.delete(e.path);
+      // Gone since a suite found it lost (a later clean-up pass, or --recover, deleted it); a member
+      // deleted and then re-created elsewhere is journalled lost after its delete, and stays.
+      lost.delete(e.path);
       if (e.path === lease) lease = undefined;
     }
     else if (e.kind === 'kept') {
