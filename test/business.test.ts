@@ -13,6 +13,8 @@ import { runInProcess } from './support/cli.ts';
 import { runConformance } from '../helpers/api.ts';
 import { readResult } from './support/verdicts.ts';
 import { nearMissKeys } from '../helpers/http/redact.ts';
+import { readRequestLog } from '../helpers/http/exchanges.ts';
+import { REQUEST_LOG_FILE } from '../helpers/results/report-files.ts';
 import { HEADER_NEAR_MISS_NAMES } from '../helpers/http/authorization.ts';
 
 const configDir = mkdtempSync(join(tmpdir(), 'scr-business-'));
@@ -148,7 +150,7 @@ describe.concurrent('business lane against the reference implementation', () => 
     expect(run.code, run.stderr).toBe(0);
     // Every request the run sent (the request log), not only those a report shows: a refused
     // update no selected check reports was sent all the same.
-    const wire = readFileSync(join(run.reportDir, 'requests.jsonl'), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { exchange: { request: { method: string } } }).exchange.request.method);
+    const wire = readRequestLog(join(run.reportDir, REQUEST_LOG_FILE)).map((e) => e.exchange.request.method);
     expect(wire.length).toBeGreaterThan(10);
     expect([...new Set(wire)]).toEqual(['GET']);
     expect(outcomes(checks, ['skipped']).length).toBeGreaterThan(50);

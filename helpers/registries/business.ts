@@ -20,7 +20,7 @@ import { windowOf } from '../core/converge.ts';
 import { changedFieldNames } from '../records/compare.ts';
 import { BusinessLane } from '../resources/business-lane.ts';
 import { hasDocumentedType, jsonType, namedBusinessFields, type NamedField } from '../resources/business-values.ts';
-import { BusinessRun, patchText, show } from './business-run.ts';
+import { BusinessRun, edgeShows, patchText, show } from './business-run.ts';
 import { recordExchange, withExchangeLog, type Exchange } from '../http/exchanges.ts';
 import { booleanChecks, fieldChecks, nullableChecks } from './business-fields.ts';
 import { authentication } from './business-auth.ts';
@@ -109,7 +109,7 @@ function multi(updateOp: Operation): Check<BusinessRun> {
     ensure(answer.status === 200, `${patchText(updateOp, body)} answered ${answer.status}`);
     const after = await withExchangeLog(exchanges, () => record.read());
     b.multi.after = after;
-    const unapplied = Object.keys(body).filter((n) => !isDeepStrictEqual(after[n], body[n]) && !(body[n] === null && !(n in after)));
+    const unapplied = Object.keys(body).filter((n) => !edgeShows(after, n, body[n]));
     ensure(unapplied.length === 0, `after ${patchText(updateOp, body)}: ${unapplied.map((n) => `${n} reads ${show(after[n])}`).join(', ')}`);
     const changed = changedFieldNames(before, after, record.exposed().map((f) => f.name).filter((n) => !(n in body)));
     ensure(changed.length === 0, `updating ${Object.keys(body).join(', ')} also changed ${changed.join(', ')}`);

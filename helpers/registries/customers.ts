@@ -119,8 +119,6 @@ function eachFieldStep(lab: CustomerLane, suiteScope: Scope, target: TargetConfi
       read: (why) => lab.read(made.id, why),
       listed: (why) => lab.listedRow(made.id, why),
       update: (body) => lab.update(made.id, body),
-      restores: false,
-      around: (_before, change) => change(),
       windowMs: windowOf(target),
     };
     return coverFields(access, original, others, skip);

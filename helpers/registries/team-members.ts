@@ -367,8 +367,6 @@ function eachFieldStep({ target, idField }: Env, lane: TeamMemberLane) {
       current: (why) => lane.current(id, why),
       listed: async (why) => (await lane.readList(why)).find((r) => sameId(r[idField], id)),
       update: (body) => lane.update(id, body),
-      restores: false,
-      around: (_before, change) => change(),
       windowMs: windowOf(target),
     };
     let outcomes: FieldOutcome[] = [];

@@ -26,10 +26,6 @@ export interface FieldAccess {
   /** The record as the list names it now (searching until found), or undefined when the whole list does not name it. */
   listed(why: string): Promise<Row | undefined>;
   update(body: Row): Promise<Answer>;
-  /** Whether `around` puts the record back after each change (else the next change starts from the last). */
-  restores: boolean;
-  /** Runs one change and puts the record back afterwards (a no-op for the run's own records). */
-  around(before: Row, change: () => Promise<void>): Promise<void>;
   /** How long a read waits for the run's own write to show (--converge-window). */
   windowMs: number;
 }
@@ -72,28 +68,26 @@ export async function coverFields(access: FieldAccess, record: Row, others: Row[
     let reads = 0;
     const read = () => (reads++ === 0 && access.current ? access.current(reading) : access.read(reading));
     const before = (await converge(read, (row) => changedFields(known, row).length === 0, access.windowMs)).value;
-    await access.around(before, async () => {
-      const body = { [field]: other.value };
-      const answer = await access.update(body);
-      if (!is2xx(answer)) {
-        outcome.notApplicable = `PATCH with ${JSON.stringify(body)} (a value another record holds) ${said(answer)}`;
-        return;
-      }
-      // The list is first read at once with the find: where it does not agree with what the find
-      // then shows (a list that lags), it is read again, as it would have been after the find.
-      const listing = `listing after changing ${field}`;
-      const firstListed = access.listed(listing);
-      firstListed.catch(() => undefined); // awaited below, unless the find fails first
-      const after = (await converge(() => access.read(`reading the record after changing ${field}`), (row) => mismatches(body, row).length === 0, access.windowMs)).value;
-      outcome.found.push(...mismatches(body, after).map((m) => `a find does not show it (${m})`), ...changedFields(before, after, [field]).map((c) => `another field changed (${c})`));
-      // What the list shows of the record, where a find showed it changed: the same value.
-      const agrees = (row: Row | undefined) => row !== undefined && (outcome.found.length > 0 || !(field in row) || isDeepStrictEqual(row[field], after[field]));
-      let lists = 0;
-      const row = (await converge(() => (lists++ === 0 ? firstListed : access.listed(listing)), agrees, access.windowMs)).value;
-      if (!row) outcome.listed.push(`the record ${String(access.id)} is no longer listed`);
-      else if (!agrees(row)) outcome.listed.push(`listed with ${field} ${JSON.stringify(row[field])}, found with ${JSON.stringify(after[field])}`);
-      known = access.restores ? before : after;
-    });
+    const body = { [field]: other.value };
+    const answer = await access.update(body);
+    if (!is2xx(answer)) {
+      outcome.notApplicable = `PATCH with ${JSON.stringify(body)} (a value another record holds) ${said(answer)}`;
+      continue;
+    }
+    // The list is first read at once with the find: where it does not agree with what the find
+    // then shows (a list that lags), it is read again, as it would have been after the find.
+    const listing = `listing after changing ${field}`;
+    const firstListed = access.listed(listing);
+    firstListed.catch(() => undefined); // awaited below, unless the find fails first
+    const after = (await converge(() => access.read(`reading the record after changing ${field}`), (row) => mismatches(body, row).length === 0, access.windowMs)).value;
+    outcome.found.push(...mismatches(body, after).map((m) => `a find does not show it (${m})`), ...changedFields(before, after, [field]).map((c) => `another field changed (${c})`));
+    // What the list shows of the record, where a find showed it changed: the same value.
+    const agrees = (row: Row | undefined) => row !== undefined && (outcome.found.length > 0 || !(field in row) || isDeepStrictEqual(row[field], after[field]));
+    let lists = 0;
+    const row = (await converge(() => (lists++ === 0 ? firstListed : access.listed(listing)), agrees, access.windowMs)).value;
+    if (!row) outcome.listed.push(`the record ${String(access.id)} is no longer listed`);
+    else if (!agrees(row)) outcome.listed.push(`listed with ${field} ${JSON.stringify(row[field])}, found with ${JSON.stringify(after[field])}`);
+    known = after;
   }
   return outcomes;
 }

@@ -1,4 +1,5 @@
-import { fillId, is2xx, type ApiClient } from '../http/client.ts';
+import { fillId, type ApiClient } from '../http/client.ts';
+import { takeSnapshot } from './take-snapshot.ts';
 import { recordReader } from '../records/record-shapes.ts';
 import { ListReader } from '../records/list-reader.ts';
 import { isRecord } from '../contract/record.ts';
@@ -34,10 +35,7 @@ export async function readSharedRecords(client: ApiClient, spec: Spec, target: T
           return id !== undefined && id !== null ? [{ path: fillId(`${op.path}/{id}`, id), record: row }] : [];
         }) };
       }
-      const answer = await client.send({ method: 'GET', path: op.path });
-      const record = is2xx(answer) ? recordOf(op.path, answer.json) : undefined;
-      if (!record) throw new Error(`cannot snapshot ${op.path} before changing it: GET answered ${answer.status}${answer.jsonError ? ` (${answer.jsonError})` : is2xx(answer) ? ' without a record in it' : ''}`);
-      return { records: [{ path: op.path, record }] };
+      return { records: [{ path: op.path, record: await takeSnapshot(client, op.path, undefined, recordOf) }] };
     } catch (e) {
       return { records: [], problem: (e as Error).message };
     }
