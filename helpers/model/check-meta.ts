@@ -28,5 +28,7 @@ declare module 'vitest' {
   interface TaskMeta {
     conformance?: CheckMeta;
     observation?: ObservationMeta;
+    /** A block that runs side by side with others, taking turns up to --concurrency (helpers/vitest/runner.ts). */
+    lane?: boolean;
   }
 }

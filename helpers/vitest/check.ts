@@ -34,13 +34,13 @@ async function settleDifference(id: string, failure: unknown): Promise<void> {
  * checks are only listed) and closed after the last check, its groups become describe blocks.
  * `resource` names the lane in the reports where a file holds several (default: the file's name).
  */
-export function register<C>(declare: Declare<C>, spec: Spec, resource?: string, turn?: Turn): void {
+export function register<C>(declare: Declare<C>, spec: Spec, resource?: string): void {
   const target = inject('target');
   const registry = declare(spec, target);
   const ctx = registry.open();
   if (registry.settle) settlers.set(registry.settle.prefix, () => registry.settle!.with(ctx));
   if (registry.start) beforeAll(() => registry.start!(ctx));
-  afterAll(() => giving(turn, () => registry.close(ctx)));
+  afterAll(() => registry.close(ctx));
   const titles = new Map(checksOf(registry.entries).map((c) => [c.id, c.title]));
   const unselected = (id: CheckId) => !selects(target.only, { id, title: titles.get(id) ?? '' });
   // Every block and check says whether it runs at once with its neighbours: none inherits it from a lane beside others.
@@ -48,10 +48,10 @@ export function register<C>(declare: Declare<C>, spec: Spec, resource?: string, 
     for (const e of entries) {
       if (isGroup(e)) {
         const besides = Boolean(e.alongside) && lanesAtOnce() > 1;
-        describe(e.group, { concurrent: besides || Boolean(e.concurrent) }, () => {
-          const turn = besides ? takeTurn() : undefined;
+        // A group that runs alongside the others takes its turns among them (helpers/vitest/runner.ts).
+        describe(e.group, { concurrent: besides || Boolean(e.concurrent), meta: { lane: besides } }, () => {
           if (e.beforeAll) beforeAll(() => e.beforeAll!(ctx));
-          if (e.afterAll || turn) afterAll(() => giving(turn, async () => e.afterAll?.(ctx)));
+          if (e.afterAll) afterAll(() => e.afterAll!(ctx));
           add(e.entries, Boolean(e.concurrent));
         });
       } else if (isObservation(e)) observe(e, () => e.observe(ctx), { concurrent, resource });
@@ -75,59 +75,15 @@ export function register<C>(declare: Declare<C>, spec: Spec, resource?: string, 
 export function registerLanes(spec: Spec, lanes: Record<string, Declare<unknown>>): void {
   const besides = lanesAtOnce() > 1;
   for (const [resource, declare] of Object.entries(lanes)) {
-    describe(resource, { concurrent: besides }, () => {
-      register(declare, spec, resource, besides ? takeTurn() : undefined);
+    // Each lane takes its turn among them, up to --concurrency at once (helpers/vitest/runner.ts).
+    describe(resource, { concurrent: besides, meta: { lane: besides } }, () => {
+      register(declare, spec, resource);
     });
   }
 }
 
 /** How many lanes (and groups that run alongside) may run at once: --concurrency. */
 const lanesAtOnce = () => inject('lanes') ?? 1;
-
-/** Lanes waiting for their turn, when more are side by side than --concurrency lets run. */
-let running = 0;
-const waiting: (() => void)[] = [];
-
-/** A block's turn among those side by side: given back once, after its last hook. */
-interface Turn {
-  give(): void;
-}
-
-/**
- * The block waits for a turn before its first hook and check, and gives it up after its last
- * (`giving`): up to --concurrency blocks at once, in the order declared. Waiting has no time
- * limit: a turn comes when a lane before it ends, each of its checks bounded by its own timeout.
- */
-function takeTurn(): Turn {
-  let held = false;
-  beforeAll(async () => {
-    if (running < lanesAtOnce()) running++;
-    else await new Promise<void>((resolve) => waiting.push(resolve));
-    held = true;
-  }, 0);
-  return {
-    give() {
-      if (!held) return;
-      held = false;
-      const next = waiting.shift();
-      if (next) next();
-      else running--;
-    },
-  };
-}
-
-/**
- * A block's last hook, then its turn given back, even when the hook throws (a lane's close does,
- * on purpose, when it leaves something): vitest runs no afterAll after one that threw, and a turn
- * never given back would hold every lane waiting for it forever.
- */
-async function giving(turn: Turn | undefined, last: () => Promise<unknown>): Promise<void> {
-  try {
-    await last();
-  } finally {
-    turn?.give();
-  }
-}
 
 /** Where a check or observation stands: whether it runs at once with its neighbours, and its lane. */
 interface Place {
