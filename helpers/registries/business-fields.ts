@@ -13,7 +13,7 @@ import type { TargetConfig } from '../config/target.ts';
 import type { CheckId } from '../contract/catalog.ts';
 import { changedFieldNames } from '../records/compare.ts';
 import { candidateValues, typeBoundaries, type Boundary, type NamedField } from '../resources/business-values.ts';
-import { edgeShows, patchText as patchOf, show, type BusinessRun } from './business-run.ts';
+import { edgeShows, patchText as patchOf, show, type BusinessRun, type EdgeStep } from './business-run.ts';
 
 const nullableTitle = (name: string) => `${name} accepts null, reads back null, then accepts a string`;
 const boundaryTitle = (name: string, edge: Boundary) => `${name} set to ${edge.description}, when answered 200, reads back so`;
@@ -156,19 +156,28 @@ function nullable(target: TargetConfig, updateOp: Operation, nf: NamedField): Ch
 }
 
 /**
+ * The field's edge, as the edges update (or its own, after it) was answered, shown in the
+ * judging check's report; the edges go out now if no step has sent them (--only may have left
+ * every step out). Throws what kept it from being answered.
+ */
+async function takeEdge(target: TargetConfig, b: BusinessRun, name: string, checkId: CheckId, what: string, run: CheckRun): Promise<EdgeStep & { status: number }> {
+  await b.edges(() => edgePlan(target, b));
+  const edge = b.edgeSteps.get(name);
+  if (!edge) throw new Blocked(checkId, `${what} was not sent with the edges`);
+  for (const e of edge.exchanges) recordExchange(e);
+  if (edge.together) run.note(edge.together);
+  if (edge.status === undefined) throw edge.failure;
+  return { ...edge, status: edge.status };
+}
+
+/**
  * A field that held a string: its edge, null, answered 200 and read back null (or absent: the
  * retrieval's fields are not shown); then a string: its update step's, when that was the next
  * write and read back, else its value from before the run, after a null sent here.
  */
 async function nullThenString(target: TargetConfig, b: BusinessRun, updateOp: Operation, name: string, original: string, run: CheckRun): Promise<void> {
-  // The edges go before any step; --only may have left every step out.
-  await b.edges(() => edgePlan(target, b));
-  const edge = b.edgeSteps.get(name);
-  if (!edge) throw new Blocked(`BUS-UPDATE-NULLABLE:${name}`, `the null of ${name} was not sent with the edges`);
-  for (const e of edge.exchanges) recordExchange(e);
-  if (edge.together) run.note(edge.together);
+  const edge = await takeEdge(target, b, name, `BUS-UPDATE-NULLABLE:${name}`, `the null of ${name}`, run);
   const nullBody = { [name]: null };
-  if (edge.status === undefined) throw edge.failure;
   ensure(edge.status === 200, `${patchOf(updateOp, nullBody)} answered ${edge.status}`);
   if (!edge.read) throw edge.failure;
   ensure(edgeShows(edge.read, name, null), `after ${patchOf(updateOp, nullBody)}, ${name} reads back ${show(edge.read[name])}`);
@@ -257,12 +266,7 @@ function boundary(target: TargetConfig, updateOp: Operation, nf: NamedField, edg
     const body = { [name]: value };
     const refused = (status: number) => run.notApplicable(`${patchOf(updateOp, body)} answered ${status}: the bounds of ${name} are not shown (section 2)`);
     if (edge.name === 'empty') {
-      await b.edges(() => edgePlan(target, b));
-      const sent = b.edgeSteps.get(name);
-      if (!sent) throw new Blocked(`BUS-UPDATE-BOUNDARY:${name}:empty`, `${edge.description} was not sent with the edges`);
-      for (const e of sent.exchanges) recordExchange(e);
-      if (sent.together) run.note(sent.together);
-      if (sent.status === undefined) throw sent.failure;
+      const sent = await takeEdge(target, b, name, `BUS-UPDATE-BOUNDARY:${name}:empty`, edge.description, run);
       if (sent.status >= 400 && sent.status < 500) refused(sent.status);
       ensure(sent.status === 200, `${patchOf(updateOp, body)} answered ${sent.status}`);
       if (!sent.read) throw sent.failure;
