@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import { LongestFirst } from './support/longest-first.ts';
 
 // The project's own tests (not the conformance suites, which the command runs through vitest's API).
 export default defineConfig({
@@ -19,6 +20,7 @@ export default defineConfig({
     // with a few runs in flight: a run waits on its target and its suite worker about half the time.
     maxWorkers: 3,
     maxConcurrency: 2,
+    sequence: { sequencer: LongestFirst },
     // The compiled command (dist/) loads natively, as bin/ runs it: nothing to transform.
     server: { deps: { external: [/\/dist\/(helpers|reference)\//] } },
   },
