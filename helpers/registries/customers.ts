@@ -14,12 +14,15 @@ import { is2xx, type Answer, type ApiClient } from '../http/client.ts';
 import { journalledClient } from '../safety/journal.ts';
 import { currentJournal } from '../checks/current-journal.ts';
 import { CreatedRecords } from '../safety/created-records.ts';
-import { Blocked, type Check, type CheckRun, type Group, type Registry } from '../checks/definition.ts';
+import { Blocked, checksOf, type Check, type CheckRun, type Group, type Registry } from '../checks/definition.ts';
+import { afterDeleteSteps, type AfterDelete } from '../resources/after-delete.ts';
+import { selects } from '../core/selection.ts';
 import { writeBackBody, pick } from '../records/record-shapes.ts';
 import { isRecord, type Row } from '../contract/record.ts';
 import { converge, windowOf } from '../core/converge.ts';
 import { requireOps, resourceOps } from '../contract/resource-ops.ts';
 import { sharedStep } from '../checks/shared-step.ts';
+import { atOnce } from '../core/at-once.ts';
 import { coverFields, judgeFields, keptOut, type FieldAccess } from '../resources/field-coverage.ts';
 import { leasePlace } from '../safety/lease.ts';
 import { ID_NEAR_MISSES, type IdMiss } from '../contract/id-near-misses.ts';
@@ -35,11 +38,19 @@ interface Customers {
   /** Customers the suite's shared steps make: deleted at its end. */
   suiteScope: Scope;
   eachField: ReturnType<typeof sharedStep<Awaited<ReturnType<typeof coverFields>>>>;
-  deletion: () => Promise<{ made: Made; removed: Answer; found: Answer; listed: Promise<boolean> }>;
-  unknown: Map<string, () => Promise<{ id: unknown; answer: Answer }>>;
+  /** The steps that delete a customer and ask what its id answers then: `deletion`, and an unknown-id probe per operation. */
+  afterDelete: (step: string) => Promise<Deleted>;
   /** The customer the observations without a key address, and the scope that deletes it. */
   mine: Scope;
   made: () => Promise<Made>;
+}
+
+/** What a step that deleted a customer of its own learned: the delete's answer, what the id answered then, and (the deletion) whether the list still names it. */
+interface Deleted {
+  made: Made;
+  removed: Answer;
+  answer: Answer;
+  listed?: Promise<boolean>;
 }
 
 /** Customers whose values the each-field coverage may take: the first this many listed, not a long list whole. */
@@ -76,8 +87,11 @@ type CustomerOps = ReturnType<typeof requireOps<'list' | 'create' | 'find' | 'up
 export function customerChecks(spec: Spec, target: TargetConfig): Registry<Customers> {
   const ops = requireOps(resourceOps(spec, 'customers'), 'customers', ['list', 'create', 'find', 'update', 'remove']);
   const place = leasePlace(spec, target);
+  const entries = [lifecycle(ops, target), nearMisses(ops, target), authentication(spec, ops, target)];
+  // The after-delete steps of the checks this run holds the target to go out as one batch.
+  const expected = [...new Set(checksOf(entries).filter((c) => selects(target.only, c)).flatMap((c) => afterDeleteOf(c.id) ?? []))];
   return {
-    entries: [lifecycle(ops, target), nearMisses(ops, target), authentication(spec, ops, target)],
+    entries,
     open() {
       const client = journalledClient(target);
       const lab = new CustomerLane(client, ops, target, new CreatedRecords(currentJournal(target)));
@@ -86,8 +100,10 @@ export function customerChecks(spec: Spec, target: TargetConfig): Registry<Custo
       return {
         client, lab, suiteScope, mine,
         eachField: eachFieldStep(lab, suiteScope, target),
-        deletion: deletionStep(lab, suiteScope),
-        unknown: new Map(unknownIdCases(ops, target).map(([variant, op, body]) => [variant, unknownIdStep(client, lab, suiteScope, ops, variant, op, body)])),
+        afterDelete: afterDeleteSteps(lab, suiteScope, {
+          deletion: deletionStep(lab),
+          ...Object.fromEntries(unknownIdCases(ops, target).map(([variant, op, body]) => [variant, unknownIdStep(client, lab, ops, variant, op, body)])),
+        }, expected),
         made: sharedStep(() => mine.make('auth')),
       };
     },
@@ -110,15 +126,25 @@ function eachFieldStep(lab: CustomerLane, suiteScope: Scope, target: TargetConfi
   const { idField } = lab;
   return sharedStep(async () => {
     const made = await suiteScope.make('each-field');
-    const others = (await needs('CUS-LIST:array', lab.firstListedRows(OTHERS_SAMPLE, 'listing customers for values to take'))).filter((r) => !sameId(r[idField], made.id));
-    const original = await needs('CUS-FIND', lab.readMade(made, 'reading the customer before changing its fields'));
+    // Reads only, so at once; a failure is said in this order, as when they went one after the other.
+    const [listed, original] = await atOnce([
+      needs('CUS-LIST:array', lab.firstListedRows(OTHERS_SAMPLE, 'listing customers for values to take')),
+      needs('CUS-FIND', lab.readMade(made, 'reading the customer before changing its fields')),
+    ] as const);
+    const others = listed.filter((r) => !sameId(r[idField], made.id));
     const marker = markerField(target);
     const skip = { ...keptOut(target.vendor.fieldsNotToChange?.customers), ...(marker && { [marker]: "it carries the run's marker, by which a crashed run's customers are found" }) };
+    // The customer is this step's alone: its last find, with no write to it since, is where the next change starts.
+    let last: Row | undefined = original;
     const access: FieldAccess = {
       idField, id: made.id,
-      read: (why) => lab.read(made.id, why),
+      read: async (why) => (last = await lab.read(made.id, why)),
+      current: async (why) => last ?? access.read(why),
       listed: (why) => lab.listedRow(made.id, why),
-      update: (body) => lab.update(made.id, body),
+      update: (body) => {
+        last = undefined;
+        return lab.update(made.id, body);
+      },
       windowMs: windowOf(target),
     };
     return coverFields(access, original, others, skip);
@@ -126,21 +152,24 @@ function eachFieldStep(lab: CustomerLane, suiteScope: Scope, target: TargetConfi
 }
 
 // One deletion, judged by a MUST (no longer found nor listed) and a SHOULD (found answers 404),
-// on reads after the delete shows (or the window ends). No create of this run goes out
-// meanwhile: a target that reuses ids would give the deleted one to it (see isAnother).
-function deletionStep(lab: CustomerLane, suiteScope: Scope) {
-  return sharedStep(async () => {
-    const made = await suiteScope.make('delete');
-    return lab.alone(async () => {
-      const removed = await lab.removeHeld(made.id);
-      if (!is2xx(removed)) return { made, removed, found: await lab.find(made.id), listed: Promise.resolve(true) };
-      const found = await lab.findUntilGone(made);
+// on reads after the delete shows (or the window ends). It goes with the unknown-id probes
+// (afterDeleteSteps): no create of this run goes out meanwhile, which a target that reuses ids
+// would give the deleted id (see isAnother).
+function deletionStep(lab: CustomerLane): AfterDelete<Deleted> {
+  return {
+    label: 'delete',
+    probe: async (made, removed) => ({ made, removed, answer: is2xx(removed) ? await lab.findUntilGone(made) : await lab.find(made.id) }),
+    async list(made, probed) {
+      if (!is2xx(probed.removed)) return { ...probed, listed: Promise.resolve(true) };
       const listed = lab.stillListed(made, 'listing customers after the delete', true);
       await listed.catch(() => undefined);
-      return { made, removed, found, listed };
-    });
-  });
+      return { ...probed, listed };
+    },
+  };
 }
+
+/** The after-delete step a check judges: the deletion, or the unknown-id probe its variant names. */
+const afterDeleteOf = (id: string) => (id.startsWith('CUS-DELETE') ? 'deletion' : id.startsWith('CUS-UNKNOWN-') ? id.split(':')[1] : undefined);
 
 // An id that names no customer, in the target's own format: one this run created and deleted.
 // Each operation gets its own, so that a target wrongly reviving one cannot disturb the others.
@@ -153,32 +182,31 @@ const unknownIdCases = (ops: CustomerOps, target: TargetConfig): [string, Operat
   ['delete', ops.remove, undefined],
 ];
 
-function unknownIdStep(client: ApiClient, lab: CustomerLane, suiteScope: Scope, ops: CustomerOps, variant: string, op: Operation, body: unknown) {
-  return sharedStep(async () => {
-    const made = await suiteScope.make(`unknown ${variant}`);
-    return lab.alone(async () => {
-      const removed = await lab.removeHeld(made.id);
+function unknownIdStep(client: ApiClient, lab: CustomerLane, ops: CustomerOps, variant: string, op: Operation, body: unknown): AfterDelete<Deleted> {
+  return {
+    label: `unknown ${variant}`,
+    async probe(made, removed) {
       needsThat('CUS-DELETE', is2xx(removed), () => `deleting a customer to get an unknown id: DELETE ${ops.remove.path} ${said(removed)}`);
       // A find is asked once the delete shows; never judged on another customer that now holds the id.
       if (op === ops.find) {
         const gone = await lab.findUntilGone(made);
         if (lab.isAnother(gone.json, made)) throw reused(made.id);
-        return { id: made.id, answer: gone };
+        return { made, removed, answer: gone };
       }
       // A write is sent at once: a refusal is judged as it is. A 2xx may be a write that came
       // before the delete showed: it is asked again once it has, unless what holds the id now is
       // what the write itself sent (an update that creates) or another customer (a reused id).
       const first = await client.call(op, { id: made.id, body });
-      if (!is2xx(first)) return { id: made.id, answer: first };
+      if (!is2xx(first)) return { made, removed, answer: first };
       const gone = await lab.findUntilGone(made);
       const now = is2xx(gone) && lab.isAnother(gone.json, made) ? gone.json : undefined;
       const madeByWrite = isRecord(now) && body !== undefined && mismatches(body as Row, now).length === 0;
       if (now !== undefined && !madeByWrite) throw reused(made.id);
       const answer = madeByWrite ? first : await client.call(op, { id: made.id, body });
       if (is2xx(answer) && op !== ops.remove) lab.adopt(made.id);
-      return { id: made.id, answer };
-    });
-  });
+      return { made, removed, answer };
+    },
+  };
 }
 
 function lifecycle(ops: CustomerOps, target: TargetConfig): Group<Customers> {
@@ -300,15 +328,15 @@ function updating(ops: CustomerOps, target: TargetConfig): Check<Customers>[] {
 
 function deleting(ops: CustomerOps): Check<Customers>[] {
   return [
-    customerCheck({ id: 'CUS-DELETE', title: `DELETE ${ops.remove.path} answers 2xx; the customer is then neither found nor listed` }, async ({ lab, deletion }) => {
-      const { made, removed, found, listed } = await deletion();
+    customerCheck({ id: 'CUS-DELETE', title: `DELETE ${ops.remove.path} answers 2xx; the customer is then neither found nor listed` }, async ({ lab, afterDelete }) => {
+      const { made, removed, answer: found, listed } = await afterDelete('deletion');
       ensure(is2xx(removed), () => `DELETE ${ops.remove.path} ${said(removed)}`);
       ensure(!is2xx(found) || lab.isAnother(found.json, made), () => `the deleted customer ${String(made.id)} is still found: GET ${ops.find.path} ${said(found)}`);
-      ensure(!(await listed), `the deleted customer ${String(made.id)} is still listed`);
+      ensure(!(await listed!), `the deleted customer ${String(made.id)} is still listed`);
     }),
 
-    customerCheck({ id: 'CUS-DELETE-404', title: `GET ${ops.find.path} of a deleted customer answers 404` }, async ({ lab, deletion }) => {
-      const { made, removed, found } = await deletion();
+    customerCheck({ id: 'CUS-DELETE-404', title: `GET ${ops.find.path} of a deleted customer answers 404` }, async ({ lab, afterDelete }) => {
+      const { made, removed, answer: found } = await afterDelete('deletion');
       needsThat('CUS-DELETE', is2xx(removed), () => `the delete itself failed: DELETE ${ops.remove.path} ${said(removed)}`);
       if (lab.isAnother(found.json, made)) throw reused(made.id);
       ensure(found.status === 404, () => `finding the deleted customer ${said(found)}, not 404`);
@@ -319,14 +347,14 @@ function deleting(ops: CustomerOps): Check<Customers>[] {
 function unknownIds(ops: CustomerOps, target: TargetConfig): Check<Customers>[] {
   return unknownIdCases(ops, target).flatMap(([variant, op]) => {
     const asked = `${op.method} ${op.path} of a deleted customer's id`;
-    const notFound = customerCheck({ id: `CUS-UNKNOWN-404:${variant}`, title: `${asked} answers 404` }, async ({ unknown }) => {
-      const { id, answer } = await unknown.get(variant)!();
-      ensure(answer.status === 404, () => `${asked} (${String(id)}) ${said(answer)}, not 404`);
+    const notFound = customerCheck({ id: `CUS-UNKNOWN-404:${variant}`, title: `${asked} answers 404` }, async ({ afterDelete }) => {
+      const { made, answer } = await afterDelete(variant);
+      ensure(answer.status === 404, () => `${asked} (${String(made.id)}) ${said(answer)}, not 404`);
     });
     if (op !== ops.find) return [notFound];
-    const not2xx = customerCheck({ id: `CUS-UNKNOWN-NOT-2XX:${variant}`, title: `${asked} does not answer 2xx` }, async ({ unknown }) => {
-      const { id, answer } = await unknown.get(variant)!();
-      ensure(!is2xx(answer), () => `${asked} (${String(id)}) ${said(answer)}`);
+    const not2xx = customerCheck({ id: `CUS-UNKNOWN-NOT-2XX:${variant}`, title: `${asked} does not answer 2xx` }, async ({ afterDelete }) => {
+      const { made, answer } = await afterDelete(variant);
+      ensure(!is2xx(answer), () => `${asked} (${String(made.id)}) ${said(answer)}`);
     });
     return [not2xx, notFound];
   });
@@ -420,10 +448,13 @@ function authentication(spec: Spec, ops: CustomerOps, target: TargetConfig): Gro
     // A read-only run creates nothing: it asks for a customer that is there, if there is one.
     [ops.find.operationId]: async (ctx) => (target.readOnly ? firstListed(ctx) : { id: (await ctx.made()).id }),
     [ops.update.operationId]: async ({ made }) => ({ id: (await made()).id, body: writeBackBody((await made()).record, target, ops.update) }),
-    [ops.remove.operationId]: async ({ made }) => ({ id: (await made()).id }),
+    // A customer of its own: a delete served without a key then takes nothing the others ask for.
+    [ops.remove.operationId]: async ({ mine }) => ({ id: (await mine.make('auth delete')).id }),
   };
   return {
     group: 'customers: authentication (not documented, observed only)',
+    // Each asks once, on customers of its own: they go at once, beside the other customer checks.
+    concurrent: true,
     afterAll: async ({ mine }) => void (await mine.cleanUp()),
     entries: spec.operations.filter((o) => o.resource === 'customers').map((op) => {
       const writes = op === ops.create ? 'create' : op === ops.remove ? 'delete' : undefined;

@@ -6,11 +6,12 @@
  * change, and the two probes that would create or delete one on a broken target run last.
  */
 import { authObservation, type Probe } from '../checks/auth-observation.ts';
-import type { Check, CheckRun, Group, Registry } from '../checks/definition.ts';
+import { checksOf, NotApplicable, type Check, type CheckRun, type Group, type Registry } from '../checks/definition.ts';
+import { selects } from '../core/selection.ts';
 import { changedFields, mismatches, sameId } from '../records/compare.ts';
 import { ensure, said } from '../checks/assertions.ts';
 import { needs, needsThat } from '../checks/precondition.ts';
-import { is2xx, type ApiClient } from '../http/client.ts';
+import { is2xx, type Answer, type ApiClient } from '../http/client.ts';
 import { journalledClient } from '../safety/journal.ts';
 import { pick, writeBackBody } from '../records/record-shapes.ts';
 import { isRecord, type Row } from '../contract/record.ts';
@@ -21,7 +22,7 @@ import type { TargetConfig } from '../config/target.ts';
 import { TeamMemberLane } from '../resources/team-member-lane.ts';
 import { converge, windowOf } from '../core/converge.ts';
 import { coverFields, judgeFields, keptOut, type FieldAccess, type FieldOutcome } from '../resources/field-coverage.ts';
-import { sharedStep } from '../checks/shared-step.ts';
+import { concurrentSteps, sharedStep } from '../checks/shared-step.ts';
 import { atOnce } from '../core/at-once.ts';
 import { ID_NEAR_MISSES, type IdMiss } from '../contract/id-near-misses.ts';
 import { madeBy, wrongRecordFound } from '../checks/id-near-miss.ts';
@@ -34,6 +35,15 @@ interface Members {
   eachField: () => Promise<FieldOutcome[] | undefined>;
   /** Members the update without a key was sent to, as they were. */
   originals: Map<string, Record<string, unknown>>;
+  /** Each near miss's find (reads only): all go out at once, each judged by its own check. */
+  nearMissFinds: (miss: IdMiss) => Promise<NearMissFound>;
+}
+
+/** A near miss of a listed member's id, and what a find of it answered. */
+interface NearMissFound {
+  member: Row;
+  near: string;
+  answer: Answer;
 }
 
 /** How many listed members the find check asks for: enough to catch a find that ignores the id. */
@@ -66,14 +76,21 @@ const nameChangeOr = (target: TargetConfig, lane: TeamMemberLane, original: Reco
 
 export function teamMemberChecks(spec: Spec, target: TargetConfig): Registry<Members> {
   const ops = requireOps(resourceOps(spec, 'team-members'), 'team-members', ['list', 'find', 'update']);
-  const env: Env = { target, ops, idField: target.vendor.idField };
+  const idField = target.vendor.idField;
+  const env: Env = { target, ops, idField };
   const place = leasePlace(spec, target);
+  const entries = [memberLane(env), authentication(spec, env), nearMisses(env), notOffered(env)];
+  const findsRun = ID_NEAR_MISSES.filter((miss) => checksOf(entries).some((c) => c.id === `TM-ID-NEAR-MISS:find:${miss.name}` && selects(target.only, c)));
   return {
-    entries: [memberLane(env), authentication(spec, env), nearMisses(env), notOffered(env)],
+    entries,
     open() {
       const client = journalledClient(target);
       const lane = new TeamMemberLane(client, ops, target);
-      return { client, lane, eachField: eachFieldStep(env, lane), originals: new Map() };
+      const nearMissFinds = concurrentSteps(findsRun, async (miss: IdMiss) => {
+        const { member, near } = await nearMissOf(lane, miss, idField);
+        return { member, near, answer: await lane.find(near) };
+      });
+      return { client, lane, eachField: eachFieldStep(env, lane), originals: new Map(), nearMissFinds };
     },
     // A difference another run's writes may have made is settled before it is a failure (see JUDGES_DIFFERENCES).
     settle: { prefix: 'TM-', with: ({ lane }) => lane.settle(place) },
@@ -134,8 +151,10 @@ function isolation({ target, ops, idField }: Env): Check<Members> {
         const answer = await lane.update(id, body);
         needsThat('TM-UPDATE:change', is2xx(answer), () => `the update itself failed, so isolation cannot be judged: PATCH ${ops.update.path} with ${JSON.stringify(body)} ${said(answer)}`);
         // The fence: the others are judged on a list read again until it shows the update itself.
+        // The member is found at once with each list: the restore starts from that find (see TeamMemberLane.current).
         const shows = (rows: Row[]) => rows.some((r) => sameId(r[idField], id) && mismatches(pick(body, Object.keys(r)), r).length === 0);
-        let after = (await converge(() => lane.readList('listing team members after the update'), shows, windowOf(target))).value;
+        const listAndFind = async () => (await Promise.all([lane.readList('listing team members after the update'), lane.read(id, 'reading the updated member').catch(() => undefined)]))[0];
+        let after = (await converge(listAndFind, shows, windowOf(target))).value;
         // A list that does not carry the changed fields cannot show the update: a find does, then the list is read again.
         const row = after.find((r) => sameId(r[idField], id));
         if (row && Object.keys(body).some((k) => !(k in row))) {
@@ -227,21 +246,22 @@ function authentication(spec: Spec, { target, ops, idField }: Env): Group<Member
 }
 
 
+/** The last member listed at the start (not the first, which a find that ignores the id answers) and a near miss of its id that no member has. */
+async function nearMissOf(lane: TeamMemberLane, miss: IdMiss, idField: string) {
+  const listed = await needs('TM-LIST', lane.initial());
+  const member = listed.at(-1);
+  if (!member) throw new NotApplicable('the target lists no team member');
+  const near = miss.of(member[idField]);
+  if ('unavailable' in near) throw new NotApplicable(near.unavailable);
+  if (listed.some((r) => sameId(r[idField], near.id))) throw new NotApplicable(`${near.id} is the id of a listed member, not a near miss`);
+  return { member, near: near.id, listed };
+}
+
 function nearMisses({ target, ops, idField }: Env): Group<Members> {
-  /** The last member listed at the start (not the first, which a find that ignores the id answers) and a near miss of its id that no member has. */
-  async function nearMissOf(lane: TeamMemberLane, run: CheckRun, miss: IdMiss) {
-    const listed = await needs('TM-LIST', lane.initial());
-    const member = listed.at(-1) ?? run.notApplicable('the target lists no team member');
-    const near = miss.of(member[idField]);
-    if ('unavailable' in near) return run.notApplicable(near.unavailable);
-    if (listed.some((r) => sameId(r[idField], near.id))) run.notApplicable(`${near.id} is the id of a listed member, not a near miss`);
-    return { member, near: near.id, listed };
-  }
   const nearMissFind = (miss: IdMiss): Check<Members> => ({
     id: `TM-ID-NEAR-MISS:find:${miss.name}`, title: `GET ${ops.find.path} with ${miss.description} answers ${miss.canonical ? 'no other member' : 'neither that member nor another'}`,
-    async run({ lane }, run) {
-      const { member, near } = await nearMissOf(lane, run, miss);
-      const answer = await lane.find(near);
+    async run({ nearMissFinds }) {
+      const { member, near, answer } = await nearMissFinds(miss);
       const wrong = wrongRecordFound(answer, miss, near, member, idField, 'member');
       ensure(!wrong, () => `GET ${ops.find.path} with ${near} (${miss.description} ${String(member[idField])}) ${wrong}: ${said(answer)}`);
     },
@@ -249,7 +269,7 @@ function nearMisses({ target, ops, idField }: Env): Group<Members> {
   const nearMissUpdate = (miss: IdMiss): Check<Members> => ({
     id: `TM-ID-NEAR-MISS:update:${miss.name}`, title: `PATCH ${ops.update.path} with ${miss.description} changes no member and creates none`, changesData: true,
     async run({ lane }, run) {
-      const { member, near, listed } = await nearMissOf(lane, run, miss);
+      const { member, near, listed } = await nearMissOf(lane, miss, idField);
       const id = member[idField];
       const original = await needs('TM-FIND', lane.current(id, 'reading the member before'));
       const body = nameChangeOr(target, lane, original, run);
@@ -327,10 +347,13 @@ function notOffered(env: Env): Group<Members> {
 
 function noDelete({ ops, idField }: Env): Check<Members> {
   return { id: 'TM-NO-DELETE', title: `DELETE ${ops.find.path} does not answer 2xx and the member is still found`, changesData: true, async run({ client, lane }, run) {
-    const members = await needs('TM-LIST', lane.readList('listing team members'));
+    // The last member as first listed is read at once with the list; the list ending with another, that one is read.
+    const guess = (await needs('TM-LIST', lane.initial())).at(-1)?.[idField];
+    const read = (id: unknown) => needs('TM-FIND', lane.read(id, 'reading the member before'));
+    const [members, guessed] = await atOnce([needs('TM-LIST', lane.readList('listing team members')), guess === undefined ? Promise.resolve(undefined) : read(guess).catch(() => undefined)] as const);
     if (!members.length) run.notApplicable('the target lists no team member');
     const id = members[members.length - 1][idField];
-    const original = await needs('TM-FIND', lane.read(id, 'reading the member before'));
+    const original = (sameId(id, guess) && guessed) || (await read(id));
     const answer = await client.call(lane.deleteProbe, { id });
     const found = await lane.find(id);
     if (is2xx(found) && isRecord(found.json) && sameId(found.json[idField], id)) {
@@ -353,18 +376,27 @@ function noDelete({ ops, idField }: Env): Check<Members> {
 // member holds (a boolean flipped), read back by find and by list; then put back.
 function eachFieldStep({ target, idField }: Env, lane: TeamMemberLane) {
   return sharedStep(async () => {
-    const members = await needs('TM-LIST', lane.readList('listing team members'));
-    const member = richest(members);
+    // The member TM-UPDATE changed (the richest as first listed), read at once with the list whose values it may take.
+    const member = richest(await needs('TM-LIST', lane.initial()));
     if (!member) return undefined;
     const id = member[idField];
-    const original = await needs('TM-FIND', lane.read(id, 'reading the member before changing its fields'));
+    const [members, original] = await atOnce([
+      needs('TM-LIST', lane.readList('listing team members')),
+      needs('TM-FIND', lane.current(id, 'reading the member before changing its fields')),
+    ] as const);
     // Each change starts from the last (judged against the read before it), and the member is put
     // back once, after the last: the journal holds every write, so an interruption anywhere still
     // puts it back (the after-run clean-up).
+    let start: Row | undefined = original;
     const access: FieldAccess = {
       idField, id,
       read: (why) => lane.read(id, why),
-      current: (why) => lane.current(id, why),
+      // The first change starts from the original, read just now (nothing was written since).
+      current: async (why) => {
+        const row = start;
+        start = undefined;
+        return row ?? lane.current(id, why);
+      },
       listed: async (why) => (await lane.readList(why)).find((r) => sameId(r[idField], id)),
       update: (body) => lane.update(id, body),
       windowMs: windowOf(target),

@@ -32,23 +32,22 @@ export class CreatedRecords {
   }
 
   /**
-   * Deletes, newest first, everything still recorded (or only the records with the given ids:
-   * one check's own, while other checks still work on theirs); returns what could not be deleted.
+   * Deletes everything still recorded (or only the records with the given ids: one check's own,
+   * while other checks still work on theirs), all at once: a delete waits on no other. Returns
+   * what could not be deleted, newest first.
    */
   async cleanUp(client: ApiClient, only?: unknown[]): Promise<string[]> {
-    const leftOver: string[] = [];
-    for (const [key, entry] of [...this.created].reverse()) {
-      const { id, deleteOp } = entry;
-      if (only && !only.some((o) => String(o) === String(id))) continue;
+    const entries = [...this.created].reverse().filter(([, { id }]) => !only || only.some((o) => String(o) === String(id)));
+    const outcomes = await Promise.all(entries.map(async ([key, entry]) => {
       try {
-        const answer = await client.call(deleteOp, { id });
+        const answer = await client.call(entry.deleteOp, { id: entry.id });
         // Not a record created meanwhile under the same id (a target that reuses ids): that one is still to delete.
-        if ((is2xx(answer) || answer.status === 404) && this.created.get(key) === entry) this.created.delete(key);
-        else leftOver.push(`${key}: delete answered ${answer.status}`);
+        if ((is2xx(answer) || answer.status === 404) && this.created.get(key) === entry) return void this.created.delete(key);
+        return `${key}: delete answered ${answer.status}`;
       } catch (e) {
-        leftOver.push(`${key}: ${(e as Error).message}`);
+        return `${key}: ${(e as Error).message}`;
       }
-    }
-    return leftOver;
+    }));
+    return outcomes.filter((o) => o !== undefined);
   }
 }
