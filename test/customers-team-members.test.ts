@@ -2,9 +2,15 @@
  * The customer and team member suites against the reference implementation: they pass, and they
  * leave the customers and team members exactly as they found them, also in a --read-only run
  * (which sends them nothing but GET). When a broken target lets a team member be created or
- * deleted, the check says what it undid and what it could not.
+ * deleted, the check says what it undid and what it could not. Interrupted while several of its
+ * customers are created, the run leaves none of them.
  */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import { runConformance } from '../helpers/api.ts';
+import type { Row } from '../helpers/contract/record.ts';
 import type { FaultName } from '../reference/faults/index.ts';
 import { startReference, type RunningReference } from '../reference/server.ts';
 import { runInProcess } from './support/cli.ts';
@@ -84,5 +90,57 @@ describe.concurrent('customer and team member suites', () => {
       expect.stringMatching(/^created by the run in place of member \S+, which the target let the run delete: kept$/),
       expect.stringMatching(/^deleted by the run \(the target let it\) and re-created with the same fields as \S+: its id could not be restored$/),
     ]);
+  });
+
+  /**
+   * The deletion and the unknown-id probes go as one batch (helpers/resources/after-delete.ts): its
+   * customers are created at once, and deleted at once. An interruption at any point of it leaves
+   * nothing behind. One run passes two points; at each, the customers and the journal are taken as
+   * they stand, as a run stopped there at once (a second SIGINT, a crash) would leave them: every
+   * customer of the run then on the target was journalled, and --recover deletes it from that
+   * journal alone. The run is stopped at the last point, as Ctrl-C does, and deletes them itself.
+   */
+  test('an interruption during the after-delete batch: every customer of the run is journalled, and none is left', async () => {
+    const labels = ['delete', 'unknown find', 'unknown update', 'unknown delete'];
+    const ref = await startReference({ latencyMs: 50 });
+    running.push(ref);
+    const inBatch = () => [...ref.state.customers.values()].filter((c) => labels.some((l) => String(c.lastName).endsWith(` ${l}`))).length;
+    const points: [string, () => boolean][] = [
+      ['its customers created, none deleted yet', () => inBatch() === labels.length],
+      ['its customers deleted, the probes under way', () => inBatch() === 0],
+    ];
+    const before = ref.state.snapshot().customers;
+    const reportDir = join(mkdtempSync(join(tmpdir(), 'scr-interrupted-')), 'reports');
+    const seen: { point: string; customers: [string, Row][]; journal: string }[] = [];
+    const stop = new AbortController();
+    // Each state lasts at least a round trip of 50 ms: a poll every few milliseconds meets it.
+    const poll = setInterval(() => {
+      const next = points[seen.length];
+      if (!next?.[1]()) return;
+      seen.push({ point: next[0], customers: structuredClone([...ref.state.customers]), journal: readFileSync(join(reportDir, 'run-journal.jsonl'), 'utf8') });
+      if (seen.length === points.length) stop.abort();
+    }, 2);
+    const result = await runConformance({ baseUrl: ref.url, apiKey: ref.apiKey, only: '^CUS-(DELETE|UNKNOWN)', reportDir, signal: stop.signal }).finally(() => clearInterval(poll));
+    expect({ stopped: result.stopped, exitCode: result.exitCode, leftOnTarget: result.leftOnTarget }).toEqual({ stopped: 'interrupted', exitCode: 130, leftOnTarget: [] });
+    expect(ref.state.snapshot().customers).toEqual(before);
+    expect(seen.map((s) => s.point)).toEqual(points.map(([point]) => point));
+    for (const { point, customers, journal } of seen) {
+      expect(customers.length, point).toBeGreaterThan(before.length);
+      // Journalled by id once its create was answered; before that, the create was journalled as going out, and the run's marker finds it.
+      const entries = journal.trim().split('\n').map((l) => JSON.parse(l) as { kind: string; path?: string; listPath?: string; runId?: string });
+      const created = new Set(entries.filter((e) => e.kind === 'created').map((e) => e.path));
+      const creating = entries.some((e) => e.kind === 'creating' && e.listPath === '/api/v1/customers');
+      const runId = entries.find((e) => e.kind === 'run')!.runId!;
+      const known = new Set(before.map((c) => String(c.id)));
+      const unjournalled = customers.filter(([id, c]) => !known.has(id) && !created.has(`/api/v1/customers/${id}`) && !(creating && String(c.lastName).includes(runId)));
+      expect(unjournalled.map(([id]) => id), point).toEqual([]);
+      ref.state.customers.clear();
+      for (const [id, row] of customers) ref.state.customers.set(id, row);
+      const dir = mkdtempSync(join(tmpdir(), 'scr-stopped-'));
+      writeFileSync(join(dir, 'run-journal.jsonl'), journal);
+      const recovered = await runInProcess(['--base-url', ref.url, '--recover', dir], { SCHEDULING_API_KEY: ref.apiKey });
+      expect(recovered.code, `${point}: ${recovered.stdout}${recovered.stderr}`).toBe(0);
+      expect(ref.state.snapshot().customers, point).toEqual(before);
+    }
   });
 });
