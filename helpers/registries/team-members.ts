@@ -121,13 +121,14 @@ function listAndFind({ ops, idField }: Env): Check<Members>[] {
       // Each member is found at once with the others (reads only); what is wrong is said in the list's order.
       const wrong = (await atOnce((await lane.initial()).slice(0, FIND_SAMPLE).map(async (member): Promise<string | undefined> => {
         const id = member[idField];
-        const answer = await lane.find(id);
+        // Kept as the member's last reading: the check after this one starts from it (see TeamMemberLane.current).
+        const answer = await lane.findMember(id);
         if (!is2xx(answer)) return `${String(id)}: ${said(answer)}`;
         if (!isRecord(answer.json) || !sameId(answer.json[idField], id)) return `${String(id)}: answered ${isRecord(answer.json) ? `the member with ${idField} ${JSON.stringify(answer.json[idField])}` : said(answer)}`;
         if (!sharedFieldsDiffer(member, answer.json).length) return undefined;
         // The list may be older than the find: both are asked again before the target is blamed.
         const listed = (await lane.readList('listing team members again')).find((r) => sameId(r[idField], id));
-        const found = await lane.find(id);
+        const found = await lane.findMember(id);
         const differ = listed && isRecord(found.json) ? sharedFieldsDiffer(listed, found.json) : [];
         return differ.length ? `${String(id)}: answered other values than the list shows for it (${differ.join('; ')})` : undefined;
       }))).filter((w) => w !== undefined);
@@ -144,7 +145,7 @@ function isolation({ target, ops, idField }: Env): Check<Members> {
       if (members.length < 2) run.notApplicable('the target lists fewer than two team members');
       // The member with the most fields: the one most likely to hold a field to change.
       const id = richest(members)![idField];
-      const original = await needs('TM-FIND', lane.read(id, 'reading the member before the update'));
+      const original = await needs('TM-FIND', lane.current(id, 'reading the member before the update'));
       const body = nameChangeOr(target, lane, original, run);
       const touched: Record<string, unknown>[] = [];
       await lane.changing(original, async () => {
@@ -324,9 +325,12 @@ function notOffered(env: Env): Group<Members> {
       // An update that creates what it does not find (an upsert) creates a team member all the same.
       // What it answers is not shown; only a member it made is judged.
       { id: 'TM-NO-CREATE:patch-unknown-id', title: `PATCH ${ops.update.path} of an id of the members' own form that names none creates no member`, changesData: true, async run({ lane }, run) {
-        const before = await needs('TM-LIST', lane.readList('listing team members before'));
+        // An id is sought from the members as first listed, at once with the list; one the list now names is sought again from it.
+        const initial = await needs('TM-LIST', lane.initial());
+        const [before, sought] = await atOnce([needs('TM-LIST', lane.readList('listing team members before')), initial.length ? lane.unknownId(initial) : Promise.resolve(undefined)] as const);
         if (!before.length) run.notApplicable('the target lists no team member to learn the form of an id from');
-        const id = (await lane.unknownId(before)) ?? run.notApplicable(`no id of the form of ${String(before[0][idField])} that names no member turned up`);
+        const fresh = sought !== undefined && !before.some((r) => sameId(r[idField], sought));
+        const id = (fresh ? sought : await lane.unknownId(before)) ?? run.notApplicable(`no id of the form of ${String(before[0][idField])} that names no member turned up`);
         const answer = await lane.update(id, lane.copyOf(before[0]));
         // What the PATCH may have made, found and listed at once.
         const [found, listed] = await atOnce([lane.find(id), lane.listAll('listing team members after the PATCH').catch((e: Error) => e)]);

@@ -1,4 +1,4 @@
-import { changedFieldNames, changedFields } from '../records/compare.ts';
+import { changedFieldNames, changedFields, sameId } from '../records/compare.ts';
 import { restoreFields } from '../safety/restore-record.ts';
 import { ensure, foundRecord, said } from '../checks/assertions.ts';
 import { ListReader } from '../records/list-reader.ts';
@@ -35,8 +35,8 @@ export class TeamMemberLane {
   private readonly watch: InterferenceWatch;
   private readonly lists: ListReader;
   private readonly windowMs: number;
-  /** The last member read, and how many writes the client had sent then (see current). */
-  private latest?: { id: string; row: Row; writes: number };
+  /** Each member as last read, and how many writes the client had sent when it was asked (see current). */
+  private readonly latest = new Map<string, { row: Row; writes: number }>();
   /** The last list read, and how many writes the client had sent then (see currentList). */
   private lastList?: { rows: Row[]; writes: number };
   private readonly journal: Journal | undefined;
@@ -87,10 +87,19 @@ export class TeamMemberLane {
   /** The member with that id, as a find answers it; anything else fails the check. */
   async read(id: unknown, why: string): Promise<Row> {
     this.watch.stopIfInterfered();
+    const writes = this.client.writesSent;
     const found = foundRecord(await this.find(id), `${why}: GET ${this.ops.find.path} with id ${String(id)}`, this.idField, id, 'team member');
     this.watch.read('find', this.readings([found]));
-    this.latest = { id: String(id), row: found, writes: this.client.writesSent };
+    this.latest.set(String(id), { row: found, writes });
     return found;
+  }
+
+  /** A find, as it answered; when it answered the member of that id, that is the member's last reading (see current). */
+  async findMember(id: unknown): Promise<Answer> {
+    const writes = this.client.writesSent;
+    const answer = await this.find(id);
+    if (is2xx(answer) && isRecord(answer.json) && sameId(answer.json[this.idField], id)) this.latest.set(String(id), { row: answer.json, writes });
+    return answer;
   }
 
   /**
@@ -103,9 +112,9 @@ export class TeamMemberLane {
   }
 
   private takeLatest(id: unknown): Row | undefined {
-    const latest = this.latest;
-    this.latest = undefined;
-    return latest && latest.id === String(id) && latest.writes === this.client.writesSent ? latest.row : undefined;
+    const latest = this.latest.get(String(id));
+    this.latest.delete(String(id));
+    return latest && latest.writes === this.client.writesSent ? latest.row : undefined;
   }
 
   /** Reads the member until `shows` holds (the run's own update shows), or the window ends: the last reading, for the check to judge. */
@@ -224,7 +233,7 @@ export class TeamMemberLane {
         differing: (now) => changedFieldNames(original, now),
       });
       // The read that verified the restore is the member as it stands: the next change starts from it (see current).
-      if (!still.length) this.latest = { id: String(id), row: now, writes: this.client.writesSent };
+      if (!still.length) this.latest.set(String(id), { row: now, writes: this.client.writesSent });
       return still.length ? `member ${String(id)} differs from its original: ${changedFields(original, now).join('; ')}` : undefined;
     } catch (e) {
       // Turned away: the check is blocked by the target; the after-run clean-up puts the member back.
