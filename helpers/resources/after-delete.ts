@@ -56,12 +56,12 @@ function phases<T>(lab: CustomerLane, scope: Scope, batch: { step: AfterDelete<T
   const done = Promise.allSettled(made).then((customers) =>
     lab.alone(async () => {
       const each = <R>(work: (i: number) => Promise<R>) => Promise.allSettled(batch.map(({ within }, i) => within(() => work(i))));
-      const ok = <R>(s: PromiseSettledResult<R>) => (s.status === 'fulfilled' ? s.value : Promise.reject(s.reason));
-      const removed = await each(async (i) => lab.removeHeld((await ok(customers[i])).id));
-      const probed = await each(async (i) => batch[i].step.probe(await ok(customers[i]), await ok(removed[i])));
+      const unwrap = <R>(s: PromiseSettledResult<R>) => (s.status === 'fulfilled' ? s.value : Promise.reject(s.reason));
+      const removed = await each(async (i) => lab.removeHeld((await unwrap(customers[i])).id));
+      const probed = await each(async (i) => batch[i].step.probe(await unwrap(customers[i]), await unwrap(removed[i])));
       return each(async (i) => {
-        const value = await ok(probed[i]);
-        return batch[i].step.list ? batch[i].step.list(await ok(customers[i]), value) : value;
+        const value = await unwrap(probed[i]);
+        return batch[i].step.list ? batch[i].step.list(await unwrap(customers[i]), value) : value;
       });
     }),
   );
