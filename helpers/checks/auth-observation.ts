@@ -17,8 +17,8 @@ export function authObservation<C extends { client: ApiClient }>(
   op: Operation,
   prepare: (ctx: C) => Promise<Probe>,
   settle: (ctx: C, answer: Answer, probe: { id?: unknown }) => Promise<void> = async () => {},
-  /** How the request goes out: a lane that keeps its writes apart (see CustomerLane.writing) wraps it. */
-  around: (ctx: C, send: () => Promise<Answer>) => Promise<Answer> = (_ctx, send) => send(),
+  /** How the request goes out: a lane that keeps its writes apart (see CustomerLane.deletingOutside) wraps it. */
+  around: (ctx: C, send: () => Promise<Answer>, probe: { id?: unknown }) => Promise<Answer> = (_ctx, send) => send(),
 ): Observation<C> {
   return {
     observation: `AUTH-UNDOCUMENTED:${op.operationId}`,
@@ -27,7 +27,7 @@ export function authObservation<C extends { client: ApiClient }>(
       if (target.readOnly && op.method !== 'GET') return 'not observed: a --read-only run sends nothing that could change data';
       const probe = await prepare(ctx);
       if ('cannot' in probe) return `not observed: ${probe.cannot}`;
-      const answer = await around(ctx, () => ctx.client.call(op, { ...probe, auth: 'none' }));
+      const answer = await around(ctx, () => ctx.client.call(op, { ...probe, auth: 'none' }), probe);
       await settle(ctx, answer, probe);
       const asked = `${op.method} ${op.path} without a key answered ${answer.status}`;
       if (is2xx(answer)) return `${asked}: the target serves it without authentication (the contract does not say whether it must, section 5.3)`;

@@ -456,11 +456,10 @@ function authentication(spec: Spec, ops: CustomerOps, target: TargetConfig): Gro
     // Each asks once, on customers of its own: they go at once, beside the other customer checks.
     concurrent: true,
     afterAll: async ({ mine }) => void (await mine.cleanUp()),
-    entries: spec.operations.filter((o) => o.resource === 'customers').map((op) => {
-      const writes = op === ops.create ? 'create' : op === ops.remove ? 'delete' : undefined;
-      return authObservation<Customers>(target, op, probes[op.operationId] ?? (async () => ({ cannot: 'no way to prepare this operation' })), async ({ lab }, answer) => {
-        if (op === ops.create && is2xx(answer) && isRecord(answer.json)) lab.claim(answer.json[idField]);
-      }, ({ lab }, send) => (writes ? lab.writing(writes, send) : send()));
-    }),
+    entries: spec.operations.filter((o) => o.resource === 'customers').map((op) =>
+      authObservation<Customers>(target, op, probes[op.operationId] ?? (async () => ({ cannot: 'no way to prepare this operation' })), undefined, ({ lab }, send, { id }) =>
+        op === ops.create ? lab.creatingOutside(send) : op === ops.remove ? lab.deletingOutside(id, send) : send(),
+      ),
+    ),
   };
 }

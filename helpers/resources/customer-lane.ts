@@ -193,9 +193,33 @@ export class CustomerLane {
     return this.ground.hold('alone', work);
   }
 
-  /** Runs a create or delete sent outside the lane (an observation without a key) as the lane's own writes go: never during a list read or a probe of a deleted id. */
-  writing<T>(mode: 'create' | 'delete', work: () => Promise<T>): Promise<T> {
-    return this.ground.hold(mode, work);
+  /**
+   * A create sent outside the lane (an observation without a key), as the lane's own go: never
+   * during a list read or a delete. A customer it made is the run's (the client journalled it when
+   * the target answered with its id): clean-up deletes it.
+   */
+  creatingOutside(send: () => Promise<Answer>): Promise<Answer> {
+    return this.ground.hold('create', async () => {
+      const answer = await send();
+      const id = isRecord(answer.json) ? answer.json[this.idField] : undefined;
+      if (is2xx(answer) && id !== undefined && id !== null) this.keep(id, []);
+      return answer;
+    });
+  }
+
+  /**
+   * A delete of a customer of the run sent outside the lane (an observation without a key), as the
+   * lane's own go, followed in the same turn by the lane's own delete of it: whether or not the
+   * first took it, it is gone before any create of the run goes out, and no later clean-up deletes
+   * its id once a target that reuses ids has given it to another customer.
+   */
+  deletingOutside(id: unknown, send: () => Promise<Answer>): Promise<Answer> {
+    return this.ground.hold('delete', async () => {
+      const answer = await send();
+      const again = await this.removeHeld(id).catch(() => undefined);
+      if (again?.status === 404) this.createdRecords.forget(this.ops.remove, id);
+      return answer;
+    });
   }
 
   /** Deletes without taking the lane's lock: for work already holding it (see alone). */
@@ -308,11 +332,6 @@ export class CustomerLane {
   /** A customer that exists though no create of this run answered with it (revived after its delete, or a twin found by the run marker): clean-up deletes it. */
   adopt(id: unknown): void {
     if (id !== undefined && id !== null) this.keep(id, [], false);
-  }
-
-  /** A customer created by a request outside this lane (an observation's create without a key), which the client journalled when the target answered with its id: clean-up deletes it. */
-  claim(id: unknown): void {
-    if (id !== undefined && id !== null) this.keep(id, []);
   }
 
   /**
