@@ -1,4 +1,7 @@
-import { BaseSequencer, createVitest, type Reporter, type TestSpecification } from 'vitest/node';
+import { BaseSequencer, createVitest, ThreadsPoolWorker, type Reporter, type TestSpecification } from 'vitest/node';
+import type { PoolOptions, PoolRunnerInitializer } from 'vitest/node';
+import type { EarlyWorker } from './early-worker.ts';
+import type { Worker } from 'node:worker_threads';
 
 
 type CancelReason = Parameters<Awaited<ReturnType<typeof createVitest>>['cancelCurrentRun']>[0];
@@ -12,6 +15,8 @@ export interface SuiteRunOptions {
   reporters: Reporter[];
   /** Lanes run at once after the operations pass (--concurrency); 1: one after another. */
   concurrency?: number;
+  /** The worker thread started early (early-worker.ts), taken over if it is started as vitest would. */
+  earlyWorker?: EarlyWorker;
 }
 
 export interface SuiteRun {
@@ -73,7 +78,7 @@ async function suiteVitest(options: SuiteRunOptions) {
       runner: join(codeRoot, 'helpers', 'vitest', `runner.${basename(codeRoot) === 'dist' ? 'js' : 'ts'}`),
       maxConcurrency: UNBOUNDED,
       sequence: { sequencer: ContractOrder },
-      pool: 'threads',
+      pool: options.earlyWorker ? threadsStartedEarly(options.earlyWorker) : 'threads',
       // The worker runs the files one after another, sharing loaded modules (spec, ajv, undici):
       // that saves a second of start-up per file.
       isolate: false,
@@ -93,6 +98,20 @@ async function suiteVitest(options: SuiteRunOptions) {
   for (const s of SIGNALS) for (const l of process.listeners(s)) if (!before.get(s)?.includes(l)) process.off(s, l);
   return vitest;
 }
+
+const STARTED_EARLY = 'threads-started-early';
+
+/** Vitest's thread pool worker, whose thread is the one started early if vitest asks for one started alike. */
+class ThreadStartedEarly extends ThreadsPoolWorker {
+  override readonly name = STARTED_EARLY;
+  constructor(options: PoolOptions, early: EarlyWorker) {
+    super(options);
+    // start() starts a thread only if it has none (vitest 4.1's ThreadsPoolWorker).
+    (this as unknown as { _thread?: Worker })._thread = early.adopt(this.entrypoint, options.execArgv, options.env);
+  }
+}
+
+const threadsStartedEarly = (early: EarlyWorker): PoolRunnerInitializer => ({ name: STARTED_EARLY, createPoolWorker: (options) => new ThreadStartedEarly(options, early) });
 
 /**
  * How the suite worker loads the suite files. Through vite's module runner with vitest's module
