@@ -34,16 +34,24 @@ describe('the suites worker started early', () => {
     expect(new Set(collector.checks.map((c) => c.reason))).toEqual(new Set(['not run: run-timeout']));
   });
 
-  test('it is given once, and only for the same entry point, flags and environment', async () => {
+  test('it is given once, and only for the same entry point, flags and environment; any other ask stops it', async () => {
     const [entry, flags, env] = asked[0];
-    const early = startEarlyWorker();
-    expect(early.adopt(entry, [...flags, '--other-flag'], env)).toBeUndefined();
-    expect(early.adopt(join(projectRoot, 'elsewhere.js'), flags, env)).toBeUndefined();
-    expect(early.adopt(entry, flags, { ...env, NODE_ENV: 'production' })).toBeUndefined();
-    const thread = early.adopt(entry, flags, env);
-    expect(thread).toBeInstanceOf(Worker);
-    expect(early.adopt(entry, flags, env)).toBeUndefined();
-    await thread?.terminate();
+    const terminate = vi.spyOn(Worker.prototype, 'terminate');
+    try {
+      for (const [e, f, v] of [[entry, [...flags, '--other-flag'], env], [join(projectRoot, 'elsewhere.js'), flags, env], [entry, flags, { ...env, NODE_ENV: 'production' }]] as Asked[]) {
+        const early = startEarlyWorker();
+        expect(early.adopt(e, f, v)).toBeUndefined();
+        expect(early.adopt(entry, flags, env)).toBeUndefined();
+      }
+      expect(terminate).toHaveBeenCalledTimes(3);
+      const early = startEarlyWorker();
+      const thread = early.adopt(entry, flags, env);
+      expect(thread).toBeInstanceOf(Worker);
+      expect(early.adopt(entry, flags, env)).toBeUndefined();
+      await thread?.terminate();
+    } finally {
+      terminate.mockRestore();
+    }
   });
 
   test('discard stops a thread no vitest took, and leaves a taken one to vitest', async () => {

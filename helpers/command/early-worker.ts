@@ -11,7 +11,7 @@ import { Worker } from 'node:worker_threads';
  * (entry point, flags, environment; see adopt), else starts its own; one never taken over is stopped.
  */
 export interface EarlyWorker {
-  /** The thread, if vitest asks for one started exactly like it; given once. */
+  /** The thread, if vitest asks for one started exactly like it; given once. Any other ask stops it. */
   adopt(entry: string, execArgv: readonly string[], env: Record<string, string | undefined>): Worker | undefined;
   /** Stops the thread unless it was adopted: a run that ends before its suites. */
   discard(): Promise<void>;
@@ -43,10 +43,11 @@ export function startEarlyWorker(): EarlyWorker {
   // A thread that failed to start is not adopted: vitest starts its own.
   let failed = false;
   thread.on('error', () => (failed = true));
-  return {
+  const early: EarlyWorker = {
     adopt(entry, execArgv, env) {
       const same = !failed && entry === wanted.entry && isDeepStrictEqual([...execArgv], wanted.execArgv) && isDeepStrictEqual(env, wanted.env);
-      if (!thread || !same) return undefined;
+      // Vitest asks once a run: a thread it does not take would only hold memory until the end.
+      if (!thread || !same) return void early.discard();
       const adopted = thread;
       thread = undefined;
       adopted.ref();
@@ -58,4 +59,5 @@ export function startEarlyWorker(): EarlyWorker {
       await left?.terminate();
     },
   };
+  return early;
 }
