@@ -35,17 +35,26 @@ function asVitestWould(): { entry: string; execArgv: string[]; env: Record<strin
   };
 }
 
+/** None started: vitest starts its own (vitest not where this module resolves it, a thread refused). */
+const NONE: EarlyWorker = { adopt: () => undefined, discard: async () => {} };
+
 export function startEarlyWorker(): EarlyWorker {
-  const wanted = asVitestWould();
-  let thread: Worker | undefined = new Worker(wanted.entry, { env: wanted.env, execArgv: wanted.execArgv, stdout: true, stderr: true });
+  let wanted: ReturnType<typeof asVitestWould>;
+  let thread: Worker | undefined;
+  try {
+    wanted = asVitestWould();
+    thread = new Worker(wanted.entry, { env: wanted.env, execArgv: wanted.execArgv, stdout: true, stderr: true });
+  } catch {
+    return NONE;
+  }
   // Until vitest takes it, it must not keep the process alive (a run that ends at its preflight).
   thread.unref();
-  // A thread that failed to start is not adopted: vitest starts its own.
-  let failed = false;
-  thread.on('error', () => (failed = true));
+  // A thread that failed or ended before vitest asked is not given: vitest starts its own.
+  let alive = true;
+  thread.on('error', () => (alive = false)).once('exit', () => (alive = false));
   const early: EarlyWorker = {
     adopt(entry, execArgv, env) {
-      const same = !failed && entry === wanted.entry && isDeepStrictEqual([...execArgv], wanted.execArgv) && isDeepStrictEqual(env, wanted.env);
+      const same = alive && entry === wanted.entry && isDeepStrictEqual([...execArgv], wanted.execArgv) && isDeepStrictEqual(env, wanted.env);
       // Vitest asks once a run: a thread it does not take would only hold memory until the end.
       if (!thread || !same) return void early.discard();
       const adopted = thread;
