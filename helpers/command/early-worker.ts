@@ -18,19 +18,22 @@ export interface EarlyWorker {
 }
 
 /**
- * What vitest 4.1 starts its thread pool's workers with, where NODE_ENV is not "production" (vite
- * sets an unset one to "development"): its entry point, its flags (resolveOptions,
- * resolveConditions) and the environment (this one, vitest's variables and vite's import.meta.env).
+ * What vitest 4.1 starts its thread pool's workers with: its entry point, its flags (resolveOptions
+ * passes on this process's profiling flags; resolveConditions: vite's, by NODE_ENV) and the
+ * environment (this one, vitest's variables, vite's import.meta.env; vite sets an unset NODE_ENV
+ * to "development"). Vitest on Windows adds upper-case copies of the variables: never adopted there.
  */
 function asVitestWould(): { entry: string; execArgv: string[]; env: Record<string, string | undefined> } {
   const vitest = dirname(createRequire(import.meta.url).resolve('vitest/package.json'));
+  const production = process.env.NODE_ENV === 'production';
+  const profiling = process.execArgv.filter((a) => a.startsWith('--cpu-prof') || a.startsWith('--heap-prof') || a.startsWith('--diagnostic-dir'));
   return {
     entry: join(vitest, 'dist', 'workers', 'threads.js'),
-    execArgv: ['--experimental-import-meta-resolve', '--require', join(vitest, 'suppress-warnings.cjs'), '--conditions', 'node', '--conditions', 'development'],
+    execArgv: [...profiling, '--experimental-import-meta-resolve', '--require', join(vitest, 'suppress-warnings.cjs'), '--conditions', 'node', '--conditions', production ? 'production' : 'development'],
     env: {
       ...process.env,
       ...{ TEST: 'true', VITEST: 'true', NODE_ENV: process.env.NODE_ENV || 'development', VITEST_MODE: 'RUN', FORCE_TTY: isatty(1) ? 'true' : '' },
-      ...{ BASE_URL: '/', MODE: 'test', DEV: '1', PROD: '' },
+      ...{ BASE_URL: '/', MODE: 'test', DEV: production ? '' : '1', PROD: production ? '1' : '' },
     },
   };
 }
@@ -57,9 +60,9 @@ export function startEarlyWorker(): EarlyWorker {
       const same = alive && entry === wanted.entry && isDeepStrictEqual([...execArgv], wanted.execArgv) && isDeepStrictEqual(env, wanted.env);
       // Vitest asks once a run: a thread it does not take would only hold memory until the end.
       if (!thread || !same) return void early.discard();
+      // Still unref'd: the pool refs it once vitest runs in it (run-suites.ts).
       const adopted = thread;
       thread = undefined;
-      adopted.ref();
       return adopted;
     },
     async discard() {

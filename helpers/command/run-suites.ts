@@ -1,14 +1,12 @@
-import { BaseSequencer, createVitest, ThreadsPoolWorker, type Reporter, type TestSpecification } from 'vitest/node';
-import type { PoolOptions, PoolRunnerInitializer } from 'vitest/node';
-import type { EarlyWorker } from './early-worker.ts';
-import type { Worker } from 'node:worker_threads';
-
-
-type CancelReason = Parameters<Awaited<ReturnType<typeof createVitest>>['cancelCurrentRun']>[0];
+import { BaseSequencer, createVitest, ThreadsPoolWorker, type PoolOptions, type PoolRunnerInitializer, type Reporter, type TestSpecification } from 'vitest/node';
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import type { Worker } from 'node:worker_threads';
 import { codeRoot, projectRoot } from '../core/paths.ts';
 import type { TargetConfig } from '../config/target.ts';
+import type { EarlyWorker } from './early-worker.ts';
+
+type CancelReason = Parameters<Awaited<ReturnType<typeof createVitest>>['cancelCurrentRun']>[0];
 
 export interface SuiteRunOptions {
   target: TargetConfig;
@@ -101,13 +99,26 @@ async function suiteVitest(options: SuiteRunOptions) {
 
 const STARTED_EARLY = 'threads-started-early';
 
+type Threaded = { _thread?: Worker };
+
 /** Vitest's thread pool worker, whose thread is the one started early if vitest asks for one started alike. */
 class ThreadStartedEarly extends ThreadsPoolWorker {
   override readonly name = STARTED_EARLY;
+  private readonly early: Worker | undefined;
+
   constructor(options: PoolOptions, early: EarlyWorker) {
     super(options);
+    this.early = early.adopt(this.entrypoint, options.execArgv, options.env);
     // start() starts a thread only if it has none (vitest 4.1's ThreadsPoolWorker).
-    (this as unknown as { _thread?: Worker })._thread = early.adopt(this.entrypoint, options.execArgv, options.env);
+    (this as unknown as Threaded)._thread = this.early;
+  }
+
+  override async start(): Promise<void> {
+    await super.start();
+    if (!this.early) return;
+    // A vitest that started a thread of its own all the same: the early one would keep the process alive, idle.
+    if ((this as unknown as Threaded)._thread !== this.early) await this.early.terminate();
+    else this.early.ref();
   }
 }
 
