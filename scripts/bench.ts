@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { ApiClient } from '../helpers/http/client.ts';
 import { DEFAULT_VENDOR_CONFIG } from '../helpers/config/vendor-config.ts';
 import { projectRoot } from '../helpers/core/paths.ts';
+import { REQUEST_LOG_FILE } from '../helpers/results/report-files.ts';
 import { startReference, type ReferenceOptions } from '../reference/server.ts';
 
 const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
@@ -46,8 +47,9 @@ async function cappedBody(): Promise<void> {
 }
 
 /** One run of the command as a child process; its wall time, exit code and result.json. */
-async function command(args: string[], env: Record<string, string> = {}): Promise<{ seconds: number; code: number | null; dir: string }> {
+async function command(args: string[], env: Record<string, string> = {}): Promise<{ seconds: number; code: number | null; dir: string; spawnedAt: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'scr-bench-'));
+  const spawnedAt = Date.now();
   const started = performance.now();
   // Spawned asynchronously: a synchronous spawn would block the reference's event loop.
   const code = await new Promise<number | null>((resolve) => {
@@ -57,7 +59,26 @@ async function command(args: string[], env: Record<string, string> = {}): Promis
     });
     child.on('close', resolve);
   });
-  return { seconds: (performance.now() - started) / 1000, code, dir };
+  return { seconds: (performance.now() - started) / 1000, code, dir, spawnedAt };
+}
+
+/**
+ * Where the wall time of a run goes, in ms, from its request log: up to the first request (Node,
+ * the command's modules), the preflight, baseline and lease, up to the suites' first request
+ * (vitest's Node API, its worker, the checks collected), the checks, the clean-up, and the reports
+ * up to the exit. On loopback the requests cost little: this is the floor a run cannot go below.
+ */
+function runPhases(dir: string, spawnedAt: number, seconds: number): Record<string, number> {
+  const log = readFileSync(join(dir, REQUEST_LOG_FILE), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { phase: string; exchange: { startedAt: string; durationMs: number } });
+  const from = (e: { exchange: { startedAt: string } }) => Date.parse(e.exchange.startedAt);
+  const to = (e: { exchange: { startedAt: string; durationMs: number } }) => from(e) + e.exchange.durationMs;
+  const suites = log.filter((e) => e.phase === 'suites');
+  if (!suites.length) return {};
+  const before = log.filter((e) => from(e) < from(suites[0]));
+  const after = log.filter((e) => e.phase === 'after-run clean-up');
+  const marks = [spawnedAt, from(log[0]), Math.max(...before.map(to)), from(suites[0]), Math.max(...suites.map(to)), Math.max(...[...suites, ...after].map(to)), spawnedAt + seconds * 1000];
+  const names = ['start-up', 'preflight, baseline, lease', 'suites starting', 'checks', 'clean-up', 'reports, exit'];
+  return Object.fromEntries(names.map((n, i) => [n, marks[i + 1] - marks[i]]));
 }
 
 interface RunResultFile {
@@ -67,9 +88,9 @@ interface RunResultFile {
 }
 const resultOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8')) as RunResultFile;
 
-async function fullRun(label: string, reference: ReferenceOptions, args: string[] = []): Promise<{ seconds: number; rss: number }> {
+async function fullRun(label: string, reference: ReferenceOptions, args: string[] = []): Promise<{ seconds: number; rss: number; phases: Record<string, number> }> {
   const ref = await startReference(reference);
-  const { seconds, code, dir } = await command(['--base-url', ref.url, ...args], { SCHEDULING_API_KEY: ref.apiKey });
+  const { seconds, code, dir, spawnedAt } = await command(['--base-url', ref.url, ...args], { SCHEDULING_API_KEY: ref.apiKey });
   await ref.close();
   const result = resultOf(dir);
   const exchanges = result.checks.flatMap((c) => c.exchanges);
@@ -77,16 +98,19 @@ async function fullRun(label: string, reference: ReferenceOptions, args: string[
     `${label.padEnd(34)} exit ${code}, ${seconds.toFixed(2)} s, ${exchanges.length} requests in checks (${exchanges.filter((e) => e.attempt > 1).length} retries), ` +
       `peak RSS ${result.resources.maxRssMiB} MiB, left on target ${result.leftOnTarget.length}`,
   );
-  return { seconds, rss: result.resources.maxRssMiB };
+  return { seconds, rss: result.resources.maxRssMiB, phases: runPhases(dir, spawnedAt, seconds) };
 }
 
 const median = (values: number[]) => values.toSorted((a, b) => a - b)[Math.floor(values.length / 2)];
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 
-async function medianOf<T extends Record<string, number>>(once: () => Promise<T>): Promise<T> {
+/** Each figure the median of RUNS runs; the phases (not a number) those of the median run by wall time, so that they add up to it. */
+async function medianOf<T extends { seconds: number }>(once: () => Promise<T>): Promise<T> {
   const all: T[] = [];
   for (let i = 0; i < RUNS; i++) all.push(await once());
-  return Object.fromEntries(Object.keys(all[0]).map((k) => [k, median(all.map((r) => r[k]))])) as T;
+  const middle = all.toSorted((a, b) => a.seconds - b.seconds)[Math.floor(all.length / 2)];
+  const numbers = (Object.keys(middle) as (keyof T)[]).filter((k) => typeof middle[k] === 'number');
+  return { ...middle, ...Object.fromEntries(numbers.map((k) => [k, median(all.map((r) => r[k] as number))])) };
 }
 
 const LATENCY_MS = 50;
@@ -165,6 +189,9 @@ async function figures(): Promise<void> {
 | same run with ${LATENCY_MS} ms added to every answer | ${s(distant.seconds)} | ${s(distantParallel.seconds)} |
 | critical path (t${LATENCY_MS} − t0) / ${LATENCY_MS} ms | ${trips(distant.seconds, plain.seconds)} round trips | ${trips(distantParallel.seconds, parallel.seconds)} round trips |
 | peak memory (the command's process) | ${plain.rss} MiB | ${parallel.rss} MiB |`);
+  const ms = (x: number) => `${Math.round(x)} ms`;
+  console.log(`\nWhere a loopback run's time goes (the median run of ${RUNS}; each phase ends where the next begins):\n\n| phase | --concurrency 1 | --concurrency 3 |\n|---|---|---|`);
+  for (const phase of Object.keys(plain.phases)) console.log(`| ${phase} | ${ms(plain.phases[phase])} | ${ms(parallel.phases[phase] ?? NaN)} |`);
 }
 
 await phases(3);

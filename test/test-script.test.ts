@@ -3,11 +3,12 @@
  * whichever ends first. Stand-ins for tsc and vitest, on PATH as npm puts node_modules/.bin there.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { projectRoot } from '../helpers/core/paths.ts';
+import { LONGEST_FIRST } from './support/longest-first.ts';
 
 function npmTest(tsc: { code: number; after?: number }, vitest: { code: number; after?: number }): number | null {
   const bin = mkdtempSync(join(tmpdir(), 'scr-bin-'));
@@ -27,4 +28,8 @@ test.for([
   // The type check ending after the tests, and before them.
   expect(npmTest({ code: types, after: 0.3 }, { code: tests })).toBe(expected);
   expect(npmTest({ code: types }, { code: tests, after: 0.3 })).toBe(expected);
+});
+
+test('the files npm test starts first are files of the tests (a renamed one would silently drop to its size order)', () => {
+  expect(LONGEST_FIRST.filter((name) => !existsSync(join(projectRoot, 'test', `${name}.test.ts`)))).toEqual([]);
 });

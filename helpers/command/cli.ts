@@ -14,6 +14,7 @@ import { prepareOutputs } from './outputs.ts';
 import { writeNotTested } from './not-tested.ts';
 import { JOURNAL_FILE } from '../results/report-files.ts';
 import type { Journal } from '../safety/journal.ts';
+import { startEarlyWorker, type EarlyWorker } from './early-worker.ts';
 
 /** What a command whose options could not be read still honours: where its summary and its verdict of "not tested" go. */
 export interface Fallback {
@@ -33,6 +34,8 @@ interface RunState {
   /** Set once this run wrote its own reports: an error after that does not replace them. */
   reported: boolean;
   reference?: RunningReference;
+  /** The suites' worker thread, started while vitest loads; stopped at the end if no suite took it. */
+  earlyWorker?: EarlyWorker;
 }
 
 /**
@@ -65,6 +68,7 @@ async function guarded(io: Io, fallback: Fallback, body: (state: RunState) => Pr
   } catch (e) {
     return { code: EXIT.usage, line: await reportError(e, state, io, fallback) };
   } finally {
+    await state.earlyWorker?.discard();
     await state.reference?.close();
   }
 }
@@ -108,6 +112,7 @@ async function runWith(options: RunOptions, state: RunState, io: Io): Promise<nu
   // time a distant target would otherwise leave this process idle.
   const conformModule = options.sweep || options.recover !== undefined || options.release !== undefined ? undefined : import('./conform.ts');
   conformModule?.then((m) => m.suitesModule()).catch(() => {}); // awaited below; a failure to load is reported there
+  if (conformModule) state.earlyWorker = startEarlyWorker();
   io.stdout.write(`${targetLine(target, Boolean(state.reference))}\n`);
   const warning = plainHttpWarning(target.baseUrl, options.allowHttp);
   if (warning) io.stderr.write(`scheduling-conformance: ${warning}\n`);
@@ -119,7 +124,7 @@ async function runWith(options: RunOptions, state: RunState, io: Io): Promise<nu
   if (options.release !== undefined) return await (await import('./leftovers.ts')).releaseCommand(target, options.release, options.releaseFrom, options.sweepYes, redact, io);
   if (recovery) return await recoverCommand(target, recovery, options.cleanupTimeoutMs, redact, io, state.preflightRequests);
   const { conform } = await (conformModule ?? import('./conform.ts'));
-  return await conform(options, target, redact, { ...io, onResult: (result) => void ((state.reported = true), io.onResult?.(result)) }, state.preflightRequests);
+  return await conform(options, target, redact, { ...io, onResult: (result) => void ((state.reported = true), io.onResult?.(result)) }, state.preflightRequests, state.earlyWorker);
 }
 
 /** The Fallback of options given (by flags read leniently, or by the typed API); the report directory only of a command that writes a verdict there. */

@@ -27,6 +27,7 @@ import { NOT_SELECTED } from '../core/selection.ts';
 import type { Ended, Io } from './io.ts';
 import { JOURNAL_FILE, REQUEST_LOG_FILE } from '../results/report-files.ts';
 import { commandLine } from './relaunch.ts';
+import type { EarlyWorker } from './early-worker.ts';
 
 export { JOURNAL_FILE, readRequestLog, REQUEST_LOG_FILE };
 
@@ -61,6 +62,8 @@ interface Session {
   requestLog: string;
   /** The command that finishes later what the run could not undo. */
   recoverLine: string;
+  /** The suites' worker thread, if the command started it early. */
+  earlyWorker?: EarlyWorker;
 }
 
 /**
@@ -68,9 +71,9 @@ interface Session {
  * and returns the exit code. A first SIGINT/SIGTERM or the run timeout stops new checks from
  * starting and goes on to the clean-up; a second signal exits at once (RunStop).
  */
-export async function conform(options: RunOptions, baseTarget: TargetConfig, redact: (t: string) => string, io: Io, preflightRequests: WireEntry[] = []): Promise<Ended> {
+export async function conform(options: RunOptions, baseTarget: TargetConfig, redact: (t: string) => string, io: Io, preflightRequests: WireEntry[] = [], earlyWorker?: EarlyWorker): Promise<Ended> {
   const started = new Date();
-  const s = openSession(options, baseTarget, redact, io, preflightRequests);
+  const s = { ...openSession(options, baseTarget, redact, io, preflightRequests), earlyWorker };
   const collector = new ResultCollector(redact);
   const terminal = new TerminalReporter(io.stdout, useColour(io.stdout), options.expectations);
   collector.onCheck((c) => filteredOut(c) || terminal.check(c));
@@ -173,10 +176,10 @@ async function whileLeased<T>(lease: Lease | undefined, work: () => Promise<T>):
 }
 
 /** The suites, run to their end or until the run stops; an error of theirs is kept as the run's suite error. */
-async function runChecks({ target, options, redact }: Session, collector: ResultCollector, stop: RunStop): Promise<void> {
+async function runChecks({ target, options, redact, earlyWorker }: Session, collector: ResultCollector, stop: RunStop): Promise<void> {
   // Vitest loads while the baseline and the lease are asked for (see suitesModule).
   const { startSuites } = await suitesModule();
-  const suites = await startSuites({ target, reporters: [collector], stillWanted: () => !stop.reason, concurrency: options.concurrency ?? defaultConcurrency(target.baseUrl) });
+  const suites = await startSuites({ target, reporters: [collector], stillWanted: () => !stop.reason, concurrency: options.concurrency ?? defaultConcurrency(target.baseUrl), earlyWorker });
   loadReportWriters().catch(() => {}); // a failure to load shows where they are written
   stop.watch(suites);
   await suites.done.catch((e: Error) => void collector.suiteErrors.push(redact(`suites: ${e.message.split('\n')[0]}`)));

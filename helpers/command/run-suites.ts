@@ -1,17 +1,20 @@
-import { BaseSequencer, createVitest, type Reporter, type TestSpecification } from 'vitest/node';
-
-
-type CancelReason = Parameters<Awaited<ReturnType<typeof createVitest>>['cancelCurrentRun']>[0];
+import { BaseSequencer, createVitest, ThreadsPoolWorker, type PoolOptions, type PoolRunnerInitializer, type Reporter, type TestSpecification } from 'vitest/node';
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import type { Worker } from 'node:worker_threads';
 import { codeRoot, projectRoot } from '../core/paths.ts';
 import type { TargetConfig } from '../config/target.ts';
+import type { EarlyWorker } from './early-worker.ts';
+
+type CancelReason = Parameters<Awaited<ReturnType<typeof createVitest>>['cancelCurrentRun']>[0];
 
 export interface SuiteRunOptions {
   target: TargetConfig;
   reporters: Reporter[];
   /** Lanes run at once after the operations pass (--concurrency); 1: one after another. */
   concurrency?: number;
+  /** The worker thread started early (early-worker.ts), taken over if it is started as vitest would. */
+  earlyWorker?: EarlyWorker;
 }
 
 export interface SuiteRun {
@@ -73,7 +76,7 @@ async function suiteVitest(options: SuiteRunOptions) {
       runner: join(codeRoot, 'helpers', 'vitest', `runner.${basename(codeRoot) === 'dist' ? 'js' : 'ts'}`),
       maxConcurrency: UNBOUNDED,
       sequence: { sequencer: ContractOrder },
-      pool: 'threads',
+      pool: options.earlyWorker ? threadsStartedEarly(options.earlyWorker) : 'threads',
       // The worker runs the files one after another, sharing loaded modules (spec, ajv, undici):
       // that saves a second of start-up per file.
       isolate: false,
@@ -93,6 +96,33 @@ async function suiteVitest(options: SuiteRunOptions) {
   for (const s of SIGNALS) for (const l of process.listeners(s)) if (!before.get(s)?.includes(l)) process.off(s, l);
   return vitest;
 }
+
+const STARTED_EARLY = 'threads-started-early';
+
+type Threaded = { _thread?: Worker };
+
+/** Vitest's thread pool worker, whose thread is the one started early if vitest asks for one started alike. */
+class ThreadStartedEarly extends ThreadsPoolWorker {
+  override readonly name = STARTED_EARLY;
+  private readonly early: Worker | undefined;
+
+  constructor(options: PoolOptions, early: EarlyWorker) {
+    super(options);
+    this.early = early.adopt(this.entrypoint, options.execArgv, options.env);
+    // start() starts a thread only if it has none (vitest 4.1's ThreadsPoolWorker).
+    (this as unknown as Threaded)._thread = this.early;
+  }
+
+  override async start(): Promise<void> {
+    await super.start();
+    if (!this.early) return;
+    // A vitest that started a thread of its own all the same: the early one would keep the process alive, idle.
+    if ((this as unknown as Threaded)._thread !== this.early) await this.early.terminate();
+    else this.early.ref();
+  }
+}
+
+const threadsStartedEarly = (early: EarlyWorker): PoolRunnerInitializer => ({ name: STARTED_EARLY, createPoolWorker: (options) => new ThreadStartedEarly(options, early) });
 
 /**
  * How the suite worker loads the suite files. Through vite's module runner with vitest's module
