@@ -215,10 +215,13 @@ export class CustomerLane {
    */
   deletingOutside(id: unknown, send: () => Promise<Answer>): Promise<Answer> {
     return this.ground.hold('delete', async () => {
-      const answer = await send();
-      const again = await this.removeHeld(id).catch(() => undefined);
-      if (again?.status === 404) this.createdRecords.forget(this.ops.remove, id);
-      return answer;
+      try {
+        return await send();
+      } finally {
+        // Also when the first got no answer (applied or not): the id must not outlive this turn.
+        const again = await this.removeHeld(id).catch(() => undefined);
+        if (again?.status === 404) this.createdRecords.forget(this.ops.remove, id);
+      }
     });
   }
 
