@@ -122,13 +122,13 @@ function listAndFind({ ops, idField }: Env): Check<Members>[] {
       const wrong = (await atOnce((await lane.initial()).slice(0, FIND_SAMPLE).map(async (member): Promise<string | undefined> => {
         const id = member[idField];
         // Kept as the member's last reading: the check after this one starts from it (see TeamMemberLane.current).
-        const answer = await lane.findMember(id);
+        const answer = await lane.find(id);
         if (!is2xx(answer)) return `${String(id)}: ${said(answer)}`;
         if (!isRecord(answer.json) || !sameId(answer.json[idField], id)) return `${String(id)}: answered ${isRecord(answer.json) ? `the member with ${idField} ${JSON.stringify(answer.json[idField])}` : said(answer)}`;
         if (!sharedFieldsDiffer(member, answer.json).length) return undefined;
         // The list may be older than the find: both are asked again before the target is blamed.
         const listed = (await lane.readList('listing team members again')).find((r) => sameId(r[idField], id));
-        const found = await lane.findMember(id);
+        const found = await lane.find(id);
         const differ = listed && isRecord(found.json) ? sharedFieldsDiffer(listed, found.json) : [];
         return differ.length ? `${String(id)}: answered other values than the list shows for it (${differ.join('; ')})` : undefined;
       }))).filter((w) => w !== undefined);

@@ -80,6 +80,7 @@ export class TeamMemberLane {
     return last && last.writes === this.client.writesSent ? last.rows : this.readList(why);
   }
 
+  /** A find as it answered, for a check that judges it itself: not a reading `current` gives (only `read`'s, which the watch for another writer has seen). */
   find(id: unknown): Promise<Answer> {
     return this.client.call(this.ops.find, { id });
   }
@@ -92,14 +93,6 @@ export class TeamMemberLane {
     this.watch.read('find', this.readings([found]));
     this.latest.set(String(id), { row: found, writes });
     return found;
-  }
-
-  /**
-   * A find, as it answered, for a check that judges the answer itself. Not a reading `current`
-   * gives: only `read`'s are, which the watch for another writer has seen.
-   */
-  findMember(id: unknown): Promise<Answer> {
-    return this.find(id);
   }
 
   /**
