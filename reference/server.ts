@@ -152,12 +152,13 @@ function pagingOf(ctx: RefContext, operationId: string | undefined, pageSize = C
  * Variation read-replica-lag: reads are served from a copy of the records that takes each write
  * REPLICA_LAG_MS after it was answered; without it, reads see the records themselves.
  */
-function readReplica(state: State, lagging: boolean): { reads(): State; wrote(): void } {
+function readReplica(state: State, lagging: boolean, alternating: boolean): { reads(): State; wrote(): void } {
   let replica = state.copy();
+  let turn = 0;
   return {
-    reads: () => (lagging ? replica : state),
+    reads: () => (alternating ? (turn++ % 2 === 0 ? state : replica) : lagging ? replica : state),
     wrote: () => {
-      if (!lagging) return;
+      if (!lagging && !alternating) return;
       const caughtUp = state.copy();
       setTimeout(() => (replica = caughtUp), REPLICA_LAG_MS);
     },
@@ -240,7 +241,7 @@ function responder(ctx: RefContext, options: ReferenceOptions): (req: IncomingMe
   ctx.keyRevoked = () => misbehave.keyRevoked();
   const rateLimited = everyNth(RATE_LIMITED_EVERY);
   const overlap = otherRun(ctx.state, options.robustness ?? []);
-  const replica = readReplica(ctx.state, ctx.varies('read-replica-lag'));
+  const replica = readReplica(ctx.state, ctx.varies('read-replica-lag'), ctx.varies('read-replicas-alternate'));
   return (req, res) => {
     const found = route(req.method ?? 'GET', new URL(req.url ?? '/', 'http://reference').pathname, ctx.fault);
     const operationId = typeof found === 'object' ? found.route.operationId : undefined;

@@ -43,6 +43,7 @@ export type VariationName =
   | 'phone-one-region'
   | 'rate-limited'
   | 'read-replica-lag'
+  | 'read-replicas-alternate'
   | 'record-state'
   | 'small-body-limit'
   | 'social-links-own-domain'

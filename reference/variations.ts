@@ -155,6 +155,7 @@ export const VARIATIONS: Variation[] = [
   { name: 'ids-reused', notShown: 'id-format', description: 'Ids are integers, a new record taking the highest id plus one (json-server\'s way): a deleted top id comes back with the next create.' },
   // Section 3 shows no states, nor when a write shows in later reads.
   { name: 'read-replica-lag', notShown: 'states', description: 'Reads are served by a replica that shows each write 50 ms after it was answered (a read right after a write is stale).' },
+  { name: 'read-replicas-alternate', notShown: 'states', description: 'Reads go in turn to the records and to a replica that shows each write 50 ms after it was answered, as behind a load balancer: a read may show a write and the next one not yet.' },
   { name: 'list-newest-first', notShown: 'customer-team-member-shapes', description: 'The lists are ordered newest first.' },
   { name: 'list-sorted-by-name', notShown: 'customer-team-member-shapes', description: 'The lists are ordered by last name, then first name.' },
   // Section 6: events.

@@ -11,10 +11,17 @@ import { CONVERGE_WINDOW_MS, limitsOf, type Limits } from './limits.ts';
 /**
  * After a write failed to show within the window, later waits are this many times the longest
  * lag seen, and at least LAG_FLOOR_MS on a target that has lagged at all (a busy machine stretches
- * a lag); none on a target that never lagged.
+ * a lag); on a target that never lagged, UNLAGGED_MS: two reads more, which a target whose reads
+ * go back in time (one fresh, the next not) needs to show what it has, and to teach its lag.
  */
 const LAG_FACTOR = 3;
 const LAG_FLOOR_MS = 1000;
+const UNLAGGED_MS = 150;
+/**
+ * quiesce waits this many times the longest lag seen: a lag is measured from the first read to
+ * the one that showed the write, a pause (FIRST_PAUSE_MS at least) over the lag itself.
+ */
+const QUIET_FACTOR = 2;
 const FIRST_PAUSE_MS = 50;
 const MAX_PAUSE_MS = 500;
 
@@ -26,13 +33,18 @@ const MAX_PAUSE_MS = 500;
 export class Lag {
   longestMs = 0;
   expired = false;
+  /** Hears each longer lag learned (the suites' worker journals it for the after-run clean-up). */
+  onLonger?: (ms: number) => void;
 
   budget(windowMs: number): number {
     if (!this.expired) return windowMs;
-    return this.longestMs === 0 ? 0 : Math.min(windowMs, Math.max(LAG_FACTOR * this.longestMs, LAG_FLOOR_MS));
+    return Math.min(windowMs, this.longestMs === 0 ? UNLAGGED_MS : Math.max(LAG_FACTOR * this.longestMs, LAG_FLOOR_MS));
   }
 }
 const learned = new Lag();
+
+/** What this worker learned of the target's lag: see Lag.onLonger. */
+export const learnedLag = (): Lag => learned;
 
 export interface Converged<T> {
   value: T;
@@ -57,12 +69,50 @@ export async function converge<T>(read: () => Promise<T>, shows: (value: T) => b
     value = await read();
     if (shows(value)) {
       const waitedMs = Date.now() - started;
-      lag.longestMs = Math.max(lag.longestMs, waitedMs);
+      if (waitedMs > lag.longestMs) {
+        lag.longestMs = waitedMs;
+        lag.onLonger?.(waitedMs);
+      }
       return { value, shown: true, waitedMs };
     }
   }
   lag.expired = true;
   return { value, shown: false, waitedMs: Date.now() - started };
+}
+
+let lastWrite = 0;
+/** A request that may change data was answered, by any client of this thread: reads may lag from now, whichever lane wrote. */
+export function wroteNow(): number {
+  lastWrite = Date.now();
+  return lastWrite;
+}
+/** When the last answer to a request that may change data came (epoch ms; 0 before any). */
+export const lastWriteAt = (): number => lastWrite;
+
+/**
+ * Waits until reads are no longer expected to lag the last write (`since`): QUIET_FACTOR times the
+ * longest lag the target showed, from then; at once on a target that never lagged. For a reading
+ * that content cannot tell from an older one (a record as before the run is what an older copy
+ * shows too): after it, one reading stands for the record.
+ */
+export async function quiesce(since = lastWrite, lag = learned): Promise<void> {
+  const wait = since + QUIET_FACTOR * lag.longestMs - Date.now();
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+}
+
+/**
+ * A reading no older than what the caller knows: read until `current` holds, within the window
+ * (see converge). One that content cannot tell from an older one (`indistinct`, see
+ * RecordHistory) is, on a target that has shown its lag, asked for once reads no longer lag the
+ * last write, and taken as it is: waiting for one that is as expected would take an older copy
+ * for proof. Before any lag showed, it is read again like any other, which also learns the lag.
+ */
+export async function readCurrent<T>(read: () => Promise<T>, current: (value: T) => boolean, indistinct: boolean, windowMs: number, since = lastWrite, lag = learned): Promise<T> {
+  if (indistinct && lag.longestMs > 0) {
+    await quiesce(since, lag);
+    return read();
+  }
+  return (await converge(read, current, windowMs, lag)).value;
 }
 
 /** The window of this run (--converge-window), from the target the suites were given. */

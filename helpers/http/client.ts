@@ -7,6 +7,7 @@ import { appendFileSync } from 'node:fs';
 import { threadId } from 'node:worker_threads';
 import { inCheck, recordExchange, type Exchange, type WireEntry } from './exchanges.ts';
 import { redactor } from './redact.ts';
+import { wroteNow } from '../core/converge.ts';
 import { rateLimiter } from './rate-limit.ts';
 import { dispatcherFor, tlsFailure } from './network.ts';
 import { environmentOf, type Environment } from './environment.ts';
@@ -106,6 +107,8 @@ export class ApiClient {
   troubles = 0;
   /** Requests sent that may change data (all but GET and HEAD): a read taken since the last of them is as current as a new one would be, as far as this run knows. */
   writesSent = 0;
+  /** When the last answer to such a request came (epoch ms; 0 before any): reads of what this client wrote may lag from there (see quiesce). */
+  lastWriteAt = 0;
   private readonly redact: (text: string) => string;
   private readonly dispatcher: Dispatcher;
 
@@ -194,6 +197,7 @@ export class ApiClient {
       }
       // An outage the clean-up may wait out; a refused key does not come back by waiting.
       if (trouble !== undefined && trouble !== KEY_REFUSED) this.troubles += 1;
+      if (options.method !== 'GET' && options.method !== 'HEAD') this.lastWriteAt = wroteNow();
       if ('failure' in outcome) throw new NoAnswerError(`${asked}: ${outcome.failure}`);
       this.journalAnswer(options, outcome);
       if (POST_RETRY_STATUSES.includes(outcome.status) && inCheck()) {

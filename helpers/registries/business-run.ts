@@ -12,13 +12,13 @@ import type { Operation } from '../contract/spec.ts';
 import type { TargetConfig } from '../config/target.ts';
 import type { Row } from '../contract/record.ts';
 import type { BusinessLane } from '../resources/business-lane.ts';
+import { showsValue as edgeShows } from '../records/record-history.ts';
 import type { LeasePlace } from '../safety/lease.ts';
 import { candidateValues, jsonType, type NamedField } from '../resources/business-values.ts';
 
 export const show = (v: unknown) => JSON.stringify(v) ?? 'nothing';
 export const patchText = (updateOp: Operation, body: Row) => `${updateOp.method} ${updateOp.path} ${show(body)}`;
-/** Whether a read shows a field at the value sent: the retrieval's fields are not shown, so null may also read back absent. */
-export const edgeShows = (read: Row, name: string, value: unknown) => (value === null && !(name in read)) || isDeepStrictEqual(read[name], value);
+export { edgeShows };
 
 /** What the update step of a field did, for the checks that judge it. */
 export type DoneStep = { before: Row; value: unknown; after?: Row; wrote?: Exchange[]; read?: Exchange; status?: number; refused?: boolean };

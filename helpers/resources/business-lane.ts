@@ -1,12 +1,12 @@
-import { is2xx, type Answer, type ApiClient, type Auth } from '../http/client.ts';
-import { isDeepStrictEqual } from 'node:util';
-import { converge } from '../core/converge.ts';
+import { type Answer, type ApiClient, type Auth } from '../http/client.ts';
+import { quiesce, readCurrent } from '../core/converge.ts';
 import { CONVERGE_WINDOW_MS } from '../core/limits.ts';
 import type { Operation } from '../contract/spec.ts';
 import { businessRecordIn, pick } from '../records/record-shapes.ts';
 import { type Row } from '../contract/record.ts';
 import { hasDocumentedType, type NamedField } from './business-values.ts';
 import { Blocked } from '../checks/definition.ts';
+import { RecordHistory } from '../records/record-history.ts';
 import { restoreFields } from '../safety/restore-record.ts';
 import { takeSnapshot } from '../safety/take-snapshot.ts';
 import { anotherRunAt } from '../safety/interference.ts';
@@ -27,12 +27,10 @@ export class BusinessLane {
   private snapshotError = 'the business record has not been read yet';
   private last?: Row;
   private sentUpdate = false;
-  /** The last read, whatever was sent since. */
-  private lastRead?: Row;
   /** Another writer at work on the record stops the lane (see InterferenceWatch). */
   private readonly watch: InterferenceWatch;
-  /** The last update the target took, and the record before it: a read waits until it shows (see converge). */
-  private effect?: { body: Row; before?: Row };
+  /** What the lane knows of the record: a read older than that is read again (see RecordHistory). */
+  private readonly history: RecordHistory;
   /** How long a read waits for the run's own update to show (--converge-window). */
   convergeWindowMs = CONVERGE_WINDOW_MS;
   /** The exchange of the last read: a check that judges a read another check made shows it in its report. */
@@ -50,6 +48,7 @@ export class BusinessLane {
     private readonly journal: Journal | undefined,
   ) {
     this.watch = new InterferenceWatch(runId, journal);
+    this.history = new RecordHistory(() => this.fields.map((f) => f.name));
   }
 
   /** Where the record is read from in the retrieval's answer: see businessRecordIn. */
@@ -64,12 +63,17 @@ export class BusinessLane {
   async read(): Promise<Row> {
     this.stopIfInterfered();
     this.last = undefined;
-    const effect = this.effect;
-    this.effect = undefined;
-    const record = effect ? (await converge(() => this.readRaw(), (now) => shows(effect, now), this.convergeWindowMs)).value : await this.readRaw();
+    const record = await this.readSettled();
     this.watched(record);
     this.last = record;
     this.lastReadExchange = this.rawExchange;
+    return record;
+  }
+
+  /** A read no older than what the lane knows (see RecordHistory), within the window: the last reading either way, which the lane knows from then on. */
+  private async readSettled(): Promise<Row> {
+    const record = await readCurrent(() => this.readRaw(), (now) => this.history.current(now), this.history.indistinct, this.convergeWindowMs, this.client.lastWriteAt);
+    this.history.took(record);
     return record;
   }
 
@@ -85,7 +89,6 @@ export class BusinessLane {
   }
 
   private watched(now: Row): void {
-    this.lastRead = now;
     this.watch.read('read', [{ path: this.retrieveOp.path, what: 'the business record', row: now }]);
   }
 
@@ -112,13 +115,10 @@ export class BusinessLane {
   /** Sends an update; whatever comes back, the record may have changed, so the last read is dropped. */
   async update(body: Row, auth?: Auth): Promise<Answer> {
     this.stopIfInterfered();
-    const before = this.last ?? this.lastRead;
     this.last = undefined;
     this.sentUpdate = true;
     this.watch.sent(this.retrieveOp.path, body);
-    const answer = await this.client.call(this.updateOp, { body, auth });
-    if (is2xx(answer)) this.effect = { body, before };
-    return answer;
+    return this.history.write(body, () => this.client.call(this.updateOp, { body, auth }));
   }
 
   /**
@@ -135,6 +135,7 @@ export class BusinessLane {
       this.watched(record);
       this.snapshot = structuredClone(record);
       this.last = record;
+      this.history.took(record);
     } catch (e) {
       this.snapshotError = (e as Error).message;
     }
@@ -203,16 +204,19 @@ export class BusinessLane {
     // After interference only fields holding this run's own marker are certainly its to put
     // back; the after-run clean-up reports the rest (helpers/safety/after-run-cleanup.ts).
     const ours = (now: Row, f: string) => !this.watch.interfered() || carriesRun(now[f], this.runId);
-    // The last read, when nothing was sent after it, is the record as it stands: the restore starts from it.
-    let standing = this.last;
+    // The last read, when nothing was sent since, is the record as it stands: the restore starts
+    // from it, else from a read no older than what the lane knows (an older one may hold the snapshot).
+    let first = true;
+    const standing = this.last;
     const read = () => {
-      const now = standing;
-      standing = undefined;
-      return now ? Promise.resolve(now) : this.readRaw();
+      const now = first ? (standing ? Promise.resolve(standing) : this.readSettled()) : this.readRaw();
+      first = false;
+      return now;
     };
     const access = { read, write: (body: Row) => this.client.call(this.updateOp, { body }), windowMs: this.convergeWindowMs };
     const writable = this.writeBack(snapshot);
     const { still } = await restoreFields(access, snapshot, names, {
+      quiesce: () => quiesce(this.client.lastWriteAt),
       body: (fields) => pick(writable, fields),
       differing: (now) => changedFieldNames(snapshot, now, names).filter((f) => ours(now, f)),
     });
@@ -220,11 +224,3 @@ export class BusinessLane {
   }
 }
 
-/**
- * Whether an update the target took shows in a read: every field sent holds the value sent, or at
- * least one differs from before the update (a target may store a value in its own form).
- */
-function shows(effect: { body: Row; before?: Row }, now: Row): boolean {
-  const fields = Object.keys(effect.body);
-  return fields.every((f) => isDeepStrictEqual(now[f], effect.body[f])) || (effect.before !== undefined && fields.some((f) => !isDeepStrictEqual(now[f], effect.before?.[f])));
-}

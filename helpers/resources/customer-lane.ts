@@ -41,6 +41,8 @@ export interface Scope {
 export class CustomerLane {
   /** Ids this run created (as text): every other customer is pre-existing and never changed. */
   private readonly ours = new Set<string>();
+  /** Ids of this run's customers a delete of the run was answered 2xx for, or may have been applied to. */
+  private readonly deleted = new Set<string>();
   readonly idField: string;
   private readonly lists: ListReader;
   /** Creates and deletes never move rows under a list read page by page, nor under a probe of a deleted id. */
@@ -219,6 +221,7 @@ export class CustomerLane {
         return await send();
       } finally {
         // Also when the first got no answer (applied or not): the id must not outlive this turn.
+        this.deleted.add(String(id));
         const again = await this.removeHeld(id).catch(() => undefined);
         if (again?.status === 404) this.createdRecords.forget(this.ops.remove, id);
       }
@@ -228,7 +231,10 @@ export class CustomerLane {
   /** Deletes without taking the lane's lock: for work already holding it (see alone). */
   async removeHeld(id: unknown): Promise<Answer> {
     const answer = await this.client.call(this.ops.remove, { id });
-    if (is2xx(answer)) this.createdRecords.forget(this.ops.remove, id);
+    if (is2xx(answer)) {
+      this.createdRecords.forget(this.ops.remove, id);
+      this.deleted.add(String(id));
+    }
     return answer;
   }
 
@@ -236,9 +242,15 @@ export class CustomerLane {
     return this.client.call(this.ops.find, { id });
   }
 
-  /** The customer with that id, as a find answers it; anything else fails the check. */
+  /**
+   * The customer with that id, as a find answers it; anything else fails the check. One of the
+   * run's that no delete of the run reached is found again until it answers, within the window:
+   * a find may be served by a copy older than its create (reads may go back in time).
+   */
   async read(id: unknown, why: string): Promise<Row> {
-    return foundRecord(await this.find(id), `${why}: GET ${this.ops.find.path} with id ${String(id)}`, this.idField, id, 'customer');
+    const live = this.isOurs(id) && !this.deleted.has(String(id));
+    const answer = live ? (await converge(() => this.find(id), is2xx, windowOf(this.target))).value : await this.find(id);
+    return foundRecord(answer, `${why}: GET ${this.ops.find.path} with id ${String(id)}`, this.idField, id, 'customer');
   }
 
   /** The ids of every customer listed, every page (see scan), not the rows: a list may hold tens of thousands. A broken list fails the check, one whose end is unknown blocks it. */

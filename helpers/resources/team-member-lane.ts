@@ -2,7 +2,7 @@ import { changedFieldNames, changedFields, sameId } from '../records/compare.ts'
 import { restoreFields } from '../safety/restore-record.ts';
 import { ensure, foundRecord, said } from '../checks/assertions.ts';
 import { ListReader } from '../records/list-reader.ts';
-import { converge, windowOf } from '../core/converge.ts';
+import { converge, quiesce, readCurrent, windowOf } from '../core/converge.ts';
 import { Blocked, NotApplicable } from '../checks/definition.ts';
 import { fillId, is2xx, TurnedAway, type Answer, type ApiClient } from '../http/client.ts';
 import { idLike, NAME_FIELDS, pick, writableFields } from '../records/record-shapes.ts';
@@ -10,6 +10,7 @@ import { isRecord, type Row } from '../contract/record.ts';
 import { undocumented, type ResourceOps } from '../contract/resource-ops.ts';
 import { currentJournal } from '../checks/current-journal.ts';
 import { InterferenceWatch, type Reading } from '../safety/interference-watch.ts';
+import { RecordHistory } from '../records/record-history.ts';
 import type { Journal } from '../safety/journal.ts';
 import { anotherRunAt } from '../safety/interference.ts';
 import type { LeasePlace } from '../safety/lease.ts';
@@ -40,6 +41,8 @@ export class TeamMemberLane {
   /** The last list read, and how many writes the client had sent then (see currentList). */
   private lastList?: { rows: Row[]; writes: number };
   private readonly journal: Journal | undefined;
+  /** What the lane knows of each member: a reading older than that is read again (see RecordHistory). */
+  private readonly histories = new Map<string, RecordHistory>();
 
   constructor(
     private readonly client: ApiClient,
@@ -66,9 +69,13 @@ export class TeamMemberLane {
   async readList(why: string): Promise<Row[]> {
     this.watch.stopIfInterfered();
     const doing = `${why}: GET ${this.ops.list.path}`;
-    const rows = await this.listAll(why);
+    const members = (rows: unknown[]) => rows.filter((r): r is Row => isRecord(r) && r[this.idField] !== undefined && r[this.idField] !== null);
+    const current = (rows: unknown[]) => members(rows).every((r) => this.historyOf(r[this.idField]).current(r));
+    // A list shows members no update of the run touched, whose readings only time tells apart (see RecordHistory.indistinct).
+    const rows = await readCurrent(() => this.listAll(why), current, true, this.windowMs, this.client.lastWriteAt);
     const bad = rows.findIndex((r) => !isRecord(r) || r[this.idField] === undefined || r[this.idField] === null);
     ensure(bad < 0, () => `${doing}: element ${bad} is not a member carrying "${this.idField}" (set idField in the vendor config if the id has another name)`);
+    for (const r of rows as Row[]) this.historyOf(r[this.idField]).took(r);
     this.watch.read('list', this.readings(rows as Row[]));
     this.lastList = { rows: rows as Row[], writes: this.client.writesSent };
     return rows as Row[];
@@ -89,10 +96,25 @@ export class TeamMemberLane {
   async read(id: unknown, why: string): Promise<Row> {
     this.watch.stopIfInterfered();
     const writes = this.client.writesSent;
-    const found = foundRecord(await this.find(id), `${why}: GET ${this.ops.find.path} with id ${String(id)}`, this.idField, id, 'team member');
+    const found = await this.settled(id, why);
     this.watch.read('find', this.readings([found]));
     this.latest.set(String(id), { row: found, writes });
     return found;
+  }
+
+  /** The member as a find answers it once no older than what the lane knows (see RecordHistory); anything else fails the check. */
+  private async settled(id: unknown, why: string): Promise<Row> {
+    const history = this.historyOf(id);
+    const found = await readCurrent(async () => foundRecord(await this.find(id), `${why}: GET ${this.ops.find.path} with id ${String(id)}`, this.idField, id, 'team member'), (row) => history.current(row), history.indistinct, this.windowMs, this.client.lastWriteAt);
+    history.took(found);
+    return found;
+  }
+
+  private historyOf(id: unknown): RecordHistory {
+    const key = String(id);
+    let history = this.histories.get(key);
+    if (!history) this.histories.set(key, (history = new RecordHistory()));
+    return history;
   }
 
   /**
@@ -118,7 +140,7 @@ export class TeamMemberLane {
   update(id: unknown, body: Row): Promise<Answer> {
     this.watch.stopIfInterfered();
     this.watch.sent(fillId(this.ops.find.path, id), body);
-    return this.client.call(this.ops.update, { id, body });
+    return this.historyOf(id).write(body, () => this.client.call(this.ops.update, { id, body }));
   }
 
   /** Members read, as the interference watch takes them. */
@@ -195,8 +217,8 @@ export class TeamMemberLane {
   /** After a request that should have changed nothing: puts the member back if it did change; says what could not be. */
   async putBack(original: Row): Promise<string | undefined> {
     this.watch.stopIfInterfered();
-    const now = await this.find(original[this.idField]);
-    if (is2xx(now) && isRecord(now.json) && changedFields(original, now.json).length === 0) return undefined;
+    const now = await this.settled(original[this.idField], 'reading the member').catch(() => undefined);
+    if (now && changedFields(original, now).length === 0) return undefined;
     return this.restore(original);
   }
 
@@ -207,13 +229,18 @@ export class TeamMemberLane {
    */
   private async restore(original: Row): Promise<string | undefined> {
     const id = original[this.idField];
+    let first = true;
     const access = {
       // The first read may be the one the change ended with, when nothing was written since
-      // (takeLatest gives it once; the restore's own reads are not kept, so later reads are new).
+      // (takeLatest gives it once), else one no older than what the lane knows: an older one may
+      // hold the original values. The restore's own reads are not kept, so later reads are new.
       read: async () => {
+        const firstRead = first;
+        first = false;
         const latest = this.takeLatest(id);
         if (latest) return latest;
         // Not kept as the lane's last find: a restore's reads are not watched for another writer (see read).
+        if (firstRead) return this.settled(id, 'reading the member to put it back');
         const now = await this.find(id);
         if (!is2xx(now) || !isRecord(now.json)) throw new Error(`GET ${this.ops.find.path} ${said(now)}`);
         return now.json;
@@ -223,9 +250,11 @@ export class TeamMemberLane {
     };
     try {
       const { still, now } = await restoreFields(access, original, writableFields(original, this.idField), {
+        quiesce: () => quiesce(this.client.lastWriteAt),
         differing: (now) => changedFieldNames(original, now),
       });
       // The read that verified the restore is the member as it stands: the next change starts from it (see current).
+      this.historyOf(id).took(now);
       if (!still.length) this.latest.set(String(id), { row: now, writes: this.client.writesSent });
       return still.length ? `member ${String(id)} differs from its original: ${changedFields(original, now).join('; ')}` : undefined;
     } catch (e) {
@@ -283,6 +312,9 @@ export class TeamMemberLane {
     } catch {
       return []; // never read, so never changed
     }
+    // A copy older than the run's restores would show changes undone since, and one older than a
+    // change the same as before the run: the list is read once reads no longer lag the last write.
+    await quiesce(this.client.lastWriteAt);
     const rows = (await this.listAll('verifying the members').catch(() => undefined))?.filter(isRecord);
     if (!rows) return [];
     const now = new Map(rows.map((r) => [String(r[this.idField]), r]));

@@ -5,7 +5,7 @@ import { carriesRun, markedRecords, runIdOf } from '../records/run-marker.ts';
 import { ListReader } from '../records/list-reader.ts';
 import { isRecord, type Row } from '../contract/record.ts';
 import { isDeepStrictEqual } from 'node:util';
-import { converge, Lag, windowOf } from '../core/converge.ts';
+import { converge, Lag, lastWriteAt, quiesce, windowOf } from '../core/converge.ts';
 import { byPath, holding, restoreFields, restoreRecord, type LeftOnTarget } from './restore-record.ts';
 import { readSharedRecords } from './shared-records.ts';
 import type { Spec } from '../contract/spec.ts';
@@ -64,6 +64,7 @@ export async function recover(client: ApiClient, journal: Journal, target: Targe
  * restores every record the run wrote to, verified by reading back.
  */
 async function undoOnce(client: ApiClient, journal: Journal, target: TargetConfig): Promise<Recovery> {
+  const started = Date.now();
   const state = outstanding(journal.read());
   const recovery: Recovery = { deleted: [], restored: [], leftOnTarget: [] };
   const left = new Map<string, string>();
@@ -103,7 +104,7 @@ async function undoOnce(client: ApiClient, journal: Journal, target: TargetConfi
     for (const path of still) if (path !== state.lease) left.set(path, left.get(path) ?? 'still listed after being deleted');
   }
 
-  for (const { path, restored, problem } of await putBack(client, state, target)) {
+  for (const { path, restored, problem } of await putBack(client, state, target, started)) {
     if (restored.length) recovery.restored.push(`${path} (${restored.join(', ')})`);
     if (problem) left.set(path, problem);
   }
@@ -121,12 +122,16 @@ async function undoOnce(client: ApiClient, journal: Journal, target: TargetConfi
 }
 
 /** Every record the run wrote to, put back at once, verified by reading back; in the journal's order. */
-function putBack(client: ApiClient, state: Outstanding, target: TargetConfig): Promise<{ path: string; restored: string[]; problem?: string }[]> {
+function putBack(client: ApiClient, state: Outstanding, target: TargetConfig, since: number): Promise<{ path: string; restored: string[]; problem?: string }[]> {
+  // On a target whose reads lagged the run's writes, a record is read once they no longer would:
+  // an older copy holds the values before the run too, and would pass for one put back.
+  const lag = Object.assign(new Lag(), { longestMs: state.lagMs });
+  const quiet = () => quiesce(Math.max(since, lastWriteAt()), lag);
   return Promise.all([...state.written].map(async ([path, fields]) => {
     const before = state.snapshots.get(path);
     if (!before) return { path, restored: [], problem: await unsnapshotted(client, path) };
     const by = state.interference.get(path);
-    return { path, ...(by ? await restoreOwn(client, path, before, fields, target.runId, by) : await restoreRecord(client, path, before, fields)) };
+    return { path, ...(by ? await restoreOwn(client, path, before, fields, target.runId, by, quiet) : await restoreRecord(client, path, before, fields, holding([...fields]), { quiesce: quiet })) };
   }));
 }
 
@@ -181,10 +186,11 @@ async function stillOurs(client: ApiClient, path: string, target: TargetConfig):
  * A record another writer changed during the run: only fields that hold this run's own marker
  * are certainly its to put back; the others are left to whoever changed them, and named.
  */
-async function restoreOwn(client: ApiClient, path: string, before: Record<string, unknown>, fields: Set<string>, runId: string, by: string): Promise<{ restored: string[]; problem?: string }> {
+async function restoreOwn(client: ApiClient, path: string, before: Record<string, unknown>, fields: Set<string>, runId: string, by: string, quiet: () => Promise<void>): Promise<{ restored: string[]; problem?: string }> {
   let others: string[] = [];
   try {
     const { restored } = await restoreFields(byPath(client, path, holding([...fields])), before, fields, {
+      quiesce: quiet,
       differing: (now) => {
         const differ = [...fields].filter((f) => f in before && !isDeepStrictEqual(now[f], before[f]));
         others = differ.filter((f) => !carriesRun(now[f], runId));

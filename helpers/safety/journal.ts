@@ -2,6 +2,7 @@ import { appendFileSync, existsSync, readFileSync, renameSync, statSync } from '
 import type { Row } from '../contract/record.ts';
 import type { TargetConfig } from '../config/target.ts';
 import { ApiClient } from '../http/client.ts';
+import { learnedLag } from '../core/converge.ts';
 
 /**
  * One line of the run journal. Paths are concrete (ids filled in), relative to the base URL.
@@ -18,6 +19,9 @@ import { ApiClient } from '../http/client.ts';
  *             this run worked on it: only fields holding this run's own marker are put back.
  * - lease:    the record created at `path` is the run's lease (helpers/safety/lease.ts): deleted
  *             last, after everything else is undone, so that no other run starts before.
+ * - lag:      the suites learned that a write took `ms` to show in reads (see converge): the
+ *             clean-up reads once that long has passed (three times over), so that an older copy
+ *             does not answer for a record it restores.
  * - lost:     a suite could not put `path` back by any request the API offers (`problem` says
  *             why): a record a broken target let the run create and not delete, delete and not
  *             re-create under its id, or change through a write to another record. Clean-up
@@ -35,6 +39,7 @@ export type JournalEntry =
   | { kind: 'kept'; path: string }
   | { kind: 'interference'; path: string; by: string }
   | { kind: 'lease'; path: string }
+  | { kind: 'lag'; ms: number }
   | { kind: 'lost'; path: string; problem: string };
 
 /**
@@ -93,6 +98,8 @@ export interface Outstanding {
   interference: Map<string, string>;
   /** The run's lease, while it is not known to be deleted (not among `created`: it goes last). */
   lease?: string;
+  /** The longest a write of the run took to show in reads (0: none lagged). */
+  lagMs: number;
 }
 
 export function outstanding(entries: JournalEntry[]): Outstanding {
@@ -104,8 +111,10 @@ export function outstanding(entries: JournalEntry[]): Outstanding {
   const interference = new Map<string, string>();
   const lost = new Map<string, string>();
   let lease: string | undefined;
+  let lagMs = 0;
   for (const e of entries) {
     if (e.kind === 'lease') lease = e.path;
+    if (e.kind === 'lag') lagMs = Math.max(lagMs, e.ms);
     if (e.kind === 'lost') lost.set(e.path, e.problem);
     if (e.kind === 'interference') interference.set(e.path, interference.get(e.path) ?? e.by);
     if (e.kind === 'creating') listPaths.add(e.listPath);
@@ -136,11 +145,12 @@ export function outstanding(entries: JournalEntry[]): Outstanding {
   }
   for (const path of everCreated) written.delete(path);
   if (lease) created.delete(lease);
-  return { created: [...created.values()].reverse(), listPaths, everCreated, written, snapshots, interference, lost, lease };
+  return { created: [...created.values()].reverse(), listPaths, everCreated, written, snapshots, interference, lost, lease, lagMs };
 }
 
 /** A client whose creations, deletions and writes go to the run journal the target names (journalFile), as they happen. */
 export function journalledClient(target: TargetConfig): ApiClient {
   const journal = target.journalFile ? new Journal(target.journalFile) : undefined;
+  if (journal) learnedLag().onLonger = (ms) => journal.append({ kind: 'lag', ms });
   return new ApiClient(target, undefined, undefined, journal && ((event) => journal.append(event)));
 }

@@ -24,6 +24,12 @@ export interface RestoreOptions {
   body?: (names: string[]) => Row;
   /** Which fields differ from `before` (default: those of `fields` whose values differ). */
   differing?: (now: Row) => string[];
+  /**
+   * Waits, before the first read and before each read that verifies, until reads no longer lag the
+   * last write (see quiesce): a copy older than the damage holds the values put back as well, and
+   * reads may go back in time, so the content of a read alone cannot prove a record put back.
+   */
+  quiesce?: () => Promise<void>;
 }
 
 export interface Restoration {
@@ -46,9 +52,14 @@ export async function restoreFields(access: RecordAccess, before: Row, fields: I
   const known = [...fields].filter((f) => f in before);
   const body = options.body ?? ((names: string[]) => pick(before, names));
   const differing = options.differing ?? ((now: Row) => known.filter((f) => !(f in now) || !isDeepStrictEqual(now[f], before[f])));
+  const quiet = options.quiesce ?? (async () => {});
+  await quiet();
   let now = await access.read();
   // After a write, read until it shows (a lagging read replica), within the window.
-  const settled = async () => (await converge(() => access.read(), (r) => differing(r).length === 0, access.windowMs)).value;
+  const settled = async () => {
+    await quiet();
+    return (await converge(() => access.read(), (r) => differing(r).length === 0, access.windowMs)).value;
+  };
   const changed = differing(now);
   let still = changed;
   if (changed.length) {
@@ -101,10 +112,10 @@ export function byPath(client: ApiClient, path: string, recordOf: RecordReader):
  * Puts `fields` of the record at `path` back to their values in `before` (see restoreFields) and
  * says what could not be: for the after-run clean-up and the snapshots of a suite.
  */
-export async function restoreRecord(client: ApiClient, path: string, before: Row, fields: Iterable<string>, recordOf: RecordReader = holding([...fields])): Promise<{ restored: string[]; still: string[]; problem?: string }> {
+export async function restoreRecord(client: ApiClient, path: string, before: Row, fields: Iterable<string>, recordOf: RecordReader = holding([...fields]), options: Pick<RestoreOptions, 'quiesce'> = {}): Promise<{ restored: string[]; still: string[]; problem?: string }> {
   const unknown = [...fields].filter((f) => !(f in before));
   try {
-    const { restored, still } = await restoreFields(byPath(client, path, recordOf), before, fields);
+    const { restored, still } = await restoreFields(byPath(client, path, recordOf), before, fields, options);
     const problems = [
       ...(still.length ? [`${still.join(', ')} still differ${still.length === 1 ? 's' : ''} from before the run after writing ${still.length === 1 ? 'it' : 'them'} back`] : []),
       ...(unknown.length ? [`${unknown.join(', ')} written by the run, value before the run unknown`] : []),
