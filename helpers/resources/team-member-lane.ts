@@ -70,12 +70,13 @@ export class TeamMemberLane {
     this.watch.stopIfInterfered();
     const doing = `${why}: GET ${this.ops.list.path}`;
     const members = (rows: unknown[]) => rows.filter((r): r is Row => isRecord(r) && r[this.idField] !== undefined && r[this.idField] !== null);
-    const current = (rows: unknown[]) => members(rows).every((r) => this.historyOf(r[this.idField]).current(r));
+    // Members whose update of new values has not shown are the check's to wait for (see settled).
+    const current = (rows: unknown[]) => members(rows).every((r) => !this.historyOf(r[this.idField]).indistinct || this.historyOf(r[this.idField]).current(r));
     // A list shows members no update of the run touched, whose readings only time tells apart (see RecordHistory.indistinct).
     const rows = await readCurrent(() => this.listAll(why), current, true, this.windowMs, this.client.lastWriteAt);
     const bad = rows.findIndex((r) => !isRecord(r) || r[this.idField] === undefined || r[this.idField] === null);
     ensure(bad < 0, () => `${doing}: element ${bad} is not a member carrying "${this.idField}" (set idField in the vendor config if the id has another name)`);
-    for (const r of rows as Row[]) this.historyOf(r[this.idField]).took(r);
+    for (const r of rows as Row[]) if (this.historyOf(r[this.idField]).current(r)) this.historyOf(r[this.idField]).took(r);
     this.watch.read('list', this.readings(rows as Row[]));
     this.lastList = { rows: rows as Row[], writes: this.client.writesSent };
     return rows as Row[];
@@ -105,8 +106,11 @@ export class TeamMemberLane {
   /** The member as a find answers it once no older than what the lane knows (see RecordHistory); anything else fails the check. */
   private async settled(id: unknown, why: string): Promise<Row> {
     const history = this.historyOf(id);
-    const found = await readCurrent(async () => foundRecord(await this.find(id), `${why}: GET ${this.ops.find.path} with id ${String(id)}`, this.idField, id, 'team member'), (row) => history.current(row), history.indistinct, this.windowMs, this.client.lastWriteAt);
-    history.took(found);
+    const read = async () => foundRecord(await this.find(id), `${why}: GET ${this.ops.find.path} with id ${String(id)}`, this.idField, id, 'team member');
+    // After an update of new values, the check waits for them itself (readUntil): a wait in here would
+    // be a wait within its wait. A reading that is not current is never what the lane knows.
+    const found = history.indistinct ? await readCurrent(read, (row) => history.current(row), true, this.windowMs, this.client.lastWriteAt) : await read();
+    if (history.current(found)) history.took(found);
     return found;
   }
 
