@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { ListBroken, ListReader } from '../helpers/records/list-reader.ts';
-import { converge, Lag } from '../helpers/core/converge.ts';
+import { converge, Lag, quiesce } from '../helpers/core/converge.ts';
 import { atOnce } from '../helpers/core/at-once.ts';
 import { DEFAULT_VENDOR_CONFIG } from '../helpers/config/vendor-config.ts';
 import type { ApiClient } from '../helpers/http/client.ts';
@@ -188,6 +188,25 @@ describe('ids reused after a delete', () => {
     await created.cleanUp(client);
     expect(deletes).toEqual([7, 7]);
   });
+
+  test('clean-up deletes four at a time, each as soon as a place is free, and says what it could not, newest first', async () => {
+    const created = new CreatedRecords(undefined);
+    const op = { path: '/c/{id}' } as Operation;
+    for (let id = 1; id <= 10; id++) created.record(op, id);
+    let inFlight = 0;
+    let most = 0;
+    const client = {
+      call: async (_op: Operation, { id }: { id: unknown }) => {
+        most = Math.max(most, ++inFlight);
+        // Some take longer than others: a place freed early takes the next at once.
+        await new Promise((resolve) => setTimeout(resolve, Number(id) % 3));
+        inFlight -= 1;
+        return { status: Number(id) % 4 === 0 ? 500 : 204, headers: {}, text: '', exchange: {} };
+      },
+    } as unknown as ApiClient;
+    expect(await created.cleanUp(client)).toEqual(['/c/{id} 8: delete answered 500', '/c/{id} 4: delete answered 500']);
+    expect(most).toBe(4);
+  });
 });
 
 test('convergence: no extra read when a write shows at once; reads until it shows; a write that never shows ends the window, and later waits are bounded by the lag learned', async () => {
@@ -205,6 +224,28 @@ test('convergence: no extra read when a write shows at once; reads until it show
   const bounded = await converge(async () => 0, () => false, 60_000, lag);
   expect(bounded.shown).toBe(false);
   expect(bounded.waitedMs).toBeLessThan(30_000);
+  // On a target that never lagged, two reads more after the window ran out once, not none: reads
+  // that go back in time show what they have on the next one.
+  const unlagged = new Lag();
+  await converge(async () => 0, () => false, 100, unlagged);
+  reads = 0;
+  expect((await converge(async () => ++reads, () => false, 60_000, unlagged)).shown).toBe(false);
+  expect(reads).toBeGreaterThanOrEqual(2);
+  reads = 0;
+  const alternating = await converge(async () => ++reads, (n) => n % 2 === 0, 60_000, unlagged);
+  expect([alternating.shown, reads]).toEqual([true, 2]);
+});
+
+test('quiesce waits twice the longest lag seen since the last write, and not at all on a target that never lagged', async () => {
+  const lag = Object.assign(new Lag(), { longestMs: 40 });
+  const started = Date.now();
+  await quiesce(started, lag);
+  expect(Date.now() - started).toBeGreaterThanOrEqual(75);
+  // No timer at all (proven without the clock): both are done before a timer of 0 ms fires.
+  const order: string[] = [];
+  const timer = new Promise((resolve) => setTimeout(() => resolve(order.push('timer')), 0));
+  await Promise.all([quiesce(Date.now() - 1000, lag).then(() => order.push('write long ago')), quiesce(Date.now(), new Lag()).then(() => order.push('never lagged')), timer]);
+  expect(order.at(-1)).toBe('timer');
 });
 
 test('reads at once are judged as if one after another: every one awaited, the first failure in the given order said, whichever came first', async () => {
