@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { ListBroken, ListReader } from '../helpers/records/list-reader.ts';
-import { converge, Lag, quiesce } from '../helpers/core/converge.ts';
+import { converge, Lag, quiesce, readCurrent } from '../helpers/core/converge.ts';
 import { atOnce } from '../helpers/core/at-once.ts';
 import { DEFAULT_VENDOR_CONFIG } from '../helpers/config/vendor-config.ts';
 import type { ApiClient } from '../helpers/http/client.ts';
@@ -224,16 +224,30 @@ test('convergence: no extra read when a write shows at once; reads until it show
   const bounded = await converge(async () => 0, () => false, 60_000, lag);
   expect(bounded.shown).toBe(false);
   expect(bounded.waitedMs).toBeLessThan(30_000);
-  // On a target that never lagged, two reads more after the window ran out once, not none: reads
-  // that go back in time show what they have on the next one.
+});
+
+test('a reading content cannot tell from an older one: before any lag, two reads more at most, and once they stayed other than known, one; after a lag, one once reads no longer lag', async () => {
+  const lag = new Lag();
+  let reads = 0;
+  // Reads that go back in time show what the target has on the next one, and teach the lag.
+  expect(await readCurrent(async () => ++reads, (n) => n % 2 === 0, true, 60_000, Date.now(), lag)).toBe(2);
+  expect(lag.longestMs).toBeGreaterThan(0);
   const unlagged = new Lag();
-  await converge(async () => 0, () => false, 100, unlagged);
   reads = 0;
-  expect((await converge(async () => ++reads, () => false, 60_000, unlagged)).shown).toBe(false);
-  expect(reads).toBeGreaterThanOrEqual(2);
+  await readCurrent(async () => ++reads, () => false, true, 60_000, Date.now(), unlagged);
+  expect([reads >= 2 && reads <= 3, unlagged.differed, unlagged.expired]).toEqual([true, true, false]);
   reads = 0;
-  const alternating = await converge(async () => ++reads, (n) => n % 2 === 0, 60_000, unlagged);
-  expect([alternating.shown, reads]).toEqual([true, 2]);
+  await readCurrent(async () => ++reads, () => false, true, 60_000, Date.now(), unlagged);
+  expect(reads).toBe(1);
+  // A write of new values is waited for as ever (see converge).
+  reads = 0;
+  expect(await readCurrent(async () => ++reads, (n) => n >= 3, false, 60_000, Date.now(), unlagged)).toBe(3);
+  const lagged = Object.assign(new Lag(), { longestMs: 20 });
+  reads = 0;
+  const started = Date.now();
+  await readCurrent(async () => ++reads, () => false, true, 60_000, started, lagged);
+  expect(reads).toBe(1);
+  expect(Date.now() - started).toBeGreaterThanOrEqual(35);
 });
 
 test('quiesce waits twice the longest lag seen since the last write, and not at all on a target that never lagged', async () => {

@@ -52,6 +52,16 @@ describe('a reading is current', () => {
     expect(history.current({ city: 'Rome' })).toBe(false);
   });
 
+  test('a reading no older copy could show is novel: a value never read nor sent, or a field every reading carried gone', async () => {
+    const history = await after({ name: 'Bo' }, answered(200));
+    history.took({ name: 'Bo', city: 'Oslo' });
+    // The record as it was before the update: an older copy may show it.
+    expect(history.novel(ORIGINAL)).toBe(false);
+    expect(history.novel({ name: 'Cy', city: 'Oslo' })).toBe(true);
+    expect(history.novel({ name: 'Bo' })).toBe(true);
+    expect(history.novel({ name: 'Bo', city: 'Oslo', updatedAt: 'now' })).toBe(false);
+  });
+
   test('with known fields, one a reading carries and the other does not differs (null read back absent)', async () => {
     const history = await after({ name: 'Bo' }, answered(401), ['name', 'city']);
     expect(history.current({ name: 'Ada' })).toBe(false);

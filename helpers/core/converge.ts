@@ -11,11 +11,11 @@ import { CONVERGE_WINDOW_MS, limitsOf, type Limits } from './limits.ts';
 /**
  * After a write failed to show within the window, later waits are this many times the longest
  * lag seen, and at least LAG_FLOOR_MS on a target that has lagged at all (a busy machine stretches
- * a lag); on a target that never lagged, UNLAGGED_MS: two reads more, which a target whose reads
- * go back in time (one fresh, the next not) needs to show what it has, and to teach its lag.
+ * a lag); none on a target that never lagged.
  */
 const LAG_FACTOR = 3;
 const LAG_FLOOR_MS = 1000;
+/** A reading content cannot tell from an older one, before any lag showed: two reads more at most (see readCurrent). */
 const UNLAGGED_MS = 150;
 /**
  * quiesce waits this many times the longest lag seen: a lag is measured from the first read to
@@ -33,12 +33,14 @@ const MAX_PAUSE_MS = 500;
 export class Lag {
   longestMs = 0;
   expired = false;
+  /** Readings other than known stayed so, with no lag ever seen: the target's doing, not lag (see readCurrent). */
+  differed = false;
   /** Hears each longer lag learned (the suites' worker journals it for the after-run clean-up). */
   onLonger?: (ms: number) => void;
 
   budget(windowMs: number): number {
     if (!this.expired) return windowMs;
-    return Math.min(windowMs, this.longestMs === 0 ? UNLAGGED_MS : Math.max(LAG_FACTOR * this.longestMs, LAG_FLOOR_MS));
+    return this.longestMs === 0 ? 0 : Math.min(windowMs, Math.max(LAG_FACTOR * this.longestMs, LAG_FLOOR_MS));
   }
 }
 const learned = new Lag();
@@ -93,12 +95,14 @@ export const lastWriteAt = (): number => lastWrite;
 
 /**
  * Waits until reads are no longer expected to lag the last write (`since`): QUIET_FACTOR times the
- * longest lag the target showed, from then; at once on a target that never lagged. For a reading
+ * longest lag the target showed, from then, and at most a third of the window (a streak of stale
+ * reads on a broken target must not make every later read wait seconds; a replica known to lag
+ * more is given a longer --converge-window); at once on a target that never lagged. For a reading
  * that content cannot tell from an older one (a record as before the run is what an older copy
  * shows too): after it, one reading stands for the record.
  */
-export async function quiesce(since = lastWrite, lag = learned): Promise<void> {
-  const wait = since + QUIET_FACTOR * lag.longestMs - Date.now();
+export async function quiesce(since = lastWrite, lag = learned, windowMs = CONVERGE_WINDOW_MS): Promise<void> {
+  const wait = since + Math.min(QUIET_FACTOR * lag.longestMs, windowMs / 3) - Date.now();
   if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
 }
 
@@ -109,12 +113,27 @@ export async function quiesce(since = lastWrite, lag = learned): Promise<void> {
  * last write, and taken as it is: waiting for one that is as expected would take an older copy
  * for proof. Before any lag showed, it is read again like any other, which also learns the lag.
  */
-export async function readCurrent<T>(read: () => Promise<T>, current: (value: T) => boolean, indistinct: boolean, windowMs: number, since = lastWrite, lag = learned): Promise<T> {
-  if (indistinct && lag.longestMs > 0) {
-    await quiesce(since, lag);
+export async function readCurrent<T>(read: () => Promise<T>, current: (value: T) => boolean, indistinct: boolean, windowMs: number, since = lastWrite, lag = learned, novel: (value: T) => boolean = () => false): Promise<T> {
+  if (!indistinct) return (await converge(read, current, windowMs, lag)).value;
+  if (lag.longestMs > 0) {
+    await quiesce(since, lag, windowMs);
     return read();
   }
-  return (await converge(read, current, windowMs, lag)).value;
+  // Before any lag showed, two reads more at most (UNLAGGED_MS), never the window: where reads go
+  // back in time the next one shows what the target has, and on a target without lag a reading
+  // other than known is the target's doing. What they teach of the lag is kept; their running out
+  // says nothing of a write not showing (Lag.expired).
+  // Once such readings stayed other than known with no lag seen, they are taken as they are.
+  if (lag.differed) return read();
+  const probe = new Lag();
+  // A reading no older copy could show (`novel`) ends them: it is the target's doing.
+  const { value, shown } = await converge(read, (v) => current(v) || novel(v), Math.min(windowMs, UNLAGGED_MS), probe);
+  if (probe.longestMs > lag.longestMs) {
+    lag.longestMs = probe.longestMs;
+    lag.onLonger?.(probe.longestMs);
+  }
+  lag.differed ||= !shown && lag.longestMs === 0;
+  return value;
 }
 
 /** The window of this run (--converge-window), from the target the suites were given. */

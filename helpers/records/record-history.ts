@@ -21,6 +21,8 @@ export class RecordHistory {
   private effect?: { body: Row; before?: Row };
   /** Every value each field held in a reading judged by, or was sent (see shows). */
   private readonly held = new Map<string, unknown[]>();
+  /** The fields every reading judged by carried (see novel). */
+  private carried?: Set<string>;
 
   /**
    * `names`: the fields compared, when they are known (documented): one a reading carries and
@@ -46,8 +48,20 @@ export class RecordHistory {
     return !effect || !Object.entries(effect.body).some(([f, v]) => !this.wasHeld(f, v));
   }
 
+  /**
+   * Whether a reading shows what no state of the record this lane knows of held: a value never read
+   * nor sent, or no value for a field every reading carried. No copy, however far behind, shows
+   * that: it is the record as the target has it, whatever the lag, and is judged as it is.
+   */
+  novel(now: Row): boolean {
+    const compared = (f: string) => !SERVER_MAINTAINED.test(f) && (!this.names || this.names().includes(f));
+    if (Object.keys(now).some((f) => compared(f) && !this.wasHeld(f, now[f]))) return true;
+    return [...(this.carried ?? [])].some((f) => compared(f) && !(f in now));
+  }
+
   /** A reading judged by: what is known of the record from now on. */
   took(now: Row): void {
+    this.carried = new Set(Object.keys(now).filter((f) => !this.carried || this.carried.has(f)));
     this.expected = now;
     this.remember(now);
     if (this.effect) this.remember(this.effect.body);

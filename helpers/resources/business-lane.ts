@@ -72,7 +72,7 @@ export class BusinessLane {
 
   /** A read no older than what the lane knows (see RecordHistory), within the window: the last reading either way, which the lane knows from then on. */
   private async readSettled(): Promise<Row> {
-    const record = await readCurrent(() => this.readRaw(), (now) => this.history.current(now), this.history.indistinct, this.convergeWindowMs, this.client.lastWriteAt);
+    const record = await readCurrent(() => this.readRaw(), (now) => this.history.current(now), this.history.indistinct, this.convergeWindowMs, this.client.lastWriteAt, undefined, (now) => this.history.novel(now));
     this.history.took(record);
     return record;
   }
@@ -216,7 +216,7 @@ export class BusinessLane {
     const access = { read, write: (body: Row) => this.client.call(this.updateOp, { body }), windowMs: this.convergeWindowMs };
     const writable = this.writeBack(snapshot);
     const { still } = await restoreFields(access, snapshot, names, {
-      quiesce: () => quiesce(this.client.lastWriteAt),
+      quiesce: () => quiesce(this.client.lastWriteAt, undefined, this.convergeWindowMs),
       body: (fields) => pick(writable, fields),
       differing: (now) => changedFieldNames(snapshot, now, names).filter((f) => ours(now, f)),
     });

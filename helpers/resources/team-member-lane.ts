@@ -73,7 +73,8 @@ export class TeamMemberLane {
     // Members whose update of new values has not shown are the check's to wait for (see settled).
     const current = (rows: unknown[]) => members(rows).every((r) => !this.historyOf(r[this.idField]).indistinct || this.historyOf(r[this.idField]).current(r));
     // A list shows members no update of the run touched, whose readings only time tells apart (see RecordHistory.indistinct).
-    const rows = await readCurrent(() => this.listAll(why), current, true, this.windowMs, this.client.lastWriteAt);
+    const novel = (rows: unknown[]) => members(rows).some((r) => this.historyOf(r[this.idField]).novel(r));
+    const rows = await readCurrent(() => this.listAll(why), current, true, this.windowMs, this.client.lastWriteAt, undefined, novel);
     const bad = rows.findIndex((r) => !isRecord(r) || r[this.idField] === undefined || r[this.idField] === null);
     ensure(bad < 0, () => `${doing}: element ${bad} is not a member carrying "${this.idField}" (set idField in the vendor config if the id has another name)`);
     for (const r of rows as Row[]) if (this.historyOf(r[this.idField]).current(r)) this.historyOf(r[this.idField]).took(r);
@@ -109,7 +110,7 @@ export class TeamMemberLane {
     const read = async () => foundRecord(await this.find(id), `${why}: GET ${this.ops.find.path} with id ${String(id)}`, this.idField, id, 'team member');
     // After an update of new values, the check waits for them itself (readUntil): a wait in here would
     // be a wait within its wait. A reading that is not current is never what the lane knows.
-    const found = history.indistinct ? await readCurrent(read, (row) => history.current(row), true, this.windowMs, this.client.lastWriteAt) : await read();
+    const found = history.indistinct ? await readCurrent(read, (row) => history.current(row), true, this.windowMs, this.client.lastWriteAt, undefined, (row) => history.novel(row)) : await read();
     if (history.current(found)) history.took(found);
     return found;
   }
@@ -254,7 +255,7 @@ export class TeamMemberLane {
     };
     try {
       const { still, now } = await restoreFields(access, original, writableFields(original, this.idField), {
-        quiesce: () => quiesce(this.client.lastWriteAt),
+        quiesce: () => quiesce(this.client.lastWriteAt, undefined, this.windowMs),
         differing: (now) => changedFieldNames(original, now),
       });
       // The read that verified the restore is the member as it stands: the next change starts from it (see current).
@@ -318,7 +319,7 @@ export class TeamMemberLane {
     }
     // A copy older than the run's restores would show changes undone since, and one older than a
     // change the same as before the run: the list is read once reads no longer lag the last write.
-    await quiesce(this.client.lastWriteAt);
+    await quiesce(this.client.lastWriteAt, undefined, this.windowMs);
     const rows = (await this.listAll('verifying the members').catch(() => undefined))?.filter(isRecord);
     if (!rows) return [];
     const now = new Map(rows.map((r) => [String(r[this.idField]), r]));

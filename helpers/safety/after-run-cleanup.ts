@@ -126,7 +126,7 @@ function putBack(client: ApiClient, state: Outstanding, target: TargetConfig, si
   // On a target whose reads lagged the run's writes, a record is read once they no longer would:
   // an older copy holds the values before the run too, and would pass for one put back.
   const lag = Object.assign(new Lag(), { longestMs: state.lagMs });
-  const quiet = () => quiesce(Math.max(since, lastWriteAt()), lag);
+  const quiet = () => quiesce(Math.max(since, lastWriteAt()), lag, windowOf(target));
   return Promise.all([...state.written].map(async ([path, fields]) => {
     const before = state.snapshots.get(path);
     if (!before) return { path, restored: [], problem: await unsnapshotted(client, path) };

@@ -5,7 +5,7 @@ import { writableFields, type RecordReader } from '../records/record-shapes.ts';
 import { isRecord, type Row } from '../contract/record.ts';
 import { restoreRecord, type LeftOnTarget } from './restore-record.ts';
 import { takeSnapshot } from './take-snapshot.ts';
-import { quiesce } from '../core/converge.ts';
+import { quiesce, windowOf } from '../core/converge.ts';
 
 /**
  * Snapshot and restore of records a suite changes but cannot create (the business record,
@@ -48,7 +48,7 @@ export class Snapshots {
    */
   async restoreNow(path: string): Promise<{ restored: string[]; still: string[]; problem?: string }> {
     const before = await this.take(path);
-    return restoreRecord(this.client, path, before, writableFields(before, this.idField), this.recordOf, { quiesce: () => quiesce(this.client.lastWriteAt) });
+    return restoreRecord(this.client, path, before, writableFields(before, this.idField), this.recordOf, { quiesce: () => quiesce(this.client.lastWriteAt, undefined, windowOf(this.client.target)) });
   }
 
   /**
@@ -61,7 +61,7 @@ export class Snapshots {
     const results = await Promise.all([...this.taken].map(async ([path, before]) => {
       const fields = written ? [...(written.get(path) ?? [])] : Object.keys(before).filter((f) => f !== this.idField);
       if (!fields.length) return undefined;
-      const { problem } = await restoreRecord(this.client, path, before, fields, this.recordOf, { quiesce: () => quiesce(this.client.lastWriteAt) });
+      const { problem } = await restoreRecord(this.client, path, before, fields, this.recordOf, { quiesce: () => quiesce(this.client.lastWriteAt, undefined, windowOf(this.client.target)) });
       if (!problem) this.journal?.append({ kind: 'restored', path });
       return problem === undefined ? undefined : { record: path, problem };
     }));
