@@ -48,6 +48,19 @@ const learned = new Lag();
 /** What this worker learned of the target's lag: see Lag.onLonger. */
 export const learnedLag = (): Lag => learned;
 
+/**
+ * Two reads of a record sent at once disagreed, one showing a write the other did not: reads go
+ * back in time on this target. Its lag is taken as a pause at least (the first read that waits for
+ * a write learns it better), so that readings content cannot tell from older ones wait for it
+ * (quiesce) before the lanes judge any.
+ */
+export function readsGoBack(lag = learned): void {
+  const ms = FIRST_PAUSE_MS;
+  if (ms <= lag.longestMs) return;
+  lag.longestMs = ms;
+  lag.onLonger?.(ms);
+}
+
 export interface Converged<T> {
   value: T;
   /** The effect showed (on the first read, or within the window). */

@@ -59,6 +59,11 @@ export class RecordHistory {
     return [...(this.carried ?? [])].some((f) => compared(f) && !(f in now));
   }
 
+  /** Whether a reading may be an older copy's: not current, and nothing in it is novel. */
+  older(now: Row): boolean {
+    return !this.current(now) && !this.novel(now);
+  }
+
   /** A reading judged by: what is known of the record from now on. */
   took(now: Row): void {
     this.carried = new Set(Object.keys(now).filter((f) => !this.carried || this.carried.has(f)));

@@ -10,7 +10,7 @@ import { CreatedRecords } from '../safety/created-records.ts';
 import { Snapshots } from '../safety/snapshots.ts';
 import { customerFixture } from '../records/fixtures.ts';
 import { statusMatches, type Operation, type Spec } from '../contract/spec.ts';
-import { converge, windowOf } from '../core/converge.ts';
+import { converge, readsGoBack, windowOf } from '../core/converge.ts';
 import { recordReader, writeBackBody, listItems, rowsOf, NothingToWriteBack } from '../records/record-shapes.ts';
 import { isRecord } from '../contract/record.ts';
 import { schemaProblems } from '../contract/schema.ts';
@@ -191,7 +191,14 @@ function documented(env: Env, op: Operation): Check<Pass> {
         : undefined;
       // A record this run has just created may show in reads late (a lagging replica): a find waits for it, within the window.
       const send = () => client.call(op, { id, body });
-      const answer = op.method === 'GET' && op.itemPath && madeHere.has(id) ? (await converge(send, (a) => statusMatches(op.success, a.status), windowOf(target))).value : await send();
+      const found = (a: Answer) => statusMatches(op.success, a.status);
+      const madeNow = op.method === 'GET' && op.itemPath && madeHere.has(id);
+      // Asked twice at once: behind a balancer whose copies lag, one may find it and the other not, which
+      // teaches the lanes that reads go back in time before they judge a reading by content (readCurrent).
+      const twin = madeNow ? send().catch(() => undefined) : undefined;
+      const answer = madeNow ? (await converge(send, found, windowOf(target))).value : await send();
+      const other = await twin;
+      if (other && found(other) !== found(answer)) readsGoBack();
       // A read of one record (a find, or a singleton's retrieval) is what a write-back of it next starts from.
       if (op.method === 'GET' && (op.itemPath || opOf('PATCH', op.path))) pass.lastRead.set(fillId(op.path, id), answer);
       if (op.method === 'POST') {

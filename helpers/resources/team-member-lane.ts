@@ -77,8 +77,10 @@ export class TeamMemberLane {
     const rows = await readCurrent(() => this.listAll(why), current, true, this.windowMs, this.client.lastWriteAt, undefined, novel);
     const bad = rows.findIndex((r) => !isRecord(r) || r[this.idField] === undefined || r[this.idField] === null);
     ensure(bad < 0, () => `${doing}: element ${bad} is not a member carrying "${this.idField}" (set idField in the vendor config if the id has another name)`);
+    // A row an older copy shows is no sign of another writer: the watch compares the others only.
+    const seen = (rows as Row[]).filter((r) => !this.historyOf(r[this.idField]).older(r));
     for (const r of rows as Row[]) if (this.historyOf(r[this.idField]).current(r)) this.historyOf(r[this.idField]).took(r);
-    this.watch.read('list', this.readings(rows as Row[]));
+    this.watch.read('list', this.readings(seen));
     this.lastList = { rows: rows as Row[], writes: this.client.writesSent };
     return rows as Row[];
   }
@@ -98,21 +100,22 @@ export class TeamMemberLane {
   async read(id: unknown, why: string): Promise<Row> {
     this.watch.stopIfInterfered();
     const writes = this.client.writesSent;
-    const found = await this.settled(id, why);
-    this.watch.read('find', this.readings([found]));
+    const { found, older } = await this.settled(id, why);
+    if (!older) this.watch.read('find', this.readings([found]));
     this.latest.set(String(id), { row: found, writes });
     return found;
   }
 
   /** The member as a find answers it once no older than what the lane knows (see RecordHistory); anything else fails the check. */
-  private async settled(id: unknown, why: string): Promise<Row> {
+  private async settled(id: unknown, why: string): Promise<{ found: Row; older: boolean }> {
     const history = this.historyOf(id);
     const read = async () => foundRecord(await this.find(id), `${why}: GET ${this.ops.find.path} with id ${String(id)}`, this.idField, id, 'team member');
     // After an update of new values, the check waits for them itself (readUntil): a wait in here would
     // be a wait within its wait. A reading that is not current is never what the lane knows.
     const found = history.indistinct ? await readCurrent(read, (row) => history.current(row), true, this.windowMs, this.client.lastWriteAt, undefined, (row) => history.novel(row)) : await read();
+    const older = history.older(found);
     if (history.current(found)) history.took(found);
-    return found;
+    return { found, older };
   }
 
   private historyOf(id: unknown): RecordHistory {
@@ -222,7 +225,7 @@ export class TeamMemberLane {
   /** After a request that should have changed nothing: puts the member back if it did change; says what could not be. */
   async putBack(original: Row): Promise<string | undefined> {
     this.watch.stopIfInterfered();
-    const now = await this.settled(original[this.idField], 'reading the member').catch(() => undefined);
+    const now = (await this.settled(original[this.idField], 'reading the member').catch(() => undefined))?.found;
     if (now && changedFields(original, now).length === 0) return undefined;
     return this.restore(original);
   }
@@ -245,7 +248,7 @@ export class TeamMemberLane {
         const latest = this.takeLatest(id);
         if (latest) return latest;
         // Not kept as the lane's last find: a restore's reads are not watched for another writer (see read).
-        if (firstRead) return this.settled(id, 'reading the member to put it back');
+        if (firstRead) return (await this.settled(id, 'reading the member to put it back')).found;
         const now = await this.find(id);
         if (!is2xx(now) || !isRecord(now.json)) throw new Error(`GET ${this.ops.find.path} ${said(now)}`);
         return now.json;
@@ -318,15 +321,18 @@ export class TeamMemberLane {
       return []; // never read, so never changed
     }
     // A copy older than the run's restores would show changes undone since, and one older than a
-    // change the same as before the run: the list is read once reads no longer lag the last write.
+    // change the same as before the run: the list is read once reads no longer lag the last write,
+    // twice at once (behind a balancer, each copy answers one), and a member is taken as either
+    // reading shows it changed, unless that reading may be an older copy's (RecordHistory.older).
     await quiesce(this.client.lastWriteAt, undefined, this.windowMs);
-    const rows = (await this.listAll('verifying the members').catch(() => undefined))?.filter(isRecord);
-    if (!rows) return [];
-    const now = new Map(rows.map((r) => [String(r[this.idField]), r]));
+    const lists = await Promise.all([0, 1].map(() => this.listAll('verifying the members').then((rows) => rows.filter(isRecord), () => undefined)));
+    const readings = lists.filter((rows) => rows !== undefined).map((rows) => new Map(rows.map((r) => [String(r[this.idField]), r])));
+    if (!readings.length) return [];
     const then = new Map(before.map((r) => [String(r[this.idField]), r]));
     const problems: string[] = [];
     for (const [id, row] of then) {
-      const current = now.get(id);
+      const seen = readings.map((now) => now.get(id));
+      const current = seen.find((r) => r !== undefined && changedFields(row, r).length > 0 && !this.historyOf(id).older(r)) ?? seen.find((r) => r !== undefined);
       if (!current) problems.push(`member ${id} is gone`);
       else if (changedFields(row, current).length) {
         problems.push(`member ${id} changed (${changedFields(row, current).join('; ')})`);
@@ -334,6 +340,7 @@ export class TeamMemberLane {
         this.lost(id, `changed while the run wrote to other members (${changedFields(row, current).join('; ')})`);
       }
     }
+    const now = new Map(readings.flatMap((r) => [...r]));
     for (const id of now.keys()) if (!then.has(id)) problems.push(`member ${id} was added`);
     return problems;
   }

@@ -148,11 +148,11 @@ function byLanes(faults: Fault[]): Fault[][] {
 }
 
 /** The suite against a reference with `faults` (and `variations`, a product filling in what the contract leaves open); what the run left is held to expectLeftNamed. */
-export async function runAgainst(faults: Fault[], strict: boolean, variations: string[] = []) {
+export async function runAgainst(faults: Fault[], strict: boolean, variations: string[] = [], args: string[] = []) {
   const ref = await startReference({ faults: faults.map((f) => f.name), variations });
   try {
     const before = ref.state.snapshot();
-    const run = await runInProcess(['--base-url', ref.url, ...(strict ? ['--strict'] : [])], {
+    const run = await runInProcess(['--base-url', ref.url, ...(strict ? ['--strict'] : []), ...args], {
       SCHEDULING_API_KEY: ref.apiKey,
       SCHEDULING_EXPIRED_KEY: ref.expiredKey,
     });
