@@ -2,7 +2,7 @@ import { changedFieldNames, changedFields, sameId } from '../records/compare.ts'
 import { restoreFields } from '../safety/restore-record.ts';
 import { ensure, foundRecord, said } from '../checks/assertions.ts';
 import { ListReader } from '../records/list-reader.ts';
-import { converge, quiesce, readCurrent, windowOf } from '../core/converge.ts';
+import { converge, learnedLag, quiesce, readCurrent, windowOf } from '../core/converge.ts';
 import { Blocked, NotApplicable } from '../checks/definition.ts';
 import { fillId, is2xx, TurnedAway, type Answer, type ApiClient } from '../http/client.ts';
 import { idLike, NAME_FIELDS, pick, writableFields } from '../records/record-shapes.ts';
@@ -322,13 +322,24 @@ export class TeamMemberLane {
     }
     // A copy older than the run's restores would show changes undone since, and one older than a
     // change the same as before the run: the list is read once reads no longer lag the last write,
-    // twice at once (behind a balancer, each copy answers one), and a member is taken as either
-    // reading shows it changed, unless that reading may be an older copy's (RecordHistory.older).
+    // twice at once (behind a balancer, each copy answers one), and a member is taken as changed
+    // where a reading shows it so, unless that reading may be an older copy's (RecordHistory.older).
+    // On a target whose reads lagged, twice more, a lag apart, while none shows a change: its lag
+    // may be longer than learned (a busy target, a copy further behind).
     await quiesce(this.client.lastWriteAt, undefined, this.windowMs);
-    const lists = await Promise.all([0, 1].map(() => this.listAll('verifying the members').then((rows) => rows.filter(isRecord), () => undefined)));
-    const readings = lists.filter((rows) => rows !== undefined).map((rows) => new Map(rows.map((r) => [String(r[this.idField]), r])));
-    if (!readings.length) return [];
     const then = new Map(before.map((r) => [String(r[this.idField]), r]));
+    const readings: Map<string, Row>[] = [];
+    const changedIn = (now: Map<string, Row>) => [...then].some(([id, row]) => {
+      const r = now.get(id);
+      return r !== undefined && changedFields(row, r).length > 0 && !this.historyOf(id).older(r);
+    });
+    const lag = learnedLag().longestMs;
+    for (let round = 0; round < (lag > 0 ? 3 : 1) && !readings.some(changedIn); round++) {
+      if (round) await new Promise((resolve) => setTimeout(resolve, Math.min(2 * lag, this.windowMs / 3)));
+      const lists = await Promise.all([0, 1].map(() => this.listAll('verifying the members').then((rows) => rows.filter(isRecord), () => undefined)));
+      readings.push(...lists.filter((rows) => rows !== undefined).map((rows) => new Map(rows.map((r) => [String(r[this.idField]), r]))));
+    }
+    if (!readings.length) return [];
     const problems: string[] = [];
     for (const [id, row] of then) {
       const seen = readings.map((now) => now.get(id));
