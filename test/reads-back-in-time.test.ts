@@ -17,9 +17,10 @@ const ALTERNATE = 'read-replicas-alternate';
 
 // One fault in each lane, each judged by reads after a write: an update refused without a key and
 // applied all the same (the record read after it: no older copy can be told from it by content),
-// an update of a customer not kept (a later find), an update of one member that changes every
-// member (the list after it).
-const FAULTS = ['business-rejected-patch-applied', 'customer-update-not-persisted', 'team-member-update-all'];
+// an update of a customer not kept, and one of a member (a later find). The members an update
+// changes besides the one addressed (team-member-update-all) are found only by the last list, and
+// behind these reads not always (README, "What it does not do").
+const FAULTS = ['business-rejected-patch-applied', 'customer-update-not-persisted', 'team-member-update-not-persisted'];
 
 test.concurrent.for([1, 3])('a correct target whose reads go back in time passes at --concurrency %i, and the run puts back everything itself', async (concurrency) => {
   const ref = await startReference({ variations: [ALTERNATE] });
