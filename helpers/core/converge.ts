@@ -38,6 +38,13 @@ export class Lag {
   /** Hears each longer lag learned (the suites' worker journals it for the after-run clean-up). */
   onLonger?: (ms: number) => void;
 
+  /** A lag the target showed: kept when it is the longest yet, and told to onLonger. */
+  learn(ms: number): void {
+    if (ms <= this.longestMs) return;
+    this.longestMs = ms;
+    this.onLonger?.(ms);
+  }
+
   budget(windowMs: number): number {
     if (!this.expired) return windowMs;
     return this.longestMs === 0 ? 0 : Math.min(windowMs, Math.max(LAG_FACTOR * this.longestMs, LAG_FLOOR_MS));
@@ -55,10 +62,7 @@ export const learnedLag = (): Lag => learned;
  * (quiesce) before the lanes judge any.
  */
 export function readsGoBack(lag = learned): void {
-  const ms = FIRST_PAUSE_MS;
-  if (ms <= lag.longestMs) return;
-  lag.longestMs = ms;
-  lag.onLonger?.(ms);
+  lag.learn(FIRST_PAUSE_MS);
 }
 
 export interface Converged<T> {
@@ -85,26 +89,13 @@ export async function converge<T>(read: () => Promise<T>, shows: (value: T) => b
     value = await read();
     if (shows(value)) {
       // The lag is known to when the read that showed it was sent: how long that read took (a list of many pages) is not lag.
-      const lagMs = asked - started;
-      if (lagMs > lag.longestMs) {
-        lag.longestMs = lagMs;
-        lag.onLonger?.(lagMs);
-      }
+      lag.learn(asked - started);
       return { value, shown: true, waitedMs: Date.now() - started };
     }
   }
   lag.expired = true;
   return { value, shown: false, waitedMs: Date.now() - started };
 }
-
-let lastWrite = 0;
-/** A request that may change data was answered, by any client of this thread: reads may lag from now, whichever lane wrote. */
-export function wroteNow(): number {
-  lastWrite = Date.now();
-  return lastWrite;
-}
-/** When the last answer to a request that may change data came (epoch ms; 0 before any). */
-export const lastWriteAt = (): number => lastWrite;
 
 /**
  * Waits until reads are no longer expected to lag the last write (`since`): QUIET_FACTOR times the
@@ -114,7 +105,7 @@ export const lastWriteAt = (): number => lastWrite;
  * that content cannot tell from an older one (a record as before the run is what an older copy
  * shows too): after it, one reading stands for the record.
  */
-export async function quiesce(since = lastWrite, lag = learned, windowMs = CONVERGE_WINDOW_MS): Promise<void> {
+export async function quiesce(since: number, lag = learned, windowMs = CONVERGE_WINDOW_MS): Promise<void> {
   const wait = since + Math.min(QUIET_FACTOR * lag.longestMs, windowMs / 3) - Date.now();
   if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
 }
@@ -126,25 +117,21 @@ export async function quiesce(since = lastWrite, lag = learned, windowMs = CONVE
  * last write, and taken as it is: waiting for one that is as expected would take an older copy
  * for proof. Before any lag showed, it is read again like any other, which also learns the lag.
  */
-export async function readCurrent<T>(read: () => Promise<T>, current: (value: T) => boolean, indistinct: boolean, windowMs: number, since = lastWrite, lag = learned, novel: (value: T) => boolean = () => false): Promise<T> {
+export async function readCurrent<T>(read: () => Promise<T>, current: (value: T) => boolean, indistinct: boolean, windowMs: number, since: number, lag = learned, novel: (value: T) => boolean = () => false): Promise<T> {
   if (!indistinct) return (await converge(read, current, windowMs, lag)).value;
   if (lag.longestMs > 0) {
     await quiesce(since, lag, windowMs);
     return read();
   }
-  // Before any lag showed, two reads more at most (UNLAGGED_MS), never the window: where reads go
-  // back in time the next one shows what the target has, and on a target without lag a reading
-  // other than known is the target's doing. What they teach of the lag is kept; their running out
-  // says nothing of a write not showing (Lag.expired).
-  // Once such readings stayed other than known with no lag seen, they are taken as they are.
+  // Before any lag showed, two reads more at most (UNLAGGED_MS), never the window, ended by a
+  // reading no older copy could show (`novel`): where reads go back in time the next one shows what
+  // the target has, and on a target without lag a reading other than known is the target's doing.
+  // What they teach of the lag is kept; their running out says nothing of a write not showing
+  // (Lag.expired). Once such readings stayed other than known with no lag seen, they are taken as they are.
   if (lag.differed) return read();
   const probe = new Lag();
-  // A reading no older copy could show (`novel`) ends them: it is the target's doing.
   const { value, shown } = await converge(read, (v) => current(v) || novel(v), Math.min(windowMs, UNLAGGED_MS), probe);
-  if (probe.longestMs > lag.longestMs) {
-    lag.longestMs = probe.longestMs;
-    lag.onLonger?.(probe.longestMs);
-  }
+  lag.learn(probe.longestMs);
   lag.differed ||= !shown && lag.longestMs === 0;
   return value;
 }

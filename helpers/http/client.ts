@@ -7,7 +7,6 @@ import { appendFileSync } from 'node:fs';
 import { threadId } from 'node:worker_threads';
 import { inCheck, recordExchange, type Exchange, type WireEntry } from './exchanges.ts';
 import { redactor } from './redact.ts';
-import { wroteNow } from '../core/converge.ts';
 import { rateLimiter } from './rate-limit.ts';
 import { dispatcherFor, tlsFailure } from './network.ts';
 import { environmentOf, type Environment } from './environment.ts';
@@ -197,7 +196,7 @@ export class ApiClient {
       }
       // An outage the clean-up may wait out; a refused key does not come back by waiting.
       if (trouble !== undefined && trouble !== KEY_REFUSED) this.troubles += 1;
-      if (options.method !== 'GET' && options.method !== 'HEAD') this.lastWriteAt = wroteNow();
+      if (options.method !== 'GET' && options.method !== 'HEAD') this.lastWriteAt = Date.now();
       if ('failure' in outcome) throw new NoAnswerError(`${asked}: ${outcome.failure}`);
       this.journalAnswer(options, outcome);
       if (POST_RETRY_STATUSES.includes(outcome.status) && inCheck()) {

@@ -45,7 +45,7 @@ export class RecordHistory {
    */
   get indistinct(): boolean {
     const effect = this.effect;
-    return !effect || !Object.entries(effect.body).some(([f, v]) => !this.wasHeld(f, v));
+    return !effect || Object.entries(effect.body).every(([f, v]) => this.wasHeld(f, v));
   }
 
   /**

@@ -329,13 +329,11 @@ export class TeamMemberLane {
     await quiesce(this.client.lastWriteAt, undefined, this.windowMs);
     const then = new Map(before.map((r) => [String(r[this.idField]), r]));
     const readings: Map<string, Row>[] = [];
-    const changedIn = (now: Map<string, Row>) => [...then].some(([id, row]) => {
-      const r = now.get(id);
-      return r !== undefined && changedFields(row, r).length > 0 && !this.historyOf(id).older(r);
-    });
-    const lag = learnedLag().longestMs;
-    for (let round = 0; round < (lag > 0 ? 3 : 1) && !readings.some(changedIn); round++) {
-      if (round) await new Promise((resolve) => setTimeout(resolve, Math.min(2 * lag, this.windowMs / 3)));
+    // A reading that shows the member changed, and cannot be an older copy's.
+    const showsChanged = (id: string, r: Row | undefined) => r !== undefined && changedFields(then.get(id)!, r).length > 0 && !this.historyOf(id).older(r);
+    const changedIn = (now: Map<string, Row>) => [...then.keys()].some((id) => showsChanged(id, now.get(id)));
+    for (let round = 0; round < (learnedLag().longestMs > 0 ? 3 : 1) && !readings.some(changedIn); round++) {
+      if (round) await quiesce(Date.now(), undefined, this.windowMs);
       const lists = await Promise.all([0, 1].map(() => this.listAll('verifying the members').then((rows) => rows.filter(isRecord), () => undefined)));
       readings.push(...lists.filter((rows) => rows !== undefined).map((rows) => new Map(rows.map((r) => [String(r[this.idField]), r]))));
     }
@@ -343,7 +341,7 @@ export class TeamMemberLane {
     const problems: string[] = [];
     for (const [id, row] of then) {
       const seen = readings.map((now) => now.get(id));
-      const current = seen.find((r) => r !== undefined && changedFields(row, r).length > 0 && !this.historyOf(id).older(r)) ?? seen.find((r) => r !== undefined);
+      const current = seen.find((r) => showsChanged(id, r)) ?? seen.find((r) => r !== undefined);
       if (!current) problems.push(`member ${id} is gone`);
       else if (changedFields(row, current).length) {
         problems.push(`member ${id} changed (${changedFields(row, current).join('; ')})`);

@@ -5,7 +5,7 @@ import { carriesRun, markedRecords, runIdOf } from '../records/run-marker.ts';
 import { ListReader } from '../records/list-reader.ts';
 import { isRecord, type Row } from '../contract/record.ts';
 import { isDeepStrictEqual } from 'node:util';
-import { converge, Lag, lastWriteAt, quiesce, windowOf } from '../core/converge.ts';
+import { converge, Lag, quiesce, windowOf } from '../core/converge.ts';
 import { byPath, holding, restoreFields, restoreRecord, type LeftOnTarget } from './restore-record.ts';
 import { readSharedRecords } from './shared-records.ts';
 import type { Spec } from '../contract/spec.ts';
@@ -126,7 +126,7 @@ function putBack(client: ApiClient, state: Outstanding, target: TargetConfig, si
   // On a target whose reads lagged the run's writes, a record is read once they no longer would:
   // an older copy holds the values before the run too, and would pass for one put back.
   const lag = Object.assign(new Lag(), { longestMs: state.lagMs });
-  const quiet = () => quiesce(Math.max(since, lastWriteAt()), lag, windowOf(target));
+  const quiet = () => quiesce(Math.max(since, client.lastWriteAt), lag, windowOf(target));
   return Promise.all([...state.written].map(async ([path, fields]) => {
     const before = state.snapshots.get(path);
     if (!before) return { path, restored: [], problem: await unsnapshotted(client, path) };
