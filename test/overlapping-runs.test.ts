@@ -100,6 +100,18 @@ describe('a second run', () => {
     expect(result.leftOnTarget.map((l) => l.record)).toContain('/api/v1/business');
   });
 
+  test('a failure another writer cannot explain stands: interference on team members beside a key check that fails gives exit 1, NOT CONFORMANT, in every report', async () => {
+    const ref = await startReference({ fault: 'auth-empty-token-accepted', robustness: ['overlapping-run-team-members'] });
+    running.push(ref);
+    const run = await runInProcess(['--base-url', ref.url], { SCHEDULING_API_KEY: ref.apiKey, SCHEDULING_EXPIRED_KEY: ref.expiredKey });
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toContain(`interference by ${OTHER_RUN}: another writer changed the team members during the run`);
+    const result = readResult(run) as ReturnType<typeof readResult> & { stopped: string | null; verdict: string; exitCode: number };
+    expect({ stopped: result.stopped, verdict: result.verdict, exitCode: result.exitCode }).toEqual({ stopped: 'interference', verdict: 'not-conformant', exitCode: 1 });
+    expect(result.checks.filter((c) => c.outcome === 'failed').map((c) => c.id)).toEqual(expect.arrayContaining([expect.stringMatching(/^BUS-AUTH-INVALID:/)]));
+    expect(readFileSync(join(run.reportDir, 'junit.xml'), 'utf8')).toMatch(/<testsuites name="scheduling-conformance [^"]*: NOT CONFORMANT"/);
+  });
+
   test('interference on team members: the team member lane stops, exit 2, stopped "interference", INCOMPLETE, no failed check, no foreign value written back', async () => {
     const ref = await startReference({ robustness: ['overlapping-run-team-members'] });
     running.push(ref);

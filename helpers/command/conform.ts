@@ -265,7 +265,10 @@ function ending({ target, say, redact, options }: Session, { run, spec, files, i
     return provesNothing(`SECRET LEAK: ${leaks.map((l) => `${l.key} in ${l.file}`).join('; ')}; the files were deleted`);
   }
   if (interference.size) {
-    return provesNothing(`interference by ${[...new Set(interference.values())].join(', ')}: another writer changed ${interferedWith([...interference.keys()], spec)} during the run; its checks stopped, and only fields holding this run's marker were put back (one run per target at a time)`);
+    const line = `interference by ${[...new Set(interference.values())].join(', ')}: another writer changed ${interferedWith([...interference.keys()], spec)} during the run; its checks stopped, and only fields holding this run's marker were put back (one run per target at a time)`;
+    // The failures another writer could not explain stand: the target is not conformant.
+    if (run.exitCode === EXIT.nonConformant) return (say(`scheduling-conformance: ${line}\n`), { code: run.exitCode });
+    return provesNothing(line);
   }
   if (run.verdict === 'incomplete' && !stop.reason && !suiteErrors) say(`scheduling-conformance: INCOMPLETE: ${incompleteText(run)}\n`);
   if (stop.reason === 'environment') {

@@ -172,11 +172,18 @@ function judged(f: RunFacts, checks: ReportedCheck[], untested: Untested[]): Pic
   // A target the clean-up could not put back is never a pass: what the run changed, or what a
   // write of the clean-up did to it, is still there, and no check judged it.
   const notRestored = (f.leftOnTarget ?? []).length > 0;
-  const verdict: Verdict = f.stopped ? 'incomplete' : failed.length ? 'not-conformant' : f.suiteErrors.length || unprovable || notRestored ? 'incomplete' : 'conformant';
+  // A run that stopped early (a timeout, the environment gone, another writer) still proves the
+  // failures it judged: interference has already set aside those another writer could explain
+  // (settledByInterference). Only an interrupted run ends as such: the person who stopped it asked.
+  const proven = failed.some((c) => !isKnownDeviation(c));
+  const verdict: Verdict = f.stopped === 'interrupted' ? 'incomplete'
+    : proven ? 'not-conformant'
+    : f.stopped ? 'incomplete'
+    : failed.length ? 'not-conformant' : f.suiteErrors.length || unprovable || notRestored ? 'incomplete' : 'conformant';
   const exitCode =
     f.stopped === 'interrupted' ? EXIT.interrupted
+    : proven ? EXIT.nonConformant
     : f.stopped ? EXIT.usage
-    : failed.some((c) => !isKnownDeviation(c)) ? EXIT.nonConformant
     : f.suiteErrors.length || notRestored ? EXIT.usage
     // Only known deviations: what they block is their consequence, and the pins let the run pass.
     : failed.length ? EXIT.conformant
