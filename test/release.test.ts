@@ -19,6 +19,8 @@ afterAll(() => Promise.all(running.map((r) => r.close())));
 const RUN = 'scr-20260101-abcdef12';
 
 const command = runMain;
+/** A report directory of a test's own: the project's reports/ is the user's. */
+const scratchReports = () => join(mkdtempSync(join(tmpdir(), 'scr-release-')), 'reports');
 
 describe('a run killed hard, its report directory lost', () => {
   test('the next run exits 2; --sweep names the marker and the fields; --release frees the target; the next run passes, the business record as before', async () => {
@@ -75,14 +77,14 @@ describe('a run killed hard, its report directory lost', () => {
     const own: Record<string, unknown> = { ...ref.state.business, websiteUrl: 'https://www.example.com/shop' };
     ref.state.business = { ...own, name: markValue(String(own.name), RUN, 'text'), email: markValue(String(own.email), RUN, 'email'), websiteUrl: markValue(String(own.websiteUrl), RUN, 'url') };
     // No lease: the run was stopped before leases, or its lease is gone.
-    expect((await command(['--base-url', ref.url, '--only', '^BUS-GET-200'], env)).stderr).toContain(`run ${RUN} left its values on this target and is not going (it holds no lease on the target)`);
+    expect((await command(['--base-url', ref.url, '--only', '^BUS-GET-200', '--report-dir', scratchReports()], env)).stderr).toContain(`run ${RUN} left its values on this target and is not going (it holds no lease on the target)`);
     const swept = await command(['--base-url', ref.url, '--sweep', '--yes'], env);
     expect(swept.code).toBe(2);
     expect(swept.stdout).toMatch(new RegExp(`/api/v1/business: name, email, websiteUrl hold values of run ${RUN}, which is not going: \`--release ${RUN}\` puts them back`));
     const released = await command(['--base-url', ref.url, '--release', RUN, '--yes'], env);
     expect(released.code, released.stdout + released.stderr).toBe(0);
     expect(ref.state.business).toEqual(own);
-    expect((await command(['--base-url', ref.url, '--only', '^BUS-GET-200'], env)).code).toBe(0);
+    expect((await command(['--base-url', ref.url, '--only', '^BUS-GET-200', '--report-dir', scratchReports()], env)).code).toBe(0);
   });
 
   test('the marker comes out of each form it was put in', () => {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { suiteLoading } from '../helpers/command/run-suites.ts';
-import { projectRoot } from '../helpers/core/paths.ts';
+import { cacheRoot, projectRoot } from '../helpers/core/paths.ts';
 
 test('a writable cache folder: vitest caches the transformed suite files there', () => {
   const folder = join(mkdtempSync(join(tmpdir(), 'scr-cache-')), 'modules');
@@ -22,4 +22,11 @@ test('no folder can be made there: no cache; the compiled suites load natively, 
   const compiled = (await import(join(projectRoot, 'dist/helpers/command/run-suites.js'))) as typeof import('../helpers/command/run-suites.ts');
   expect(compiled.suiteLoading(join(file, 'modules'))).toEqual({ viteModuleRunner: false, nodeLoader: false });
   expect(suiteLoading(join(file, 'modules'))).toEqual({});
+});
+
+test('the default cache is the user\'s cache folder, one per installed copy, never inside the project or its node_modules', () => {
+  const loading = suiteLoading() as { fsModuleCachePath?: string };
+  expect(loading.fsModuleCachePath?.startsWith(cacheRoot)).toBe(true);
+  expect(cacheRoot.startsWith(projectRoot)).toBe(false);
+  expect(cacheRoot).not.toMatch(/node_modules/);
 });

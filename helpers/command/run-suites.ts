@@ -2,7 +2,7 @@ import { BaseSequencer, createVitest, ThreadsPoolWorker, type PoolOptions, type 
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
-import { codeRoot, projectRoot } from '../core/paths.ts';
+import { cacheRoot, codeRoot, projectRoot } from '../core/paths.ts';
 import type { TargetConfig } from '../config/target.ts';
 import type { EarlyWorker } from './early-worker.ts';
 
@@ -89,7 +89,7 @@ async function suiteVitest(options: SuiteRunOptions) {
       experimental: suiteLoading(),
       passWithNoTests: true,
     },
-    { logLevel: 'silent', cacheDir: join(projectRoot, 'node_modules', '.vite-conformance') },
+    { logLevel: 'silent', cacheDir: cacheRoot },
   );
   // Vitest's logger exits the process on the first signal; the command handles signals itself
   // (restore and clean up first: helpers/command/conform.ts), so take vitest's handlers off again.
@@ -132,7 +132,7 @@ const threadsStartedEarly = (early: EarlyWorker): PoolRunnerInitializer => ({ na
  * (an installed copy in a read-only place) the compiled suites load natively; the sources
  * (tsx, where dist/ cannot be built) need vite's transform.
  */
-export function suiteLoading(cacheFolder = join(projectRoot, 'node_modules', '.vite-conformance', 'modules')) {
+export function suiteLoading(cacheFolder = join(cacheRoot, 'modules')) {
   const cache = writableFolder(cacheFolder);
   if (cache) return { fsModuleCache: true, fsModuleCachePath: cache };
   return basename(codeRoot) === 'dist' ? { viteModuleRunner: false, nodeLoader: false } : {};

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { homedir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { basename, dirname, join } from 'node:path';
 
@@ -9,3 +11,14 @@ export const specDir = join(projectRoot, 'spec');
 export const openapiPath = join(specDir, 'openapi.yaml');
 export const requirementsPath = join(specDir, 'requirements.yaml');
 export const vendorConfigSchemaPath = join(specDir, 'vendor-config.schema.json');
+
+/**
+ * The suite's own cache (vite's, the transformed suite files): in the user's cache folder
+ * (XDG_CACHE_HOME, else ~/.cache), one folder per installed copy, never inside node_modules,
+ * which belongs to the package manager.
+ */
+export const cacheRoot = join(
+  process.env.XDG_CACHE_HOME || join(homedir(), '.cache'),
+  'scheduling-conformance',
+  createHash('sha256').update(projectRoot).digest('hex').slice(0, 16),
+);
