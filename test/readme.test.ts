@@ -86,7 +86,7 @@ describe('--list', () => {
       // The same checks a whole run reports (a run reports them as they finish, in any order).
       if (exampleResult) expect(list.checks.map((c) => c.id).sort()).toEqual(exampleResult.checks.map((c) => c.id).sort());
       for (const c of list.checks) {
-        expect(Object.keys(c).sort()).toEqual(['changesData', 'clause', 'id', 'level', 'requirement', 'resource', 'title']);
+        expect(Object.keys(c).sort()).toEqual(['changesData', 'clause', 'id', 'level', 'needs', 'requirement', 'resource', 'title']);
         expect(text.stdout).toMatch(new RegExp(`^${c.level} +${c.clause.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} +${c.changesData ? 'changes' : 'reads'} +${c.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} +`, 'm'));
       }
       expect(text.stdout).toContain(`${list.checks.length} checks (`);
@@ -156,7 +156,7 @@ describe('CI examples and the Action', () => {
     }
     // Every option of a run has its input (the modes that are not a CI run, and the summary the
     // Action writes to $GITHUB_STEP_SUMMARY itself, aside); the Action adds its upload.
-    const notInputs = new Set(['sweep', 'yes', 'recover', 'release', 'from', 'list', 'json', 'help', 'version', 'summary']);
+    const notInputs = new Set(['sweep', 'yes', 'recover', 'release', 'from', 'rerun-failed', 'list', 'json', 'help', 'version', 'summary']);
     const inputOf: Record<string, string> = { cert: 'client-cert', key: 'client-key' };
     const expected = OPTIONS.map((o) => o.flag as string).filter((f) => !notInputs.has(f)).map((f) => inputOf[f] ?? f);
     expect(Object.keys(action.inputs).sort()).toEqual([...expected, 'artifact-name', 'upload-artifact'].sort());

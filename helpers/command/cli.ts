@@ -116,7 +116,7 @@ async function runWith(options: RunOptions, state: RunState, io: Io): Promise<nu
   io.stdout.write(`${targetLine(target, Boolean(state.reference))}\n`);
   const warning = plainHttpWarning(target.baseUrl, options.allowHttp);
   if (warning) io.stderr.write(`scheduling-conformance: ${warning}\n`);
-  if (options.only !== undefined && !options.sweep) await refuseEmptySelection(target, options.only);
+  if (options.only !== undefined && !options.sweep) target.only = await selection(target, options.only);
   const { preflight } = await import('./preflight.ts');
   const waited = await preflight(target, { waitMs: options.waitForTargetMs, say: (t) => io.stdout.write(redact(t)), runEndsAt: started + options.runTimeoutMs }, (e) => state.preflightRequests.push(e));
   target.stopChecksAt = started + waited + options.runTimeoutMs;
@@ -186,12 +186,15 @@ export function targetLine(target: TargetConfig, embedded: boolean): string {
 
 /**
  * --only that selects no check ends the run before any request: the registries declare the checks
- * (from the spec and the configuration; nothing runs) and they are matched first.
+ * (from the spec and the configuration; nothing runs) and they are matched first. What it selects
+ * takes with it what those checks need.
  */
-async function refuseEmptySelection(target: TargetConfig, only: string): Promise<void> {
-  const [{ declaredChecks }, { emptySelection }] = await Promise.all([import('../registries/index.ts'), import('../core/selection.ts')]);
-  const problem = emptySelection(await declaredChecks(target), only, target.readOnly);
+async function selection(target: TargetConfig, only: string): Promise<string | undefined> {
+  const [{ declaredChecks }, { emptySelection, withPrerequisites }] = await Promise.all([import('../registries/index.ts'), import('../core/selection.ts')]);
+  const every = await declaredChecks({ ...target, only: undefined });
+  const problem = emptySelection(every, only, target.readOnly);
   if (problem) throw new UsageError(`${problem}; nothing was sent to the target`);
+  return withPrerequisites(every, only);
 }
 
 /** --recover's own record of its requests, in the report directory beside the run's: the preflight and the recovery. */

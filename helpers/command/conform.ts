@@ -125,7 +125,7 @@ function openSession(options: RunOptions, baseTarget: TargetConfig, redact: (t: 
   journal.append({ kind: 'run', origin: new URL(baseTarget.baseUrl).origin, runId: baseTarget.runId });
   const requestLog = join(dir, REQUEST_LOG_FILE);
   writeFileSync(requestLog, preflightRequests.map((e) => `${JSON.stringify(e)}\n`).join(''));
-  const target: TargetConfig = { ...baseTarget, journalFile: journal.file, requestLogFile: requestLog, only: options.only };
+  const target: TargetConfig = { ...baseTarget, journalFile: journal.file, requestLogFile: requestLog };
   const client = journalledClient(target);
   client.phase = 'baseline';
   const say = (text: string) => io.stderr.write(redact(text));

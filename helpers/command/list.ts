@@ -4,7 +4,7 @@ import { suiteVersion } from '../core/version.ts';
 import { declaredChecks as declared, type DeclaredCheck } from '../registries/index.ts';
 import { loadSpec } from '../contract/spec.ts';
 import type { Io } from './io.ts';
-import { emptySelection, selects } from '../core/selection.ts';
+import { emptySelection, selects, withPrerequisites } from '../core/selection.ts';
 
 /**
  * The checks a run with these options would hold the target to, from the registries: the target
@@ -20,7 +20,9 @@ export async function declaredChecks(options: Pick<RunOptions, 'vendor' | 'only'
     timeoutMs: 1000,
     runId: 'scr-listing',
   });
-  return checks.filter((c) => selects(options.only, c) && !(options.readOnly && c.changesData));
+  // What a run with --only selects takes what its checks need with it (as cli.ts's selection).
+  const only = withPrerequisites(checks, options.only);
+  return checks.filter((c) => selects(only, c) && !(options.readOnly && c.changesData));
 }
 
 /** `--list [--json]`: what a run would check, before anything is sent. */

@@ -1,5 +1,7 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { UsageError } from '../core/errors.ts';
+import { onlyIds } from '../core/selection.ts';
 import { isIssuedRunId } from '../records/run-marker.ts';
 
 /** Node's timers hold at most 2^31-1 ms; a longer one fires at once. */
@@ -81,4 +83,35 @@ export function runId(text: string, source: string): string {
 export function existing(path: string, source: string): string {
   if (!existsSync(path)) throw new UsageError(`${source} ${path}: no such file or directory`);
   return path;
+}
+
+/** A run's result.json in DIR, or in the newest of DIR's folders that holds one (a folder of runs, as reports/ is). */
+function lastResult(dir: string, source: string): { file: string; checks: { id: string; outcome: string }[] } {
+  const own = join(dir, 'result.json');
+  let candidates: string[];
+  try {
+    candidates = existsSync(own) ? [own] : readdirSync(dir).map((d) => join(dir, d, 'result.json')).filter((f) => existsSync(f));
+  } catch (e) {
+    throw new UsageError(`${source} ${dir}: cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  const file = candidates.sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
+  if (!file) throw new UsageError(`${source} ${dir}: no run's result.json there, nor in a folder of it`);
+  try {
+    const result = JSON.parse(readFileSync(file, 'utf8')) as { checks?: unknown };
+    if (!Array.isArray(result.checks)) throw new Error('no checks');
+    return { file, checks: result.checks as { id: string; outcome: string }[] };
+  } catch (e) {
+    throw new UsageError(`${source} ${file}: not a run's result.json (${(e as Error).message})`);
+  }
+}
+
+/**
+ * --rerun-failed DIR: the checks of the last run there that failed, warned or were blocked, as an
+ * --only pattern (which then takes what they need with it).
+ */
+export function rerunOf(dir: string, source: string): string {
+  const { file, checks } = lastResult(dir, source);
+  const ids = checks.filter((c) => c.outcome === 'failed' || c.outcome === 'warning' || c.outcome === 'blocked').map((c) => c.id);
+  if (!ids.length) throw new UsageError(`${source}: no check failed, warned or was blocked in ${file}: nothing to run again`);
+  return onlyIds(ids);
 }

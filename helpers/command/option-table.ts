@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { apiKey, baseUrl, existing, MAX_TIMER_MS, pattern, runId, type NumberRule } from './option-checks.ts';
+import { apiKey, baseUrl, existing, MAX_TIMER_MS, pattern, rerunOf, runId, type NumberRule } from './option-checks.ts';
 import { DEFAULT_LIMITS } from '../core/limits.ts';
 
 /**
@@ -37,6 +37,8 @@ export interface OptionRow {
   readonly carried?: boolean;
   /** Given without one of these flags, it is a usage error saying `why`. */
   readonly needs?: { readonly flags: readonly string[]; readonly why: string };
+  /** The value a flag that takes one stands for when given bare (last, or before another flag). */
+  readonly bare?: string;
   /** Given with any of these flags, it is a usage error saying `why`. */
   readonly refuses?: readonly { readonly flags: readonly string[]; readonly why: string }[];
 }
@@ -116,6 +118,11 @@ export const OPTIONS = [
   {
     flag: 'only', arg: 'PATTERN', check: pattern, field: 'only', api: 'only',
     help: 'run only checks whose "<id> <title>" matches PATTERN (a regular expression);\none that matches none exits 2 before any request',
+  },
+  {
+    flag: 'rerun-failed', arg: 'DIR', bare: 'reports', check: rerunOf, field: 'rerunOnly',
+    refuses: [{ flags: ['only'], why: '--rerun-failed selects the checks itself: give it or --only, not both' }],
+    help: 'only the checks that failed, warned or were blocked in the last run in DIR (a run\'s\nreport directory, or a folder of them; default reports), with what they need',
   },
   {
     flag: 'expect', arg: 'FILE', field: 'expectFile', api: 'expect',

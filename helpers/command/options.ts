@@ -58,7 +58,7 @@ export function commandEnvironment(cwd = process.cwd(), env: NodeJS.ProcessEnv =
 /** The flags of a command line, as given; a flag it does not know is a usage error. */
 export function readArgv(argv: string[]): Given {
   try {
-    return parseArgs({ args: joinNegativeNumbers(argv), options: PARSED, strict: true, allowPositionals: false }).values as Given;
+    return parseArgs({ args: bareValues(joinNegativeNumbers(argv)), options: PARSED, strict: true, allowPositionals: false }).values as Given;
   } catch (e) {
     // parseArgs messages are one clear line; drop its "To specify a positional argument..." tail.
     throw new UsageError(String((e as Error).message).split('\n')[0].replace(/\. To specify.*$/, ''));
@@ -87,6 +87,7 @@ export function resolveOptions(given: Given, env: Record<string, string | undefi
   }
   refuseCombinations(given);
   const table = Object.fromEntries(ROWS.filter((r) => r.field).map((r) => [r.field, valueOf(r, given, env)])) as TableOptions;
+  if (table.rerunOnly !== undefined) table.only = table.rerunOnly;
   // The same key cannot be valid and expired: every expired-key check would fail, wrongly.
   if (table.expiredKey !== undefined && table.expiredKey === table.apiKey) throw new UsageError('the expired key is the same as the valid key: give an expired key, or none (the expired-key checks are then not tested)');
   const network = tlsFiles(text(given.ca), text(given.cert), text(given.key));
@@ -184,6 +185,14 @@ function extraHeader(text: string, env: Record<string, string | undefined>): Ext
   });
   if (/[\r\n\0]/.test(value)) throw new UsageError(`--header ${name}: the value holds a line break or NUL, which a header cannot carry`);
   return { name, value, ...(secrets.length && { secrets }) };
+}
+
+/** A flag whose value may be left out (--rerun-failed), given bare: its value is the table's. */
+function bareValues(argv: string[]): string[] {
+  return argv.flatMap((a, i) => {
+    const row = ROWS.find((r) => r.bare !== undefined && a === `--${r.flag}`);
+    return row && (argv[i + 1] === undefined || argv[i + 1].startsWith('-')) ? [a, row.bare!] : [a];
+  });
 }
 
 /** Flags that take a number. */

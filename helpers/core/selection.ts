@@ -27,3 +27,25 @@ export function emptySelection(checks: { id: string; title: string; changesData:
   }
   return undefined;
 }
+
+const escaped = (id: string) => id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * --only closed under what its checks need: the pattern, or the check ids (with their `needs`,
+ * transitively) of the checks it matches. A check whose prerequisite is left out proves nothing,
+ * so a selection takes the prerequisite with it. The same pattern serves every `selects` call.
+ */
+export function withPrerequisites(checks: readonly { id: string; title: string; needs?: readonly string[] }[], only: string | undefined): string | undefined {
+  if (only === undefined) return undefined;
+  const byId = new Map(checks.map((c) => [c.id, c]));
+  const needed = new Set<string>();
+  const visit = (id: string) => {
+    for (const n of byId.get(id)?.needs ?? []) if (!needed.has(n)) (needed.add(n), visit(n));
+  };
+  for (const c of checks) if (selects(only, c)) visit(c.id);
+  const extra = [...needed].filter((id) => { const c = byId.get(id); return c && !selects(only, c); });
+  return extra.length ? `(?:${only})|^(?:${extra.map(escaped).join('|')}) ` : only;
+}
+
+/** An --only pattern that selects exactly these check ids. */
+export const onlyIds = (ids: readonly string[]) => `^(?:${ids.map(escaped).join('|')}) `;

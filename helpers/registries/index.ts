@@ -34,6 +34,8 @@ export interface DeclaredCheck extends CheckIdentity {
   resource: string;
   /** Changes data on the target (left out of --read-only runs). */
   changesData: boolean;
+  /** Checks whose work it judges: --only takes them with it. */
+  needs: string[];
 }
 
 /**
@@ -47,7 +49,7 @@ export async function declaredChecks(target: TargetConfig): Promise<DeclaredChec
     checks(spec, target).map((c) => {
       const requirement = catalog.byId.get(requirementOf(c.id));
       if (!requirement) throw new Error(`check ${c.id}: no requirement ${requirementOf(c.id)} in spec/requirements.yaml`);
-      return { id: c.id, requirement: requirement.id, level: requirement.level, clause: requirement.clause, title: c.title, resource, changesData: Boolean(c.changesData) };
+      return { id: c.id, requirement: requirement.id, level: requirement.level, clause: requirement.clause, title: c.title, resource, changesData: Boolean(c.changesData), needs: [...(c.needs ?? [])] };
     }),
   );
 }
