@@ -32,8 +32,22 @@ export function asBlocked(error: unknown, by: string): Blocked;
 export function asBlocked(error: unknown, by?: string): Blocked | undefined {
   if (error instanceof Blocked) return error;
   if (error instanceof TurnedAway) return new Blocked(error.by, error.reason);
+  const own = suiteFault(error);
+  if (own) return new Blocked('the suite', own);
   if (by === undefined) return undefined;
   return new Blocked(by, error instanceof Error ? error.message.split('\n')[0] : String(error));
+}
+
+/**
+ * An error of the suite's own code (a TypeError, an assertion of a library), not a judgement of
+ * the target: the check proves nothing either way. Said without the library's words.
+ */
+export function suiteFault(error: unknown): string | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const own = [TypeError, ReferenceError, RangeError, SyntaxError, EvalError, URIError].some((k) => error.constructor === k) || error.name === 'AssertionError';
+  if (!own) return undefined;
+  const what = error.name === 'AssertionError' ? 'an internal assertion failed' : `${error.name}: ${error.message.split('\n')[0]}`;
+  return `the suite could not judge this check: an error in its own code (${what}); this says nothing of the target, please report it`;
 }
 
 export interface CheckRun {

@@ -206,7 +206,7 @@ interface Outcome {
 }
 
 /** The result model: the checks in the order of the suites and their declaration, those another writer touched settled as such. */
-function resultOf({ options, target, requestLog }: Session, { started, spec, collector, recovery, interference, stopped }: Outcome): RunResult {
+function resultOf({ options, target, requestLog, recoverLine }: Session, { started, spec, collector, recovery, interference, stopped }: Outcome): RunResult {
   const inContractOrder = <T extends CollectedCheck | Observation>(a: T, b: T) => suiteRank(a.resource) - suiteRank(b.resource) || collector.byDeclaration(a, b);
   const checks = collector.checks.filter((c) => !filteredOut(c)).toSorted(inContractOrder);
   return buildRunResult({
@@ -229,6 +229,7 @@ function resultOf({ options, target, requestLog }: Session, { started, spec, col
     stopped: stopped ?? (interference.size ? 'interference' : undefined),
     cleanUp: { deleted: recovery.deleted, restored: recovery.restored },
     leftOnTarget: recovery.leftOnTarget,
+    ...(recovery.leftOnTarget.length ? { recoverCommand: recoverLine } : {}),
     requests: readRequestLog(requestLog),
   });
 }

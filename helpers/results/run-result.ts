@@ -75,6 +75,8 @@ export interface RunResult {
   /** What the command itself deleted and restored after the suites (see helpers/safety/after-run-cleanup.ts). */
   cleanUp: { deleted: string[]; restored: string[] };
   leftOnTarget: LeftOnTarget[];
+  /** The command that puts back what is left on the target later (`--recover`), when something is. */
+  recoverCommand?: string;
   resources: { maxRssMiB: number };
   /** Requests sent outside any check or observation (preflight, baseline, suite set-up and clean-up, the after-run clean-up). */
   outsideChecks?: { phase: string; exchanges: Exchange[] }[];
@@ -101,6 +103,7 @@ export interface RunFacts {
   stopped?: Stopped;
   cleanUp?: { deleted: string[]; restored: string[] };
   leftOnTarget?: LeftOnTarget[];
+  recoverCommand?: string;
   /** The requirement catalog the checks belong to (default: spec/requirements.yaml): their texts, what it leaves unchecked, what must be proven. */
   catalog?: Catalog;
   /** Every request on the wire (the request log); without it, the count is that of the checks' exchanges. */
@@ -147,6 +150,7 @@ export function buildRunResult(f: RunFacts): RunResult {
     leftOut: f.readOnly ? checks.filter((c) => c.outcome === 'skipped').map((c) => c.id) : [],
     cleanUp: f.cleanUp ?? { deleted: [], restored: [] },
     leftOnTarget: f.leftOnTarget ?? [],
+    ...(f.recoverCommand && f.leftOnTarget?.length ? { recoverCommand: f.recoverCommand } : {}),
     resources: { maxRssMiB: Math.round(process.resourceUsage().maxRSS / 1024) },
     ...(f.requests ? { outsideChecks: outsideChecks(f.requests, [...checks, ...f.observations]) } : {}),
   };

@@ -26,7 +26,7 @@ export function writeReports(dir: string, run: RunResult, options: { redact: (t:
   const texts: Record<keyof typeof REPORT_FILES, string> = {
     json: `${JSON.stringify(run, null, 2)}\n`,
     junit: toJunit(run),
-    html: toHtml(run),
+    html: toHtml(run, options.certify),
     har: `${JSON.stringify(toHar(run), null, 2)}\n`,
   };
   const write = (path: string, text: string) => {

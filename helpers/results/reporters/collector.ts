@@ -55,16 +55,20 @@ export class ResultCollector implements Reporter {
   byDeclaration = (a: CollectedCheck | Observation, b: CollectedCheck | Observation): number => (this.declared.get(a) ?? 0) - (this.declared.get(b) ?? 0);
 
   onTestModuleEnd(module: TestModule): void {
-    for (const e of module.errors()) this.suiteErrors.push(this.redact(`${basename(module.moduleId)}: ${e.message}`));
+    // Said as a user reads it: the lane or the suite, not vitest's file and describe path.
+    for (const e of module.errors()) this.suiteErrors.push(this.redact(`the suite: ${errorText(e)}`));
     for (const suite of module.children.allSuites()) {
-      for (const e of suite.errors()) this.suiteErrors.push(this.redact(`${basename(module.moduleId)} > ${suite.fullName}: ${e.message}`));
+      for (const e of suite.errors()) this.suiteErrors.push(this.redact(`the ${suite.fullName.replace(/ > /g, ', ')} checks: ${errorText(e)}`));
     }
   }
 
   onTestRunEnd(_modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<SerializedError>): void {
-    for (const e of errors) this.suiteErrors.push(this.redact(`unhandled: ${e.message}`));
+    for (const e of errors) this.suiteErrors.push(this.redact(`unhandled: ${errorText(e)}`));
   }
 }
+
+/** An error's first line; an assertion library's wording never reaches a user. */
+const errorText = (e: { name?: string; message: string }) => (e.name === 'AssertionError' ? 'an internal assertion of the suite failed' : e.message.split('\n')[0]);
 
 /** A suite file that holds one registry is named after its resource. */
 const fileResource = (testCase: TestCase) => basename(testCase.module.moduleId).replace(/\.test\.[jt]s$/, '');

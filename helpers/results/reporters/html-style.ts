@@ -31,7 +31,8 @@ body:has(#show-not-applicable:checked) section.resource:not(:has(tbody.not-appli
 body:has(#show-blocked:checked) section.resource:not(:has(tbody.blocked)),
 body:has(#show-known:checked) section.resource:not(:has(tbody.known)) { display: none; }
 h2 { margin: 28px 0 8px; font-size: 18px; }
-table { width: 100%; border-collapse: collapse; }
+table { width: 100%; border-collapse: collapse; table-layout: fixed; }
+.jumps { margin: 16px 0 0; }
 th, td { text-align: left; vertical-align: top; padding: 6px 8px; border-bottom: 1px solid var(--line); }
 th { background: var(--bg); font-weight: 600; font-size: 12px; text-transform: uppercase; color: var(--muted); }
 td.time { text-align: right; white-space: nowrap; color: var(--muted); }
@@ -51,12 +52,14 @@ tbody.failed td:first-child { box-shadow: inset 4px 0 var(--fail); }
 tbody.warning td:first-child { box-shadow: inset 4px 0 #d4a72c; }
 tbody.known td:first-child { box-shadow: inset 4px 0 #c297ff; }
 .reason { margin-top: 4px; white-space: pre-wrap; }
+/* A reason or an id holding long JSON wraps inside its cell instead of widening the table. */
+td { overflow-wrap: anywhere; }
 tbody.failed .reason { color: var(--fail); } tbody.warning .reason { color: var(--warn); }
 tr.detail td { border-bottom: 1px solid var(--line); padding-top: 0; }
 details > summary { cursor: pointer; color: var(--na); }
 .exchange { margin: 10px 0 16px; border: 1px solid var(--line); border-radius: 6px; overflow: hidden; }
 .exchange h4 { margin: 0; padding: 6px 10px; background: var(--bg); font-size: 13px; border-bottom: 1px solid var(--line); }
-.pair { display: grid; grid-template-columns: 1fr 1fr; }
+.pair { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); }
 .pair > div { min-width: 0; } .pair > div + div { border-left: 1px solid var(--line); }
 .pair h5, .curl h5 { margin: 8px 10px 0; font-size: 12px; color: var(--muted); text-transform: uppercase; }
 pre { margin: 6px 10px 10px; white-space: pre-wrap; word-break: break-all; font: 12px/1.4 ui-monospace, "DejaVu Sans Mono", monospace; }

@@ -2,6 +2,7 @@ import type { Exchange } from '../../http/exchanges.ts';
 import { byResource, incompleteText, isKnownDeviation, notTestedText, VERDICT_TEXT, type ReportedCheck, type RunResult } from '../run-result.ts';
 import { curlCommand } from './curl.ts';
 import { SCRIPT, STYLE } from './html-style.ts';
+import type { Product } from '../../config/product.ts';
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const esc = (text: unknown) => String(text).replace(/[&<>"']/g, (c) => ENTITIES[c]);
@@ -101,8 +102,11 @@ function tiles(run: RunResult): string {
 }
 
 function leftOnTarget(run: RunResult): string {
+  const how = run.recoverCommand
+    ? `<p>The run could not put these back. This command finishes it later, from the run journal in the report directory:</p><pre>${esc(run.recoverCommand)}</pre>`
+    : '<p>The run could not put these back:</p>';
   const body = run.leftOnTarget.length
-    ? `<p>The run could not put these back; remove them by hand:</p><table><thead><tr><th>Record</th><th>Problem</th></tr></thead><tbody>${run.leftOnTarget
+    ? `${how}<table><thead><tr><th>Record</th><th>Problem</th></tr></thead><tbody>${run.leftOnTarget
         .map((l) => `<tr><td><code>${esc(l.record)}</code></td><td>${esc(l.problem)}</td></tr>`)
         .join('')}</tbody></table>`
     : '<p class="nothing">Nothing: the target was left as the run found it.</p>';
@@ -110,7 +114,24 @@ function leftOnTarget(run: RunResult): string {
 }
 
 /** The self-contained HTML report: inline style and script, no request to anywhere. */
-export function toHtml(run: RunResult): string {
+/** Links from the top to what a person looks for first, wherever it sits in a long page. */
+function jumps(run: RunResult): string {
+  const failed = run.checks.filter((c) => c.outcome === 'failed' || c.outcome === 'warning');
+  const links = [
+    ...(failed.length ? [`<a href="#check-${esc(failed[0].id)}">First failure</a> (${failed.length} failed or warned)`] : []),
+    `<a href="#left-on-target">Left on the target</a> (${run.leftOnTarget.length ? `<b>${run.leftOnTarget.length}</b>` : 'nothing'})`,
+    ...(run.suiteErrors.length ? [`<a href="#suite-errors">Suite errors</a> (<b>${run.suiteErrors.length}</b>)`] : []),
+  ];
+  return `<nav class="jumps" aria-label="Jump to">${links.join(' · ')}</nav>`;
+}
+
+/** Who and what a certification run certifies, as the bundle's SUMMARY.md names them. */
+function productLine(product: Product | undefined): string {
+  if (!product) return '';
+  return `<p>Certification of <b>${esc(product.product)} ${esc(product.version)}</b> by <b>${esc(product.vendor)}</b>${product.contact ? ` (${esc(product.contact)})` : ''}</p>`;
+}
+
+export function toHtml(run: RunResult, product?: Product): string {
   const seconds = (run.durationMs / 1000).toFixed(1);
   const notTested = notTestedText(run);
   const subtitle = (run.counts.knownDeviations && run.exitCode === 0
@@ -126,7 +147,7 @@ ${checks.map(checkHtml).join('\n')}</table></section>`);
         .join('')}</tbody></table></section>`
     : '';
   const errors = run.suiteErrors.length
-    ? `<section><h2>Suite errors</h2><p>The suite could not run completely:</p><pre>${esc(run.suiteErrors.join('\n\n'))}</pre></section>`
+    ? `<section id="suite-errors"><h2>Suite errors</h2><p>The suite could not run completely:</p><pre>${esc(run.suiteErrors.join('\n\n'))}</pre></section>`
     : '';
   const notChecked = run.notChecked.length
     ? `<section><h2>Not checked</h2><details><summary>${run.notChecked.length} statements of the contract no client can check, and why</summary><table><thead><tr><th>Clause</th><th>Statement</th><th>Why</th></tr></thead><tbody>${run.notChecked
@@ -143,8 +164,9 @@ ${checks.map(checkHtml).join('\n')}</table></section>`);
 <header class="verdict ${run.verdict}"><h1>${VERDICT_TEXT[run.verdict]}</h1>
 <p>Scheduling API v1 · target <code>${esc(run.target.origin)}</code>${run.target.embeddedReference ? ' (embedded reference)' : ''}${run.target.proxy ? ` through the proxy <code>${esc(run.target.proxy)}</code>` : ''} · ${esc(run.startedAt)} · ${seconds} s</p>
 <p>suite ${esc(run.suite.version)} · spec SHA-256 <code>${esc(run.spec.sha256)}</code>${run.options.strict ? ' · --strict' : ''}${run.options.readOnly ? ' · --read-only' : ''}${run.options.only ? ` · --only ${esc(run.options.only)}` : ''}${run.options.certify ? ' · certification run' : ''}</p>
-${subtitle}</header>
+${productLine(product)}${subtitle}</header>
 <main>
+${jumps(run)}
 ${tiles(run)}
 ${stale.length ? `<p class="note"><b>Pins to remove:</b> ${stale.map((c) => `<code>${esc(c.id)}</code>`).join(', ')} now pass.</p>` : ''}
 ${run.unmatchedExpectations.length ? `<p class="note"><b>Pins that match no check of this run:</b> ${run.unmatchedExpectations.map((id) => `<code>${esc(id)}</code>`).join(', ')}</p>` : ''}

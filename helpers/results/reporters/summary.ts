@@ -44,6 +44,7 @@ export function toSummaryMarkdown(run: RunResult): string {
     '### Left on the target',
     '',
     ...(run.leftOnTarget.length ? run.leftOnTarget.map((l) => `- \`${l.record}\`: ${cell(l.problem, 300)}`) : ['Nothing.']),
+    ...(run.recoverCommand ? ['', `Put it back later, from the run journal in the report directory: \`${run.recoverCommand}\``] : []),
     '',
   ].join('\n');
 }
