@@ -7,6 +7,7 @@ import type { TargetConfig } from '../config/target.ts';
 import type { ApiClient } from '../http/client.ts';
 import { ResultCollector } from '../results/reporters/collector.ts';
 import { TerminalReporter, useColour } from '../results/reporters/terminal.ts';
+import { Progress } from '../results/reporters/progress.ts';
 import { suiteRank } from '../core/resource-order.ts';
 import { loadSpec, type Spec } from '../contract/spec.ts';
 import { resourceAt } from '../contract/resource-ops.ts';
@@ -23,7 +24,7 @@ import { buildRunResult, incompleteText, type RunResult, type Stopped } from '..
 import { toSummaryMarkdown } from '../results/reporters/summary.ts';
 import { certificationRefusal } from '../results/reporters/certification.ts';
 import type { CollectedCheck, Observation } from '../results/check-outcomes.ts';
-import { NOT_SELECTED } from '../core/selection.ts';
+import { NOT_SELECTED, selects } from '../core/selection.ts';
 import type { Ended, Io } from './io.ts';
 import { JOURNAL_FILE, REQUEST_LOG_FILE } from '../results/report-files.ts';
 import { commandLine } from './relaunch.ts';
@@ -75,8 +76,11 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
   const started = new Date();
   const s = { ...openSession(options, baseTarget, redact, io, preflightRequests), earlyWorker };
   const collector = new ResultCollector(redact);
-  const terminal = new TerminalReporter(io.stdout, useColour(io.stdout), options.expectations);
+  const progress = new Progress(io.stderr.isTTY ? io.stderr : undefined, io.stdout);
+  const terminal = new TerminalReporter(io.stdout, useColour(io.stdout), options.expectations, progress);
   collector.onCheck((c) => filteredOut(c) || terminal.check(c));
+  collector.onLane((resource, working) => terminal.lane(resource, working));
+  void checksToRun(s.target).then((n) => void (progress.total = n), () => {});
   const stop = new RunStop({
     runId: s.target.runId,
     runTimeoutMs: options.runTimeoutMs,
@@ -94,12 +98,15 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
     stop.startUpDone();
     const lease = s.target.readOnly || stop.reason ? undefined : await claimTarget(s, spec);
     const recovery = await whileLeased(lease, async () => {
+      progress.start();
       if (!stop.reason) await runChecks(s, collector, stop);
       stop.checksOver();
+      progress.cleaningUp(() => leftAccordingToJournal(s.journal, s.target.runId).length);
       s.client.phase = 'after-run clean-up';
       return recover(s.client, s.journal, s.target, { cleanupTimeoutMs: options.cleanupTimeoutMs });
     });
     stop.cleanedUp();
+    progress.stop();
     tellAfterChecks(s, collector, stop.reason, recovery);
     // Another writer met during the run (helpers/safety/interference.ts): what it touched proves nothing.
     const interference = outstanding(s.journal.read()).interference;
@@ -173,6 +180,12 @@ async function whileLeased<T>(lease: Lease | undefined, work: () => Promise<T>):
   } finally {
     clearInterval(beats);
   }
+}
+
+/** How many checks the run holds the target to, as --list counts them: the progress line's whole. */
+async function checksToRun(target: TargetConfig): Promise<number> {
+  const { declaredChecks } = await import('../registries/index.ts');
+  return (await declaredChecks(target)).filter((c) => selects(target.only, c) && !(target.readOnly && c.changesData)).length;
 }
 
 /** The suites, run to their end or until the run stops; an error of theirs is kept as the run's suite error. */

@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import type { Reporter, TestCase, TestModule } from 'vitest/node';
+import type { Reporter, TestCase, TestModule, TestSuite } from 'vitest/node';
 import type { SerializedError } from 'vitest';
 import type { CollectedCheck, Observation } from '../check-outcomes.ts';
 import type { CheckMeta, ObservationMeta } from '../../model/check-meta.ts';
@@ -20,6 +20,30 @@ export class ResultCollector implements Reporter {
 
   onCheck(listener: (check: CollectedCheck) => void): void {
     this.listeners.push(listener);
+  }
+
+  private laneListeners: ((resource: string, working: boolean) => void)[] = [];
+
+  /** A lane (a suite file of one resource, or a resource's describe block) began or ended. */
+  onLane(listener: (resource: string, working: boolean) => void): void {
+    this.laneListeners.push(listener);
+  }
+
+  private lane(resource: string, working: boolean): void {
+    for (const l of this.laneListeners) l(resource, working);
+  }
+
+  // A suite file without describe blocks of its own (the operations pass) is one lane.
+  onTestModuleStart(module: TestModule): void {
+    if (isLane(module)) this.lane(moduleResource(module), true);
+  }
+
+  onTestSuiteReady(suite: TestSuite): void {
+    if (suite.parent.type === 'module') this.lane(suite.name, true);
+  }
+
+  onTestSuiteResult(suite: TestSuite): void {
+    if (suite.parent.type === 'module') this.lane(suite.name, false);
   }
 
   onTestCaseResult(testCase: TestCase): void {
@@ -55,6 +79,7 @@ export class ResultCollector implements Reporter {
   byDeclaration = (a: CollectedCheck | Observation, b: CollectedCheck | Observation): number => (this.declared.get(a) ?? 0) - (this.declared.get(b) ?? 0);
 
   onTestModuleEnd(module: TestModule): void {
+    if (isLane(module)) this.lane(moduleResource(module), false);
     // Said as a user reads it: the lane or the suite, not vitest's file and describe path.
     for (const e of module.errors()) this.suiteErrors.push(this.redact(`the suite: ${errorText(e)}`));
     for (const suite of module.children.allSuites()) {
@@ -71,7 +96,9 @@ export class ResultCollector implements Reporter {
 const errorText = (e: { name?: string; message: string }) => (e.name === 'AssertionError' ? 'an internal assertion of the suite failed' : e.message.split('\n')[0]);
 
 /** A suite file that holds one registry is named after its resource. */
-const fileResource = (testCase: TestCase) => basename(testCase.module.moduleId).replace(/\.test\.[jt]s$/, '');
+const moduleResource = (module: TestModule) => basename(module.moduleId).replace(/\.test\.[jt]s$/, '');
+const isLane = (module: TestModule) => ![...module.children.suites()].length;
+const fileResource = (testCase: TestCase) => moduleResource(testCase.module);
 
 function toCheckResult(testCase: TestCase, redact: (t: string) => string): CollectedCheck | undefined {
   const meta = (testCase.meta() as { conformance?: CheckMeta }).conformance;

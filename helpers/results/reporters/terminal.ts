@@ -3,6 +3,8 @@ import type { CollectedCheck } from '../check-outcomes.ts';
 import type { Expectations } from '../../config/expectations.ts';
 import type { Output } from '../../core/output.ts';
 import { certifiedLine } from './certification.ts';
+import type { Progress } from './progress.ts';
+import { suiteRank } from '../../core/resource-order.ts';
 import { incompleteText, isKnownDeviation, notTestedText, scopeText, VERDICT_TEXT, type RunResult } from '../run-result.ts';
 
 type Style = Parameters<typeof styleText>[0];
@@ -27,27 +29,73 @@ const MARKS: Record<CollectedCheck['outcome'] | 'known', { mark: string; style: 
 /** Failures repeated at the verdict, at most: the rest are counted. */
 const RECAP_MAX = 20;
 
-/** A line per check as it finishes (fed by vitest's reporter API), grouped by resource; then the summary. */
+/**
+ * A line per check as it finishes (fed by vitest's reporter API), under its lane's heading, once:
+ * the lane that started first prints as it goes, the others wait their turn (lanes side by side
+ * would interleave), so the output reads in contract order at any --concurrency; then the summary.
+ */
 export class TerminalReporter {
-  private resource?: string;
+  /** The lane printing as it goes. */
+  private current?: string;
+  private readonly waiting = new Map<string, string[]>();
+  private readonly ended = new Set<string>();
 
   constructor(
     private readonly out: Output,
     private readonly colour: boolean,
     private readonly expectations: Expectations = {},
+    private readonly progress?: Progress,
   ) {}
 
   private paint(style: Style, text: string): string {
     return this.colour ? styleText(style, text) : text;
   }
 
+  private write(text: string): void {
+    if (this.progress) this.progress.write(this.out, text);
+    else this.out.write(text);
+  }
+
+  private heading(resource: string): string {
+    return `\n${this.paint('bold', resource)}\n`;
+  }
+
   check(c: CollectedCheck): void {
+    if (this.progress) this.progress.done++;
     // Skipped checks share a reason (read-only, interrupted, run timeout): the summary counts them in one line.
     if (c.outcome === 'skipped') return;
-    if (c.resource !== this.resource) {
-      this.resource = c.resource;
-      this.out.write(`\n${this.paint('bold', c.resource)}\n`);
+    const line = this.line(c);
+    if (this.current === undefined && !this.ended.has(c.resource)) {
+      this.current = c.resource;
+      this.write(this.heading(c.resource));
     }
+    if (c.resource === this.current) return this.write(line);
+    this.waiting.set(c.resource, [...(this.waiting.get(c.resource) ?? []), line]);
+  }
+
+  /** A lane began or ended (vitest's suite events): the next waiting lane, in contract order, takes the floor. */
+  lane(resource: string, working: boolean): void {
+    this.progress?.lane(resource, working);
+    if (working) return;
+    this.ended.add(resource);
+    if (resource !== this.current) return;
+    this.current = undefined;
+    this.flush(false);
+  }
+
+  /** Lanes waiting, in contract order: the ended ones whole; the first still working becomes current. */
+  private flush(all: boolean): void {
+    for (const resource of [...this.waiting.keys()].sort((a, b) => suiteRank(a) - suiteRank(b))) {
+      this.write(`${this.heading(resource)}${this.waiting.get(resource)!.join('')}`);
+      this.waiting.delete(resource);
+      if (!all && !this.ended.has(resource)) {
+        this.current = resource;
+        return;
+      }
+    }
+  }
+
+  private line(c: CollectedCheck): string {
     const pin = this.expectations[c.id];
     const m = MARKS[pin && c.outcome === 'failed' && pin.outcome === 'failed' ? 'known' : c.outcome];
     const head = `${m.mark} ${m.label} ${c.level.padEnd(6)} ${c.id}`;
@@ -55,7 +103,7 @@ export class TerminalReporter {
     if (c.reason && c.outcome !== 'passed') line += `\n      ${this.paint(m.style, c.reason.split('\n')[0])}`;
     if (pin && pin.outcome === c.outcome) line += `\n      ${this.paint('magenta', `known deviation (--expect): ${pin.reason}`)}`;
     else if (pin && c.outcome === 'passed') line += `\n      ${this.paint('yellow', `pinned as ${pin.outcome} in the --expect file, now passes: remove the pin`)}`;
-    this.out.write(`${line}\n`);
+    return `${line}\n`;
   }
 
   /** The failures again, beside the verdict: one among some 200 check lines is easy to miss. */
@@ -71,6 +119,8 @@ export class TerminalReporter {
   }
 
   summary(run: RunResult, reports?: { dir: string; bundle?: string }): void {
+    this.flush(true);
+    this.progress?.stop();
     const n = run.counts;
     const style: Style = run.verdict === 'conformant' ? 'green' : 'red';
     const lines: string[] = [];
