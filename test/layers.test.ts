@@ -71,8 +71,8 @@ describe('the layers', () => {
     expect(wrong).toEqual([]);
   });
 
-  test("README's \"Where things live\" names each layer where it is", () => {
-    const section = readFileSync(join(projectRoot, 'README.md'), 'utf8').split('\n### Where things live\n')[1]?.split('\n#')[0] ?? '';
+  test("docs/architecture.md's \"Where things live\" names each layer where it is", () => {
+    const section = readFileSync(join(projectRoot, 'docs/architecture.md'), 'utf8').split('\n### Where things live\n')[1]?.split('\n#')[0] ?? '';
     const rows = [...section.matchAll(/^\| (\d+) \|(.*)\|$/gm)].flatMap(([, rank, cells]) => [...cells.matchAll(/`([^`]+)`/g)].map(([, path]) => `${path.replace(/\/$/, '')} ${rank}`));
     expect(rows.sort()).toEqual(LAYERS.map((l) => `${l.path} ${l.rank}`).sort());
   });

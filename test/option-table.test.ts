@@ -60,8 +60,8 @@ describe('--help', () => {
   });
 });
 
-test('the README\'s flag table names every flag of the table and its environment variable', () => {
-  const readme = readFileSync(join(projectRoot, 'README.md'), 'utf8');
+test('the flag table (docs/options.md) names every flag of the table and its environment variable', () => {
+  const readme = readFileSync(join(projectRoot, 'docs/options.md'), 'utf8');
   const section = readme.slice(readme.indexOf('## Running against a target'), readme.indexOf('### The networks staging sits behind'));
   const table = section.split('\n').filter((l) => l.startsWith('|')).join('\n');
   for (const row of rows) {

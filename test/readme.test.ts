@@ -18,11 +18,22 @@ import type { RunResult } from '../helpers/results/run-result.ts';
 import { runMain } from './support/cli.ts';
 
 const readme = readFileSync(join(projectRoot, 'README.md'), 'utf8');
+/** The documents under docs/ the README links to. */
+const docs = [...readme.matchAll(/\]\((docs\/[\w-]+\.md)\)/g)].map((m) => m[1]).filter((f, i, all) => all.indexOf(f) === i).map((f): [string, string] => [f, readFileSync(join(projectRoot, f), 'utf8')]);
+
+describe('the README', () => {
+  test('is what a user needs, under 15 KB; the rest is in the documents it links, each of which exists and links back', () => {
+    expect(Buffer.byteLength(readme)).toBeLessThan(15 * 1024);
+    expect(docs.length).toBeGreaterThanOrEqual(6);
+    for (const [file, text] of docs) expect(text, file).toContain('[README](../README.md)');
+    for (const heading of ['## The two commands', '## Running against a target', '## Safe on staging', '## Exit codes', '## In CI', '## Reports', '## Certification (`--certify`)']) expect(readme).toContain(`\n${heading}\n`);
+  });
+});
 const scratch = mkdtempSync(join(tmpdir(), 'scr-readme-'));
 
-/** The first fenced block of `lang` under the heading `heading`. */
-function block(heading: string, lang: string): string {
-  const section = readme.split(`\n${heading}\n`)[1];
+/** The first fenced block of `lang` under the heading `heading`, in the README or a document it links. */
+function block(heading: string, lang: string, text = readme): string {
+  const section = text.split(`\n${heading}\n`)[1];
   const found = section?.match(new RegExp('```' + lang + '\\n([\\s\\S]*?)```'));
   if (!found) throw new Error(`README: no ${lang} block under "${heading}"`);
   return found[1];
@@ -109,7 +120,7 @@ describe('--list', () => {
 describe('the vendor configuration example', () => {
   test('passes the embedded reference as printed: no failure, no warning, nothing not applicable; --summary and $GITHUB_STEP_SUMMARY get the summary', async () => {
     const config = join(scratch, 'vendor-config.json');
-    writeFileSync(config, block('## Vendor configuration', 'json'));
+    writeFileSync(config, block('## Vendor configuration', 'json', readFileSync(join(projectRoot, 'docs/vendor-config.md'), 'utf8')));
     const step = join(scratch, 'step-summary.md');
     writeFileSync(step, '# an earlier step\n');
     const summary = join(scratch, 'summary.md');
@@ -198,7 +209,7 @@ describe('CI examples and the Action', () => {
     expect(gl.conformance.artifacts.paths).toContain('conformance-report/');
   });
 
-  test('every command line in the README names flags the command has', () => {
-    for (const command of commands(readme)) for (const f of flags(command)) expect(helpFlags, `--${f} in ${command}`).toContain(f);
+  test('every command line in the README and its documents names flags the command has', () => {
+    for (const text of [readme, ...docs.map(([, t]) => t)]) for (const command of commands(text)) for (const f of flags(command)) expect(helpFlags, `--${f} in ${command}`).toContain(f);
   });
 });
