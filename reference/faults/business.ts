@@ -163,6 +163,11 @@ export const businessFaults: Fault[] = [
     kills: ids('BUS-UPDATE-NULLABLE', ['phoneNumber', 'address', 'websiteUrl', 'termsAndConditionsUrl', 'instagramUrl', 'twitterUrl', 'facebookUrl']),
   },
   {
+    name: 'business-null-as-text',
+    description: 'A field sent as null is stored as the text "null".',
+    kills: ids('BUS-UPDATE-NULLABLE', ['phoneNumber', 'address', 'websiteUrl', 'termsAndConditionsUrl', 'instagramUrl', 'twitterUrl', 'facebookUrl']),
+  },
+  {
     name: 'business-empty-list-ignored',
     description: 'An update of businessHours to the empty list answers 200 and is ignored.',
     kills: ['BUS-UPDATE-BOUNDARY:businessHours:empty'],
@@ -175,6 +180,12 @@ export const businessFaults: Fault[] = [
   {
     name: 'business-hours-three-at-most',
     description: 'Only the first three WorkHours of businessHours are stored; the update answers 200.',
+    kills: ['BUS-UPDATE-BOUNDARY:businessHours:more'],
+  },
+  {
+    // Sorting alone is a form of the list (its order is not shown); dropping an element sent is not.
+    name: 'business-hours-one-per-day',
+    description: 'businessHours are stored in weekday order, one element per day: a second element of a day is dropped; the update answers 200.',
     kills: ['BUS-UPDATE-BOUNDARY:businessHours:more'],
   },
   {
