@@ -155,7 +155,7 @@ export class BusinessRun {
         continue;
       }
       const why = together.status !== 200 ? `answered ${together.status}` : together.read ? `answered 200, and ${name} read back ${show(together.read[name])}` : 'answered 200, and could not be read back';
-      this.edgeSteps.set(name, { value, ...(await this.sendEdge({ [name]: value })), together: `sent first with the other fields' edges (${Object.keys(plan).join(', ')}), which ${why}: sent again alone` });
+      this.edgeSteps.set(name, { value, ...(await this.sendEdge({ [name]: value })), together: `sent first with the other fields' edges (${[...plan.keys()].join(', ')}), which ${why}: sent again alone` });
     }
   }
 
