@@ -145,6 +145,10 @@ export const VARIATIONS: Variation[] = [
   { name: 'api-index', notShown: 'other-resources', description: 'GET /api/v1 answers an index of the resources served, a fourth (locations) among them.' },
   // Section 2: the element structure of WorkHours.
   { name: 'work-hours-minutes', notShown: 'values', description: 'businessHours elements are {day, opensAtMinute, closesAtMinute} with ISO weekday numbers, not named days and times.' },
+  // Section 2: the order of businessHours; how many elements they hold; which nullable fields are filled in.
+  { name: 'business-hours-weekday-order', notShown: 'values', description: 'businessHours are stored in weekday order, whatever order they are sent in.' },
+  { name: 'business-hours-one-day', notShown: 'values', description: 'The business is open one day a week: businessHours hold one element.' },
+  { name: 'business-nullable-unset', notShown: 'values', description: 'A business just set up: every nullable field is null (name, email, currency, time zone, hours and GDPR set).' },
   // Section 3: states of a record.
   { name: 'record-state', notShown: 'states', description: 'Every customer carries a state the server keeps ("state": "active").' },
   { name: 'team-member-state', notShown: 'states', description: 'Every team member carries a status and when it last changed, both kept by the server ("status": "active", "statusChangedAt").' },

@@ -76,6 +76,31 @@ describe.concurrent('business lane against the reference implementation', () => 
     expect(step?.exchanges.at(-1)?.request.body).toBe('{"currencyIso":"CAD"}');
   });
 
+  test('a list read back in another order passes, noting the form it took; one that drops an element sent fails', async () => {
+    const sorted = await runAgainst({ variations: ['business-hours-weekday-order'] });
+    expect(sorted.run.code, sorted.run.stderr).toBe(0);
+    const more = sorted.checks.find((c) => c.id === 'BUS-UPDATE-BOUNDARY:businessHours:more');
+    expect(more?.outcome).toBe('passed');
+    expect(more?.notes.join('\n')).toMatch(/businessHours reads back .*MONDAY.*MONDAY.*TUESDAY.*: the target's own form, taken as the value sent \(list in another order; not shown/);
+    const dropped = await runAgainst({ variations: ['business-hours-weekday-order'], faults: ['business-hours-one-per-day'] });
+    expect(dropped.run.code).toBe(1);
+    expect(outcomes(dropped.checks, ['failed'])).toEqual(['BUS-UPDATE-BOUNDARY:businessHours:more']);
+  });
+
+  test('a business whose nullable fields are all null: one field shows null round-tripping, then every other is tested; null kept as text fails that field, naming it and the request that frees it', async () => {
+    const fresh = await runAgainst({ variations: ['business-nullable-unset'] });
+    expect(fresh.run.code, fresh.run.stderr).toBe(0);
+    expect(outcomes(fresh.checks, ['failed', 'not-applicable', 'blocked'])).toEqual([]);
+    expect(fresh.after).toBe(fresh.before);
+    const text = await runAgainst({ variations: ['business-nullable-unset'], faults: ['business-null-as-text'] });
+    expect(text.run.code).not.toBe(0);
+    expect(outcomes(text.checks, ['failed'])).toEqual(['BUS-UPDATE-NULLABLE:phoneNumber']);
+    const reason = text.checks.find((c) => c.id === 'BUS-UPDATE-NULLABLE:phoneNumber')?.reason;
+    expect(reason).toMatch(/reads back "null"; phoneNumber is left holding ".*", this run's value: PATCH \/api\/v1\/business \{"phoneNumber":null\} frees it/);
+    // Null did not round-trip: no other field null before the run is changed.
+    expect(text.checks.find((c) => c.id === 'BUS-UPDATE-200:address')?.reason).toMatch(/null did not round-trip on phoneNumber/);
+  });
+
   test('reads the record from a single-property envelope and says so', async () => {
     const { run, checks, before, after } = await runAgainst({ variations: ['business-envelope-data'] });
     expect(run.code, run.stderr).toBe(0);

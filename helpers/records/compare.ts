@@ -1,15 +1,16 @@
 import { isDeepStrictEqual } from 'node:util';
 import { SERVER_MAINTAINED, type Row } from '../contract/record.ts';
+import { sameValue } from './equivalence.ts';
 
 /** Ids compare as text: 42 and "42" name the same record in a path. */
 export const sameId = (a: unknown, b: unknown): boolean => a !== undefined && a !== null && String(a) === String(b);
 
 const show = (v: unknown) => (v === undefined ? 'nothing' : JSON.stringify(v));
 
-/** The fields of `expected` that `actual` does not carry with the same value, described for a message. */
+/** The fields of `expected` (sent) that `actual` (read back) does not carry with the same value or an equivalent form of it (see equivalence.ts), described for a message. */
 export function mismatches(expected: Row, actual: Row): string[] {
   return Object.keys(expected)
-    .filter((k) => !isDeepStrictEqual(expected[k], actual[k]))
+    .filter((k) => !sameValue(expected[k], actual[k]))
     .map((k) => `${k}: expected ${show(expected[k])}, got ${show(actual[k])}`);
 }
 

@@ -1,9 +1,10 @@
 import { isDeepStrictEqual } from 'node:util';
 import { is2xx } from '../http/basics.ts';
 import { SERVER_MAINTAINED, type Row } from '../contract/record.ts';
+import { sameValue } from './equivalence.ts';
 
-/** Whether a read shows a field at the value sent: fields are not shown, so null may also read back absent. */
-export const showsValue = (read: Row, name: string, value: unknown) => (value === null && !(name in read)) || isDeepStrictEqual(read[name], value);
+/** Whether a read shows a field at the value sent, or a form equivalent to it (see equivalence.ts): fields are not shown, so null may also read back absent. */
+export const showsValue = (read: Row, name: string, value: unknown) => (value === null && !(name in read)) || sameValue(value, read[name]);
 
 /**
  * What a lane knows of one record it writes to, so that a reading older than that is read again

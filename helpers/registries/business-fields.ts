@@ -12,11 +12,19 @@ import type { Operation } from '../contract/spec.ts';
 import type { TargetConfig } from '../config/target.ts';
 import type { CheckId } from '../contract/catalog.ts';
 import { changedFieldNames } from '../records/compare.ts';
+import { otherForm, sameValue } from '../records/equivalence.ts';
 import { candidateValues, typeBoundaries, type Boundary, type NamedField } from '../resources/business-values.ts';
-import { edgeShows, patchText as patchOf, show, type BusinessRun, type EdgeStep } from './business-run.ts';
+import { edgeShows, patchText as patchOf, show, type BusinessRun, type DoneStep, type EdgeStep } from './business-run.ts';
 
 const nullableTitle = (name: string) => `${name} accepts null, reads back null, then accepts a string`;
 const boundaryTitle = (name: string, edge: Boundary) => `${name} set to ${edge.description}, when answered 200, reads back so`;
+
+/** The value sent reads back as sent or in a form equivalent to it (equivalence.ts), which is noted. */
+function readsBack(run: CheckRun, name: string, sent: unknown, read: unknown, message: string): void {
+  ensure(sameValue(sent, read), message);
+  const form = otherForm(name, sent, read);
+  if (form) run.note(form);
+}
 
 /**
  * The edges that go out together after the first update step (see EdgeStep): null for each
@@ -50,9 +58,12 @@ export function fieldChecks(target: TargetConfig, updateOp: Operation, nf: Named
     updateStep(target, updateOp, nf),
     { id: `BUS-UPDATE-APPLIES:${name}`, title: `${name} reads back with the value sent`, changesData: true, needs: [step], async run(b, run) {
       const done = b.stepOf(name, run);
-      done.after = await b.record.read();
-      done.read = b.record.lastReadExchange;
-      ensure(isDeepStrictEqual(done.after[name], done.value), `${name} reads back ${show(done.after[name])} after an update to ${show(done.value)}`);
+      // A step that put null back after its value (see BusinessRun.nullRoundTrip) read it already.
+      if (!done.after) {
+        done.after = await b.record.read();
+        done.read = b.record.lastReadExchange;
+      } else if (done.read) recordExchange(done.read);
+      readsBack(run, name, done.value, done.after[name], `${name} reads back ${show(done.after[name])} after an update to ${show(done.value)}`);
     } },
     { id: `BUS-UPDATE-PARTIAL:${name}`, title: `updating ${name} leaves every other field as it was`, changesData: true, needs: [step], async run(b, run) {
       const done = b.stepOf(name, run);
@@ -89,7 +100,7 @@ function updateStep(target: TargetConfig, updateOp: Operation, nf: NamedField): 
   return { id: `BUS-UPDATE-200:${name}`, title: `a body with only ${name} answers 200`, changesData: true, async run(b, run) {
     const { record, steps } = b;
     try {
-      const why = record.unchangeable(nf) ?? b.nullGate(nf);
+      const why = record.unchangeable(nf) ?? b.nullGate(nf, true);
       if (why) {
         steps.set(name, { notApplicable: why });
         run.notApplicable(why);
@@ -123,6 +134,7 @@ function updateStep(target: TargetConfig, updateOp: Operation, nf: NamedField): 
           ensure(answer.status === 200, `${patchText(body)} answered ${answer.status}`);
           b.accepted.set(name, value);
           if (refused.length) run.note(`refused before: ${refused.join('; ')}`);
+          if (b.leadsNull(nf)) await b.nullRoundTrip(name, steps.get(name) as DoneStep);
           return;
         }
         refused.push(`${show(value)} (${source}) answered ${answer.status}`);
@@ -185,7 +197,7 @@ async function nullThenString(target: TargetConfig, b: BusinessRun, updateOp: Op
   if (step && 'before' in step && step.status === 200 && !step.refused && step.after) {
     const { value, after } = b.stepOf(name, run);
     if (step.read) recordExchange(step.read);
-    ensure(isDeepStrictEqual(after?.[name], value), `after null, ${patchOf(updateOp, { [name]: value })} answered 200 and ${name} reads back ${show(after?.[name])}`);
+    readsBack(run, name, value, after?.[name], `after null, ${patchOf(updateOp, { [name]: value })} answered 200 and ${name} reads back ${show(after?.[name])}`);
     return;
   }
   // Its value from before the run: a string the target holds, so valid on it.
@@ -205,7 +217,18 @@ async function stringThenNull(b: BusinessRun, updateOp: Operation, name: string,
   if (step && 'before' in step && step.status === 200 && step.after) {
     const { after } = b.stepOf(name, run);
     if (step.read) recordExchange(step.read);
-    ensure(isDeepStrictEqual(after?.[name], value), `after ${patchOf(updateOp, { [name]: value })} answered 200, ${name} reads back ${show(after?.[name])}`);
+    readsBack(run, name, value, after?.[name], `after ${patchOf(updateOp, { [name]: value })} answered 200, ${name} reads back ${show(after?.[name])}`);
+    // The step put null back at once (the run's first null, see BusinessRun.nullRoundTrip): judged on that.
+    if (step.nulled) {
+      const { status, read, exchanges, failure } = step.nulled;
+      for (const e of exchanges) recordExchange(e);
+      if (status === undefined) throw failure;
+      const nullBody = patchOf(updateOp, { [name]: null });
+      const left = `${name} is left holding ${show(value)}, this run's value: ${nullBody} frees it once the target takes null (\`--recover <report directory>\` sends it)`;
+      ensure(status === 200, `${nullBody} answered ${status ?? 'nothing'}; ${left}`);
+      ensure(read !== undefined && edgeShows(read, name, null), `after ${nullBody}, ${name} reads back ${show(read?.[name])}; ${left}`);
+      return;
+    }
   } else if ((await b.record.current())[name] === null) {
     await b.setAndConfirm(name, value);
   }
@@ -228,7 +251,7 @@ function boolean(updateOp: Operation, nf: NamedField, from: boolean, to: boolean
     const step = b.steps.get(name);
     if (step && 'after' in step && step.after && step.status === 200 && b.currentValue(step.before, name) === from && step.value === to) {
       for (const e of [...(step.wrote ?? []), ...(step.read ? [step.read] : [])]) recordExchange(e);
-      ensure(isDeepStrictEqual(step.after[name], to), `after ${patchOf(updateOp, { [name]: to })}, ${name} reads back ${show(step.after[name])}`);
+      readsBack(run, name, to, step.after[name], `after ${patchOf(updateOp, { [name]: to })}, ${name} reads back ${show(step.after[name])}`);
       return;
     }
     // The multi-field update may have: judged on its read-back when it shows, else sent again alone.
@@ -270,14 +293,21 @@ function boundary(target: TargetConfig, updateOp: Operation, nf: NamedField, edg
       if (sent.status >= 400 && sent.status < 500) refused(sent.status);
       ensure(sent.status === 200, `${patchOf(updateOp, body)} answered ${sent.status}`);
       if (!sent.read) throw sent.failure;
-      ensure(isDeepStrictEqual(sent.read[name], value), `after ${patchOf(updateOp, body)}, ${name} reads back ${show(sent.read[name])}`);
+      readsBack(run, name, value, sent.read[name], `after ${patchOf(updateOp, body)}, ${name} reads back ${show(sent.read[name])}`);
       return;
+    }
+    // The field's update step may have sent this very value (a list of one element has no
+    // shorter one that differs from the empty edge): its read-back is judged, not sent again.
+    const step = b.steps.get(name);
+    if (step && 'before' in step && step.status === 200 && step.after && isDeepStrictEqual(step.value, value)) {
+      for (const e of [...(step.wrote ?? []), ...(step.read ? [step.read] : [])]) recordExchange(e);
+      return readsBack(run, name, value, step.after[name], `after ${patchOf(updateOp, body)}, ${name} reads back ${show(step.after[name])}`);
     }
     await record.current();
     const answer = await record.update(body);
     if (answer.status >= 400 && answer.status < 500) refused(answer.status);
     ensure(answer.status === 200, `${patchOf(updateOp, body)} answered ${answer.status}`);
     const after = await record.read();
-    ensure(isDeepStrictEqual(after[name], value), `after ${patchOf(updateOp, body)}, ${name} reads back ${show(after[name])}`);
+    readsBack(run, name, value, after[name], `after ${patchOf(updateOp, body)}, ${name} reads back ${show(after[name])}`);
   } };
 }

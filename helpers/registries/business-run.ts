@@ -21,7 +21,9 @@ export const patchText = (updateOp: Operation, body: Row) => `${updateOp.method}
 export { edgeShows };
 
 /** What the update step of a field did, for the checks that judge it. */
-export type DoneStep = { before: Row; value: unknown; after?: Row; wrote?: Exchange[]; read?: Exchange; status?: number; refused?: boolean };
+export type DoneStep = { before: Row; value: unknown; after?: Row; wrote?: Exchange[]; read?: Exchange; status?: number; refused?: boolean; nulled?: NullStep };
+/** The null a field's step put back after its value, when no field had yet shown null round-tripping (see BusinessRun.nullRoundTrip). */
+export type NullStep = { status?: number; read?: Row; failure?: unknown; exchanges: Exchange[] };
 type Step = DoneStep | { notApplicable: string } | { blocked: Blocked };
 
 /**
@@ -73,6 +75,8 @@ export class BusinessRun {
   readonly accepted = new Map<string, unknown>();
   /** Set when a BUS-UPDATE-NULLABLE check passes. */
   nullShown = false;
+  /** The field whose step showed whether null round-trips, when no edge could (see nullRoundTrip), and why not if it did not. */
+  private roundTrip?: { name: string; failed?: string };
   /** What each request of the 401 matrix was answered, by operation and case. */
   readonly refusals = new Map<string, Refusal | { notApplicable: string } | { blocked: Blocked }>();
   /** Each secured operation's 401 matrix, made when its first check asks. */
@@ -151,7 +155,7 @@ export class BusinessRun {
         continue;
       }
       const why = together.status !== 200 ? `answered ${together.status}` : together.read ? `answered 200, and ${name} read back ${show(together.read[name])}` : 'answered 200, and could not be read back';
-      this.edgeSteps.set(name, { value, ...(await this.sendEdge({ [name]: value })), together: `sent first with the other fields' edges (${Object.keys(plan).join(', ')}), which ${why}: sent again alone` });
+      this.edgeSteps.set(name, { value, ...(await this.sendEdge({ [name]: value })), together: `sent first with the other fields' edges (${[...plan.keys()].join(', ')}), which ${why}: sent again alone` });
     }
   }
 
@@ -176,18 +180,63 @@ export class BusinessRun {
    * Known from a field's null edge and its update step's read-back before NULLABLE judges them.
    */
   get nullProven(): boolean {
+    if (this.roundTrip && !this.roundTrip.failed) return true;
     return this.nullShown || [...this.edgeSteps].some(([name, edge]) => edge.value === null && edge.status === 200 && edge.read !== undefined && edgeShows(edge.read, name, null) && this.readBack(name));
   }
 
   /** Whether the field's update step answered 200 and read back the value sent. */
   private readBack(name: string): boolean {
     const step = this.steps.get(name);
-    return step !== undefined && 'before' in step && step.status === 200 && step.after !== undefined && isDeepStrictEqual(step.after[name], step.value);
+    return step !== undefined && 'before' in step && step.status === 200 && step.after !== undefined && edgeShows(step.after, name, step.value);
   }
 
-  nullGate({ field, name }: NamedField): string | undefined {
-    if (!field.nullable || this.record.before()[name] !== null || this.nullProven) return undefined;
+  /**
+   * Why a field null before the run is not changed yet: null has not been shown to round-trip.
+   * Null is a documented value of the field (section 2, "string or null"), so a record whose
+   * nullable fields are all null is tested too: with `mayLead`, the first such field goes ahead
+   * while nothing has shown null failing, and its step shows the round trip (nullRoundTrip).
+   */
+  nullGate(nf: NamedField, mayLead = false): string | undefined {
+    const { field, name } = nf;
+    if (!field.nullable || this.record.before()[name] !== null || this.nullProven || this.roundTrip?.name === name) return undefined;
+    if (mayLead && this.leadsNull(nf)) return undefined;
+    if (this.roundTrip?.failed) return `${name} is null on the target and null did not round-trip on ${this.roundTrip.name} (${this.roundTrip.failed}): changing it might not be undoable`;
     return `${name} is null on the target and no field has yet shown that null is accepted and read back (BUS-UPDATE-NULLABLE): changing it might not be undoable`;
+  }
+
+  /** Whether this field's step is the one to show null round-tripping: nothing has shown it yet, nor shown it failing. */
+  leadsNull({ field, name }: NamedField): boolean {
+    if (!field.nullable || this.record.before()[name] !== null || this.nullProven || this.roundTrip) return false;
+    const failed = [...this.edgeSteps].some(([n, edge]) => edge.value === null && edge.status !== undefined && (edge.status !== 200 || (edge.read !== undefined && !edgeShows(edge.read, n, null))));
+    return !failed;
+  }
+
+  /**
+   * The round trip of a field null before the run, right after its step was answered 200: its
+   * value read back, then null put back and read back. Once that worked, the other fields null
+   * before the run can be changed and restored; if null is refused, this one field is left
+   * changed, and BUS-UPDATE-NULLABLE of it fails naming the request that frees it.
+   */
+  async nullRoundTrip(name: string, step: DoneStep): Promise<void> {
+    step.after = await this.record.read();
+    step.read = this.record.lastReadExchange;
+    if (!edgeShows(step.after, name, step.value)) {
+      this.roundTrip = { name, failed: `its value did not read back, BUS-UPDATE-APPLIES:${name}` };
+      return;
+    }
+    const nulled: NullStep = { exchanges: [] };
+    step.nulled = nulled;
+    await withExchangeLog(nulled.exchanges, async () => {
+      try {
+        nulled.status = (await this.record.update({ [name]: null })).status;
+        if (nulled.status === 200) nulled.read = await this.record.read();
+      } catch (e) {
+        if (e instanceof Interference) throw e;
+        nulled.failure = e;
+      }
+    });
+    const shown = nulled.read !== undefined && edgeShows(nulled.read, name, null);
+    this.roundTrip = shown ? { name } : { name, failed: `BUS-UPDATE-NULLABLE:${name}` };
   }
 
   stepOf(name: string, run: CheckRun): DoneStep {

@@ -6,6 +6,7 @@
  */
 import { authObservation, type Probe } from '../checks/auth-observation.ts';
 import { changedFields, mismatches, sameId } from '../records/compare.ts';
+import { otherForms } from '../records/equivalence.ts';
 import { CustomerLane, type Made, type Scope } from '../resources/customer-lane.ts';
 import { ensure, said } from '../checks/assertions.ts';
 import { needs, needsThat } from '../checks/precondition.ts';
@@ -222,13 +223,14 @@ function lifecycle(ops: CustomerOps, target: TargetConfig): Group<Customers> {
 function creation(ops: CustomerOps, target: TargetConfig): Check<Customers>[] {
   const { idField } = target.vendor;
   return [
-    customerCheck({ id: 'CUS-CREATE', title: `POST ${ops.create.path} answers 2xx with the created customer: an id and every value sent` }, async (_ctx, scope) => {
+    customerCheck({ id: 'CUS-CREATE', title: `POST ${ops.create.path} answers 2xx with the created customer: an id and every value sent` }, async (_ctx, scope, run) => {
       const { answer, sent, id } = await scope.create('create');
       ensure(is2xx(answer), () => `POST ${ops.create.path} ${said(answer)}`);
       ensure(isRecord(answer.json), () => `POST ${ops.create.path} ${said(answer)}: not the created customer`);
       ensure(id !== undefined && id !== null, () => `the created customer carries no "${idField}" (set idField in the vendor config if the id has another name): ${said(answer)}`);
       const wrong = mismatches(sent, answer.json);
       ensure(wrong.length === 0, () => `the created customer does not carry the values sent: ${wrong.join('; ')}`);
+      for (const form of otherForms(sent, answer.json)) run.note(form);
     }),
 
     // Its marker is unique to this create: a target that stores a create twice (a retried insert)
@@ -300,7 +302,7 @@ function listing(ops: CustomerOps, target: TargetConfig): Check<Customers>[] {
 function updating(ops: CustomerOps, target: TargetConfig): Check<Customers>[] {
   const patch = target.vendor.customerPatch;
   return [
-    customerCheck({ id: 'CUS-UPDATE', title: `PATCH ${ops.update.path} applies customerPatch; the answer and a later find show it; fields not sent are unchanged` }, async ({ lab }, scope) => {
+    customerCheck({ id: 'CUS-UPDATE', title: `PATCH ${ops.update.path} applies customerPatch; the answer and a later find show it; fields not sent are unchanged` }, async ({ lab }, scope, run) => {
       const made = await scope.make('update');
       const before = await lab.readMade(made, 'reading the customer before the update');
       const answer = await lab.update(made.id, patch);
@@ -313,6 +315,7 @@ function updating(ops: CustomerOps, target: TargetConfig): Check<Customers>[] {
       const after = await lab.readUntil(made.id, 'reading the customer after the update', (row) => mismatches(patch, row).length === 0);
       const unapplied = mismatches(patch, after);
       ensure(unapplied.length === 0, () => `a find after the update does not show the change: ${unapplied.join('; ')}`);
+      for (const form of otherForms(patch, after)) run.note(form);
       const changed = changedFields(before, after, Object.keys(patch));
       ensure(changed.length === 0, () => `fields not sent changed: ${changed.join('; ')}`);
     }),

@@ -9,6 +9,7 @@ import { authObservation, type Probe } from '../checks/auth-observation.ts';
 import { checksOf, NotApplicable, type Check, type CheckRun, type Group, type Registry } from '../checks/definition.ts';
 import { selects } from '../core/selection.ts';
 import { changedFields, mismatches, sameId } from '../records/compare.ts';
+import { otherForms } from '../records/equivalence.ts';
 import { ensure, said } from '../checks/assertions.ts';
 import { needs, needsThat } from '../checks/precondition.ts';
 import { is2xx, type Answer, type ApiClient } from '../http/client.ts';
@@ -195,6 +196,7 @@ function updates({ target, ops, idField }: Env): Check<Members>[] {
         const after = await lane.readUntil(id, 'reading the member after the update', (row) => mismatches(body, row).length === 0);
         const unapplied = mismatches(body, after);
         ensure(unapplied.length === 0, () => `a find after the update does not show it: ${unapplied.join('; ')}`);
+        for (const form of otherForms(body, after)) run.note(form);
         const changed = changedFields(original, after, Object.keys(body));
         ensure(changed.length === 0, () => `fields not sent changed: ${changed.join('; ')}`);
       });

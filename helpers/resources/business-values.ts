@@ -103,7 +103,7 @@ function derived({ field }: NamedField, current: unknown): unknown[] {
  * markerKind), so that another run can tell they are not a baseline; the vendor's are sent as
  * given, since only the vendor knows their form. Booleans have one other value; arrays whose
  * element structure is not shown are learned from the target: a subset of the elements it
- * returned (a subset keeps any order it imposes), or all of them when it has since lost some.
+ * returned, all of them when it has since lost some, or all and a copy of the first.
  */
 export function candidateValues(nf: NamedField, vendorValues: Record<string, unknown[]> | undefined, current: unknown, original: unknown = current, runId?: string): Candidate[] | { unavailable: string } {
   const { field, name } = nf;
@@ -115,7 +115,9 @@ export function candidateValues(nf: NamedField, vendorValues: Record<string, unk
   if (field.types.includes('array')) {
     if (!Array.isArray(original) && !vendor.length) return { unavailable: `${name} does not read as an array, so no element can be learned from it` };
     if (Array.isArray(original) && original.length === 0 && !vendor.length) return { unavailable: `${name} reads as an empty array: its element structure is not shown, so no other value can be derived (give one in the vendor config, businessValues.${name})` };
-    own = Array.isArray(original) && original.length ? [original.slice(0, -1), original].map((value) => ({ value, source: 'derived' })) : [];
+    // The list one element shorter, else one longer (the edge BUS-UPDATE-BOUNDARY:more sends):
+    // a list of one element has no shorter one but the empty edge, which is sent before the step.
+    own = Array.isArray(original) && original.length ? [original.slice(0, -1), original, [...original, original[0]]].map((value) => ({ value, source: 'derived' })) : [];
   } else if (field.types.includes('string')) {
     const mark = (value: unknown) => (runId && typeof value === 'string' ? (markValue(value, runId, markerKind(nf)) ?? value) : value);
     own = [

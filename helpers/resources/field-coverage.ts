@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { changedFields, mismatches } from '../records/compare.ts';
+import { otherForm } from '../records/equivalence.ts';
 import { ensure, said } from '../checks/assertions.ts';
 import { is2xx, type Answer } from '../http/client.ts';
 import { writableFields } from '../records/record-shapes.ts';
@@ -39,6 +40,8 @@ export interface FieldOutcome {
   found: string[];
   /** What the list after the change showed wrong: the record missing, or another value than found. */
   listed: string[];
+  /** The target's own form of the value, when a find showed it so (see equivalence.ts). */
+  form?: string;
 }
 
 /** A value of `field` already valid on the target and other than `record`'s: a boolean flipped, else another record's. */
@@ -80,6 +83,7 @@ export async function coverFields(access: FieldAccess, record: Row, others: Row[
     const firstListed = access.listed(listing);
     firstListed.catch(() => undefined); // awaited below, unless the find fails first
     const after = (await converge(() => access.read(`reading the record after changing ${field}`), (row) => mismatches(body, row).length === 0, access.windowMs)).value;
+    outcome.form = otherForm(field, other.value, after[field]);
     outcome.found.push(...mismatches(body, after).map((m) => `a find does not show it (${m})`), ...changedFields(before, after, [field]).map((c) => `another field changed (${c})`));
     // What the list shows of the record, where a find showed it changed: the same value.
     const agrees = (row: Row | undefined) => row !== undefined && (outcome.found.length > 0 || !(field in row) || isDeepStrictEqual(row[field], after[field]));
@@ -96,6 +100,7 @@ export async function coverFields(access: FieldAccess, record: Row, others: Row[
 export function judgeFields(run: CheckRun, outcomes: FieldOutcome[], side: 'found' | 'listed'): void {
   const skipped = outcomes.filter((o) => o.notApplicable);
   for (const o of skipped) run.note(`${o.field}: not applicable: ${o.notApplicable}`);
+  if (side === 'found') for (const o of outcomes) if (o.form) run.note(o.form);
   if (skipped.length === outcomes.length) run.notApplicable(outcomes.length ? `no field could be changed (${skipped.map((o) => `${o.field}: ${o.notApplicable}`).join('; ')})` : 'the record shows no writable field');
   const wrong = outcomes.flatMap((o) => o[side].map((p) => `${o.field} set to ${JSON.stringify(o.value)}: ${p}`));
   ensure(wrong.length === 0, () => wrong.join('; '));

@@ -95,10 +95,12 @@ export const businessFaults: Fault[] = [
   {
     name: 'business-name-required',
     description: 'An update without name is refused (422): no partial update of any other field.',
-    // The operations suite's write-back is a body with only currencyIso, refused too.
+    // The operations suite's write-back is a body with only currencyIso, refused too. The fields
+    // null in the seed are each tried (the edges, which carry name, showed null accepted), and
+    // their null, the target's own value, is refused back.
     kills: [
-      ...ids('BUS-UPDATE-200', ['email', 'phoneNumber', 'address', 'currencyIso', 'websiteUrl', 'timeZone', 'businessHours', 'termsAndConditionsUrl', 'useGdprCompliance', 'instagramUrl', 'twitterUrl', 'facebookUrl']),
-      ...ids('BUS-UPDATE-APPLIES', ['email', 'phoneNumber', 'address', 'currencyIso', 'websiteUrl', 'timeZone', 'businessHours', 'termsAndConditionsUrl', 'useGdprCompliance', 'instagramUrl', 'twitterUrl', 'facebookUrl']),
+      ...ids('BUS-UPDATE-200', ['email', 'phoneNumber', 'address', 'currencyIso', 'websiteUrl', 'timeZone', 'businessHours', 'termsAndConditionsUrl', 'privacyPolicyUrl', 'useGdprCompliance', 'instagramUrl', 'tikTokUrl', 'youTubeUrl', 'twitterUrl', 'linkedInUrl', 'facebookUrl']),
+      ...ids('BUS-UPDATE-APPLIES', ['email', 'phoneNumber', 'address', 'currencyIso', 'websiteUrl', 'timeZone', 'businessHours', 'termsAndConditionsUrl', 'privacyPolicyUrl', 'useGdprCompliance', 'instagramUrl', 'tikTokUrl', 'youTubeUrl', 'twitterUrl', 'linkedInUrl', 'facebookUrl']),
       ...ids('BUS-UPDATE-NULLABLE', ['phoneNumber', 'address', 'websiteUrl', 'termsAndConditionsUrl', 'instagramUrl', 'twitterUrl', 'facebookUrl']),
       'BUS-UPDATE-BOOLEAN:useGdprCompliance:true-to-false',
       'BUS-UPDATE-CURRENCY-ONLY', 'OP-DOCUMENTED:updateBusiness',
@@ -163,6 +165,11 @@ export const businessFaults: Fault[] = [
     kills: ids('BUS-UPDATE-NULLABLE', ['phoneNumber', 'address', 'websiteUrl', 'termsAndConditionsUrl', 'instagramUrl', 'twitterUrl', 'facebookUrl']),
   },
   {
+    name: 'business-null-as-text',
+    description: 'A field sent as null is stored as the text "null".',
+    kills: ids('BUS-UPDATE-NULLABLE', ['phoneNumber', 'address', 'websiteUrl', 'termsAndConditionsUrl', 'instagramUrl', 'twitterUrl', 'facebookUrl']),
+  },
+  {
     name: 'business-empty-list-ignored',
     description: 'An update of businessHours to the empty list answers 200 and is ignored.',
     kills: ['BUS-UPDATE-BOUNDARY:businessHours:empty'],
@@ -175,6 +182,12 @@ export const businessFaults: Fault[] = [
   {
     name: 'business-hours-three-at-most',
     description: 'Only the first three WorkHours of businessHours are stored; the update answers 200.',
+    kills: ['BUS-UPDATE-BOUNDARY:businessHours:more'],
+  },
+  {
+    // Sorting alone is a form of the list (its order is not shown); dropping an element sent is not.
+    name: 'business-hours-one-per-day',
+    description: 'businessHours are stored in weekday order, one element per day: a second element of a day is dropped; the update answers 200.',
     kills: ['BUS-UPDATE-BOUNDARY:businessHours:more'],
   },
   {

@@ -82,8 +82,18 @@ export function seedChanges(varies: RefContext['varies']): Record<string, unknow
       instagramUrl: 'https://www.instagram.com/referencebarbers', twitterUrl: 'https://x.com/referencebarbers', facebookUrl: 'https://www.facebook.com/referencebarbers',
     }),
     ...(varies('phone-one-region') && { phoneNumber: '+442079460000' }),
+    // Variation business-nullable-unset: a business just set up, with none of its nullable fields filled in.
+    ...(varies('business-nullable-unset') && Object.fromEntries(NULLABLE_STRINGS.map((f) => [f, null]))),
+    // Variation business-hours-one-day: open one day a week.
+    ...(varies('business-hours-one-day') && { businessHours: (seedBusiness('email').businessHours as unknown[]).slice(0, 1) }),
   };
 }
+
+const WEEK = ['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY', 'SUNDAY'];
+/** A WorkHours element's place in the week: a named day (the seed's) or an ISO weekday number (work-hours-minutes). */
+const weekday = (e: unknown) => (isRecord(e) ? (typeof e.day === 'number' ? e.day - 1 : WEEK.indexOf(String(e.dayOfWeek))) : -1);
+/** businessHours in weekday order (variation business-hours-weekday-order; fault business-hours-one-per-day). */
+const byWeekday = (hours: unknown[]) => [...hours].sort((a, b) => weekday(a) - weekday(b));
 
 /** Variations business-envelope-*: the retrieval and the update answer the record inside an envelope. */
 function enveloped(ctx: RefContext, record: Record<string, unknown>): unknown {
@@ -152,10 +162,15 @@ function mangle(field: string, value: unknown, ctx: RefContext): { field: string
   if (ctx.fault('business-empty-string-ignored') && value === '') return undefined;
   // A fixed-size column: only the first three WorkHours are stored.
   if (ctx.fault('business-hours-three-at-most') && Array.isArray(value)) return { field, value: value.slice(0, 3) };
+  // One row per weekday: the list sorted, a second element of a day dropped.
+  if (ctx.fault('business-hours-one-per-day') && Array.isArray(value)) return { field, value: byWeekday(value).filter((e, i, all) => i === 0 || weekday(all[i - 1]) !== weekday(e)) };
   if (ctx.fault('business-false-ignored') && value === false) return undefined;
   if (ctx.fault('business-null-ignored') && value === null) return undefined;
   if (ctx.fault('business-null-ignored-when-unset') && value === null && UNSET_IN_SEED.includes(field)) return undefined;
   if (ctx.fault('business-null-as-empty-string') && value === null) return { field, value: '' };
+  if (ctx.fault('business-null-as-text') && value === null) return { field, value: 'null' };
+  // Variation business-hours-weekday-order: the hours are kept in weekday order, whatever order they come in.
+  if (ctx.varies('business-hours-weekday-order') && field === 'businessHours' && Array.isArray(value)) return { field, value: byWeekday(value) };
   if (wrongTypeFields(ctx).includes(field)) return { field, value: rightType(value, ctx.state.business[field]) };
   if (ctx.fault('business-fields-crossed') && CROSSED[field]) return { field: CROSSED[field], value };
   return { field, value };
