@@ -4,6 +4,7 @@
  */
 import type { CheckId, CheckIdOf, NotShownKey, ShouldRequirementId } from '../helpers/contract/catalog.ts';
 import { seedBusiness } from './seed.ts';
+import type { FirstContact } from './faults/fault.ts';
 
 export interface Variation {
   name: string;
@@ -24,6 +25,8 @@ export interface Variation {
    * variations test otherwise holds every variation to none: the record is documented.
    */
   expectNotApplicable?: CheckId[];
+  /** How the suite judged this variation at first contact (FIRST-CONTACT.md). */
+  firstContact?: FirstContact;
 }
 
 /** The fields the seed business record holds as null. */
@@ -70,6 +73,46 @@ const ENVELOPES: Variation[] = [
     vendorConfig: { businessEnvelope: 'result' },
   },
 ];
+/**
+ * Red-team round 2026-11-29: choices written from the contract alone, as implementers of real
+ * products would fill its open points; firstContact records how the suite judged each at first.
+ */
+const FIRST_CONTACT: Variation[] = [
+  {
+    name: 'customer-fields-snake-case', notShown: 'customer-team-member-shapes',
+    description: 'Customers have snake_case fields (first_name, last_name, email_address, phone_number); other fields sent are dropped (strong parameters). The vendor gives its customer body.',
+    vendorConfig: { customerFixture: { first_name: 'Conformance', last_name: 'Customer', email_address: 'conformance@example.com' }, markerField: 'last_name' },
+  },
+  {
+    name: 'customer-create-requires-phone', notShown: 'errors',
+    description: 'A customer must have a phone number: a create without a non-empty phoneNumber, or an update clearing it, answers 422. The vendor gives its customer body.',
+    vendorConfig: { customerFixture: { firstName: 'Conformance', lastName: 'Customer', email: 'conformance@example.com', phoneNumber: '+14155550199' } },
+  },
+  {
+    name: 'customer-record-envelope', notShown: 'customer-team-member-shapes',
+    description: 'One-record answers are wrapped, Rails-style: {"customer": {...}} for create, find and update of a customer, {"team_member": {...}} for find and update of a member; a request body may come wrapped the same way or bare.',
+  },
+  {
+    name: 'list-hal', notShown: 'customer-team-member-shapes',
+    description: 'The lists answer HAL: {"_embedded": {"customers": [...]}, "_links": {"self": {"href": ...}}, "count": n} (teamMembers for the members).',
+  },
+  {
+    name: 'list-pages-has-more', notShown: 'limits',
+    description: 'The lists answer pages of 10 customers (2 team members) chosen by ?page=N, as {"data": [...], "has_more": true|false}, newest last; 30 customers exist before the run. The vendor names the page parameter.',
+    vendorConfig: { listPaging: { pageParam: 'page', firstPage: 1 } },
+  },
+  {
+    name: 'lock-version', notShown: 'states',
+    description: 'Customers and team members carry lock_version (optimistic locking, Rails-style): every write adds one; an update whose body carries a lock_version other than the current one answers 409 and changes nothing.',
+    volatileFields: ['lock_version'],
+  },
+  { name: 'phone-numbers-e164', notShown: 'values', description: 'Phone numbers (business and customers) are stored in E.164 without separators: "+1 (415) 555-0100" is stored and answered as "+14155550100".' },
+  { name: 'urls-canonical', notShown: 'values', description: 'The business URL fields are stored canonicalised as WHATWG URLs: lower-case scheme and host, "/" as the path of a bare origin ("HTTPS://Example.com" is stored as "https://example.com/").' },
+  { name: 'business-hours-as-set', notShown: 'values', description: 'businessHours are stored as a set: identical elements once, ordered by day of the week and start time.' },
+  { name: 'team-member-role-object', notShown: 'customer-team-member-shapes', description: 'Find and Update Team Member answer role as an object {"key": "staff", "name": "Staff"}; the list answers it as the key; an update takes the key or the object.' },
+  { name: 'full-name-derived', notShown: 'customer-team-member-shapes', description: 'Customers and team members answer a read-only fullName derived from firstName and lastName; a fullName sent is ignored.' },
+];
+
 export const VARIATIONS: Variation[] = [
   { name: 'ids-integer', notShown: 'id-format', description: 'Ids are JSON integers.' },
   { name: 'ids-prefixed', notShown: 'id-format', description: 'Ids are prefixed strings such as cus_000123.' },
@@ -180,6 +223,7 @@ export const VARIATIONS: Variation[] = [
   // Section 9: versioning.
   { name: 'version-headers', notShown: 'versioning', description: 'Every answer carries API-Version and Deprecation headers.' },
   { name: 'version-successor-link', notShown: 'versioning', description: 'Every answer names a successor version and a sunset date (Link rel="successor-version", Sunset).' },
+  ...FIRST_CONTACT,
 ];
 
 export function variationNamed(name: string): Variation | undefined {
