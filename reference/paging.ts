@@ -7,7 +7,8 @@ import type { RefResponse } from './types.ts';
  * early, a page repeats the last row of the one before, or the last page links back to the first.
  */
 export interface Paging {
-  style: 'body' | 'link';
+  /** has-more (variation list-pages-has-more): {"data": [...], "has_more"}, the next page only by its number. */
+  style: 'body' | 'link' | 'has-more';
   size: number;
   fault?: 'stop-early' | 'repeat' | 'loop';
 }
@@ -22,6 +23,7 @@ export function pageOf(rows: unknown[], path: string, query: URLSearchParams, pa
   let more = page * paging.size < rows.length;
   if (paging.fault === 'stop-early' && page >= STOP_AFTER_PAGES) more = false;
   const next = more ? `${path}?page=${page + 1}` : paging.fault === 'loop' ? `${path}?page=1` : undefined;
+  if (paging.style === 'has-more') return { status: 200, body: { data: items, has_more: more } };
   if (paging.style === 'body') return { status: 200, body: { items, next: next ?? null } };
   return { status: 200, body: items, headers: next ? { link: `<${next}>; rel="next"` } : undefined };
 }

@@ -134,7 +134,7 @@ function checkNames(options: ReferenceOptions): void {
 /** Customers a fresh reference holds: more where a variation or fault is about long lists. */
 function seedCount(varies: RefContext['varies'], faults: Set<string>): number {
   if (varies('many-customers')) return MANY_CUSTOMERS;
-  if (varies('list-pages-body-link') || varies('list-pages-link-header') || [...faults].some((f) => f in BROKEN_PAGING)) return PAGED_CUSTOMERS;
+  if (varies('list-pages-body-link') || varies('list-pages-link-header') || varies('list-pages-has-more') || [...faults].some((f) => f in BROKEN_PAGING)) return PAGED_CUSTOMERS;
   return SEED_CUSTOMERS;
 }
 
@@ -144,7 +144,7 @@ function pagingOf(ctx: RefContext, operationId: string | undefined, pageSize = C
   const customers = operationId === 'listCustomers';
   const broken = (Object.keys(BROKEN_PAGING) as (keyof typeof BROKEN_PAGING)[]).find((f) => ctx.fault(f));
   if (customers && broken) return { style: 'body', size: CUSTOMERS_PAGE, fault: BROKEN_PAGING[broken] };
-  const style = varies('list-pages-body-link') ? 'body' : varies('list-pages-link-header') ? 'link' : undefined;
+  const style = varies('list-pages-body-link') ? 'body' : varies('list-pages-link-header') ? 'link' : varies('list-pages-has-more') ? 'has-more' : undefined;
   return style && { style, size: customers ? pageSize : MEMBERS_PAGE };
 }
 
@@ -179,6 +179,11 @@ function seedState(varies: RefContext['varies'], seedCustomers: number | undefin
     state.business = { ...state.business, businessHours: [1, 2, 3].map((day) => ({ day, opensAtMinute: OPENS_AT_MINUTE, closesAtMinute: CLOSES_AT_MINUTE })) };
   }
   if (varies('sparse-records')) sparse(state, varies('strict-validation') || varies('validation-400'));
+  // Variation customer-fields-snake-case: the seeded customers hold the product's own field names.
+  if (varies('customer-fields-snake-case')) {
+    for (const [id, c] of state.customers) state.customers.set(id, { id: c.id, first_name: c.firstName, last_name: c.lastName, email_address: c.email, phone_number: c.phoneNumber });
+  }
+  if (varies('lock-version')) for (const table of [state.customers, state.teamMembers]) for (const [id, row] of table) table.set(id, { ...row, lock_version: 0 });
   return state;
 }
 
@@ -291,6 +296,7 @@ async function handle(req: IncomingMessage, ctx: RefContext, options: ReferenceO
       return error(400, 'invalid_json', 'The body is not valid JSON');
     }
   }
+  body = incomingRecord(varies, found.route.operationId, body);
   const request: RefRequest = { method: req.method ?? 'GET', path: url.pathname, params: found.params, headers: req.headers, body };
   if (varies('auth-everywhere') || (varies('auth-writes-only') && request.method !== 'GET')) {
     const denied = requireKey(request, ctx);
@@ -301,7 +307,41 @@ async function handle(req: IncomingMessage, ctx: RefContext, options: ReferenceO
   const answer = await found.route.handler(request, reading ? { ...ctx, state: replica.reads() } : ctx);
   if (!reading) replica.wrote();
   const paging = pagingOf(ctx, operationId, options.pageSize);
-  return shapeRecordAnswer(varies, request, operationId, shapeListAnswer(varies, operationId, shapePatchAnswer(varies, request, answer), paging && ((rows) => pageOf(rows, url.pathname, url.searchParams, paging))));
+  return shapeRecordAnswer(varies, request, operationId, shapeListAnswer(varies, operationId, derived(varies, operationId, shapePatchAnswer(varies, request, answer)), paging && ((rows) => pageOf(rows, url.pathname, url.searchParams, paging))));
+}
+
+/** Customer and team member writes (variations customer-record-envelope, full-name-derived). */
+const RECORD_WRITES = ['createCustomer', 'updateCustomer', 'updateTeamMember'];
+
+/**
+ * A customer or team member body as the route reads it: unwrapped from {"customer": {...}} or
+ * {"team_member": {...}} (customer-record-envelope), without the derived fullName (full-name-derived).
+ */
+function incomingRecord(varies: RefContext['varies'], operationId: string | undefined, body: unknown): unknown {
+  if (!RECORD_WRITES.includes(operationId ?? '') || !isRecord(body)) return body;
+  let record = body;
+  const wrapper = operationId === 'updateTeamMember' ? 'team_member' : 'customer';
+  if (varies('customer-record-envelope') && Object.keys(body).length === 1 && isRecord(body[wrapper])) record = body[wrapper];
+  if (varies('full-name-derived')) {
+    const { fullName: _derived, ...rest } = record;
+    record = rest;
+  }
+  return record;
+}
+
+/**
+ * Fields a product derives on the records it answers: fullName (full-name-derived), a role
+ * object on one member (team-member-role-object), before any list or envelope shapes the answer.
+ */
+function derived(varies: RefContext['varies'], operationId: string | undefined, answer: RefResponse): RefResponse {
+  if (answer.status >= 300 || !/(Customers?|TeamMembers?)$/.test(operationId ?? '')) return answer;
+  const withName = (row: unknown) => (isRecord(row) && varies('full-name-derived') ? { ...row, fullName: `${String(row.firstName ?? '')} ${String(row.lastName ?? '')}`.trim() } : row);
+  const withRole = (row: unknown) =>
+    isRecord(row) && typeof row.role === 'string' && varies('team-member-role-object') && /^(find|update)TeamMember$/.test(operationId ?? '')
+      ? { ...row, role: { key: row.role, name: row.role.charAt(0).toUpperCase() + row.role.slice(1) } }
+      : row;
+  const shape = (row: unknown) => withRole(withName(row));
+  return { ...answer, body: Array.isArray(answer.body) ? answer.body.map(shape) : shape(answer.body) };
 }
 
 /**
@@ -321,6 +361,10 @@ function shapeRecordAnswer(varies: RefContext['varies'], request: RefRequest, op
   if (varies('team-member-state') && /TeamMembers?$/.test(operationId ?? '') && shaped.status < 300) shaped = keeping({ status: 'active', statusChangedAt: '2026-01-01T00:00:00Z' });
   if (varies('event-ids') && request.method !== 'GET' && shaped.status < 300) shaped = { ...shaped, headers: { ...shaped.headers, 'x-event-id': `evt_${randomBytes(6).toString('hex')}` } };
   if (varies('event-link') && request.method !== 'GET' && shaped.status < 300) shaped = withLink(shaped, `</api/v1/events/evt_${randomBytes(6).toString('hex')}>; rel="event"`);
+  // Variation customer-record-envelope: one record, wrapped under its type's name (Rails-style).
+  if (varies('customer-record-envelope') && shaped.status < 300 && isRecord(shaped.body) && /^(create|find|update)(Customer|TeamMember)$/.test(operationId ?? '')) {
+    shaped = { ...shaped, body: { [/Customer$/.test(operationId ?? '') ? 'customer' : 'team_member']: shaped.body } };
+  }
   if (varies('tm-unknown-id-400') && operationId === 'findTeamMember' && shaped.status === 404) shaped = error(400, 'invalid_id', 'No team member has this id');
   if (varies('tm-unknown-id-403') && operationId === 'findTeamMember' && shaped.status === 404) shaped = error(403, 'forbidden', 'No team member of yours has this id');
   return shaped;
@@ -365,6 +409,11 @@ function shapeListAnswer(varies: RefContext['varies'], operationId: string | und
   if (varies('list-newest-first')) rows = rows.toReversed();
   if (varies('list-sorted-by-name')) rows = rows.toSorted((a, b) => `${a.lastName} ${a.firstName}`.localeCompare(`${b.lastName} ${b.firstName}`));
   if (varies('list-envelope')) return { ...answer, body: { data: rows } };
+  // Variation list-hal: a HAL collection.
+  if (varies('list-hal')) {
+    const rel = operationId === 'listCustomers' ? 'customers' : 'teamMembers';
+    return { ...answer, body: { _embedded: { [rel]: rows }, _links: { self: { href: `/api/v1/${operationId === 'listCustomers' ? 'customers' : 'team-members'}` } }, count: rows.length } };
+  }
   if (page) {
     const paged = page(rows);
     return { ...paged, headers: { ...answer.headers, ...paged.headers } };

@@ -4,6 +4,7 @@
  */
 import type { CheckId, CheckIdOf, NotShownKey, ShouldRequirementId } from '../helpers/contract/catalog.ts';
 import { seedBusiness } from './seed.ts';
+import type { FirstContact } from './faults/fault.ts';
 
 export interface Variation {
   name: string;
@@ -24,6 +25,8 @@ export interface Variation {
    * variations test otherwise holds every variation to none: the record is documented.
    */
   expectNotApplicable?: CheckId[];
+  /** How the suite judged this variation at first contact (FIRST-CONTACT.md). */
+  firstContact?: FirstContact;
 }
 
 /** The fields the seed business record holds as null. */
@@ -70,6 +73,72 @@ const ENVELOPES: Variation[] = [
     vendorConfig: { businessEnvelope: 'result' },
   },
 ];
+/**
+ * Red-team round 2026-11-29: choices written from the contract alone, as implementers of real
+ * products would fill its open points; firstContact records how the suite judged each at first.
+ */
+const FIRST_CONTACT: Variation[] = [
+  {
+    name: 'customer-fields-snake-case', notShown: 'customer-team-member-shapes',
+    description: 'Customers have snake_case fields (first_name, last_name, email_address, phone_number); other fields sent are dropped (strong parameters). The vendor gives its customer body.',
+    vendorConfig: { customerFixture: { first_name: 'Conformance', last_name: 'Customer', email_address: 'conformance@example.com' }, markerField: 'last_name' },
+    firstContact: { round: '2026-11-29', outcome: 'wrong', verdict: "exit 1 (with the vendor customerFixture): CUS-UPDATE failed", note: "The suite patched firstName, a field the target never showed (its fixture and records are snake_case), instead of a field the customer holds; strong parameters drop it, so 'a find after the update does not show the change: firstName: expected 'Changed', got nothing'. Without the config: CUS-CREATE and CUS-CREATE-ONE fail too (no hint to give customerFixture)." },
+  },
+  {
+    name: 'customer-create-requires-phone', notShown: 'errors',
+    description: 'A customer must have a phone number: a create without a non-empty phoneNumber, or an update clearing it, answers 422. The vendor gives its customer body.',
+    vendorConfig: { customerFixture: { firstName: 'Conformance', lastName: 'Customer', email: 'conformance@example.com', phoneNumber: '+14155550199' } },
+    firstContact: { round: '2026-11-29', outcome: 'right', verdict: "exit 0 (with and without the vendor customerFixture)", note: "The default fixture already carries a phoneNumber; nothing clears it." },
+  },
+  {
+    name: 'customer-record-envelope', notShown: 'customer-team-member-shapes',
+    description: 'One-record answers are wrapped, Rails-style: {"customer": {...}} for create, find and update of a customer, {"team_member": {...}} for find and update of a member; a request body may come wrapped the same way or bare.',
+    firstContact: { round: '2026-11-29', outcome: 'wrong', verdict: "exit 1: CUS-CREATE failed, TM-FIND failed, 30 checks blocked", note: "{'customer': {...}} is read as a record without an id ('set idField in the vendor config'), {'team_member': {...}} as a member 'with id undefined'. The business envelope is understood (businessEnvelope), the customer / team member one is not, and no setting names it." },
+  },
+  {
+    name: 'list-hal', notShown: 'customer-team-member-shapes',
+    description: 'The lists answer HAL: {"_embedded": {"customers": [...]}, "_links": {"self": {"href": ...}}, "count": n} (teamMembers for the members).',
+    firstContact: { round: '2026-11-29', outcome: 'wrong', verdict: "exit 1: OP-DOCUMENTED:listCustomers, :listTeamMembers, CUS-LIST:array, TM-LIST and 6 more failed", note: "'neither a JSON array nor an object holding exactly one array': the array is one level deeper (_embedded.customers); no setting names where the list is. The clean-up also could not verify by listing (left-on-target note), though nothing was left." },
+  },
+  {
+    name: 'list-pages-has-more', notShown: 'limits',
+    description: 'The lists answer pages of 10 customers (2 team members) chosen by ?page=N, as {"data": [...], "has_more": true|false}, newest last; 30 customers exist before the run. The vendor names the page parameter.',
+    vendorConfig: { listPaging: { pageParam: 'page', firstPage: 1 } },
+    firstContact: { round: '2026-11-29', outcome: 'right', verdict: "exit 0 with the vendor listPaging {pageParam: page}", note: "Without the config: exit 1, CUS-CREATE-ONE, CUS-LIST:new-and-existing and CUS-LIST:each-field-change FAIL ('the list does not hold the customer just created'): the suite reads page 1 only although the body says has_more: true, and fails instead of asking for listPaging." },
+  },
+  {
+    name: 'lock-version', notShown: 'states',
+    description: 'Customers and team members carry lock_version (optimistic locking, Rails-style): every write adds one; an update whose body carries a lock_version other than the current one answers 409 and changes nothing.',
+    volatileFields: ['lock_version'],
+    firstContact: { round: '2026-11-29', outcome: 'wrong', verdict: "exit 1: CUS-UPDATE, CUS-UPDATE:each-field, TM-UPDATE:* (6), TM-ISOLATION failed; lock_version reported as left changed", note: "A server-managed version counter is taken for 'fields not sent changed: lock_version: was 0, now 1'; the write-back sends the old lock_version (409), and the run reports 'lock_version still differs from before the run'. updatedAt (variation timestamps) is tolerated, a counter is not." },
+  },
+  {
+    name: 'phone-numbers-e164', notShown: 'values',
+    description: 'Phone numbers (business and customers) are stored in E.164 without separators: "+1 (415) 555-0100" is stored and answered as "+14155550100".',
+    firstContact: { round: '2026-11-29', outcome: 'right', verdict: "exit 0", note: "The suite sends phone numbers in the target's own form (+1415...), so the normalisation is never visible." },
+  },
+  {
+    name: 'urls-canonical', notShown: 'values',
+    description: 'The business URL fields are stored canonicalised as WHATWG URLs: lower-case scheme and host, "/" as the path of a bare origin ("HTTPS://Example.com" is stored as "https://example.com/").',
+    firstContact: { round: '2026-11-29', outcome: 'right', verdict: "exit 0", note: "The suite sends URLs with a path, already canonical; never a bare origin or an upper-case host." },
+  },
+  {
+    name: 'business-hours-as-set', notShown: 'values',
+    description: 'businessHours are stored as a set: identical elements once, ordered by day of the week and start time.',
+    firstContact: { round: '2026-11-29', outcome: 'wrong', verdict: "exit 1: BUS-UPDATE-BOUNDARY:businessHours:more failed", note: "The 'more' boundary appends a copy of the first WorkHours (a duplicate element); a product that keeps hours as a set stores three, and the check fails although the element rules are not shown." },
+  },
+  {
+    name: 'team-member-role-object', notShown: 'customer-team-member-shapes',
+    description: 'Find and Update Team Member answer role as an object {"key": "staff", "name": "Staff"}; the list answers it as the key; an update takes the key or the object.',
+    firstContact: { round: '2026-11-29', outcome: 'wrong', verdict: "exit 1: TM-FIND failed", note: "'answered other values than the list shows for it (role: was 'owner', now {'key':'owner',...})': the suite holds list items and find to the same representation, which the contract does not state (shapes not shown)." },
+  },
+  {
+    name: 'full-name-derived', notShown: 'customer-team-member-shapes',
+    description: 'Customers and team members answer a read-only fullName derived from firstName and lastName; a fullName sent is ignored.',
+    firstContact: { round: '2026-11-29', outcome: 'wrong', verdict: "exit 1: CUS-UPDATE, CUS-UPDATE:each-field, TM-UPDATE:change, TM-UPDATE:each-field failed", note: "A derived read-only field is taken for 'fields not sent changed: fullName'; changing fullName alone is judged 'a find does not show it'." },
+  },
+];
+
 export const VARIATIONS: Variation[] = [
   { name: 'ids-integer', notShown: 'id-format', description: 'Ids are JSON integers.' },
   { name: 'ids-prefixed', notShown: 'id-format', description: 'Ids are prefixed strings such as cus_000123.' },
@@ -184,6 +253,7 @@ export const VARIATIONS: Variation[] = [
   // Section 9: versioning.
   { name: 'version-headers', notShown: 'versioning', description: 'Every answer carries API-Version and Deprecation headers.' },
   { name: 'version-successor-link', notShown: 'versioning', description: 'Every answer names a successor version and a sunset date (Link rel="successor-version", Sunset).' },
+  ...FIRST_CONTACT,
 ];
 
 export function variationNamed(name: string): Variation | undefined {

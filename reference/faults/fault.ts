@@ -34,6 +34,16 @@ export interface Fault {
    * when it is left changed, as it holds every run to naming every other.
    */
   leftUnseen?: { record: string; why: string };
+  /** How the suite judged this fault at first contact, before any check was written for it (FIRST-CONTACT.md). */
+  firstContact?: FirstContact;
+}
+
+/** A red-team measurement: the suite's verdict on a fault or variation written from the contract alone. */
+export interface FirstContact {
+  round: string;
+  outcome: 'right' | 'wrong';
+  verdict: string;
+  note: string;
 }
 
 /** Whether a check id matches a pattern from a fault's `kills` (exact, or a prefix ending in "*"). */

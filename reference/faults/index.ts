@@ -4,6 +4,7 @@ import { encodingFaults, protocolFaults } from './protocol.ts';
 import { businessFaults } from './business.ts';
 import { customerFaults } from './customers.ts';
 import { teamMemberFaults } from './team-members.ts';
+import { firstContactFaults } from './first-contact.ts';
 
 export type { Fault } from './fault.ts';
 export type { FaultName } from './fault-names.generated.ts';
@@ -16,7 +17,7 @@ export type CatalogFault = Fault & { name: FaultName };
  * generated from this list (`npm run generate`), and a project test fails when it is out of date,
  * so the names here are the names of the type.
  */
-export const FAULTS = [...protocolFaults, ...encodingFaults, ...businessFaults, ...customerFaults, ...teamMemberFaults] as CatalogFault[];
+export const FAULTS = [...protocolFaults, ...encodingFaults, ...businessFaults, ...customerFaults, ...teamMemberFaults, ...firstContactFaults] as CatalogFault[];
 
 export function faultNamed(name: string): CatalogFault | undefined {
   return FAULTS.find((f) => f.name === name);

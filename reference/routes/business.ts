@@ -86,6 +86,8 @@ export function seedChanges(varies: RefContext['varies']): Record<string, unknow
     ...(varies('business-nullable-unset') && Object.fromEntries(NULLABLE_STRINGS.map((f) => [f, null]))),
     // Variation business-hours-one-day: open one day a week.
     ...(varies('business-hours-one-day') && { businessHours: (seedBusiness('email').businessHours as unknown[]).slice(0, 1) }),
+    // A product that canonicalises its URLs holds them canonical.
+    ...(varies('urls-canonical') && { websiteUrl: 'https://www.example.com/' }),
   };
 }
 
@@ -129,6 +131,28 @@ const wrongTypeFields = (ctx: RefContext) => Object.keys(ctx.state.business).fil
 /** What a stale cache serves (fault business-get-stale): the record as first read, per reference. */
 const staleCopies = new WeakMap<object, Record<string, unknown>>();
 
+/** Fault business-hours-read-stale: the hours the retrieval serves, refreshed only by an update of another field too. */
+const hoursCache = new WeakMap<object, unknown>();
+function cachedHours(ctx: RefContext): unknown {
+  if (!hoursCache.has(ctx.state)) hoursCache.set(ctx.state, structuredClone(ctx.state.business.businessHours));
+  return hoursCache.get(ctx.state);
+}
+
+/** Variations phone-numbers-e164, urls-canonical, business-hours-as-set: how a product normalises a value it stores. */
+export function normalised(ctx: RefContext, field: string, value: unknown): unknown {
+  if (ctx.varies('phone-numbers-e164') && field === 'phoneNumber' && typeof value === 'string') return value.replace(/[\s().-]/g, '');
+  if (ctx.varies('urls-canonical') && URL_FIELDS.includes(field) && typeof value === 'string' && URL.canParse(value)) return new URL(value).href;
+  if (ctx.varies('business-hours-as-set') && field === 'businessHours' && Array.isArray(value)) return hoursAsSet(value);
+  return value;
+}
+
+const DAYS = ['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY', 'SUNDAY'];
+function hoursAsSet(hours: unknown[]): unknown[] {
+  const unique = [...new Map(hours.map((h) => [JSON.stringify(h), h])).values()];
+  const rank = (h: unknown) => (isRecord(h) ? `${DAYS.indexOf(String(h.dayOfWeek)) + 10}${String(h.startTime)}` : '');
+  return unique.toSorted((a, b) => rank(a).localeCompare(rank(b)));
+}
+
 function retrieve(req: RefRequest, ctx: RefContext) {
   const keyless = ctx.fault('business-get-without-key') && req.headers.authorization === undefined;
   const denied = keyless ? undefined : requireKey(req, ctx);
@@ -138,6 +162,7 @@ function retrieve(req: RefRequest, ctx: RefContext) {
     if (!staleCopies.has(ctx.state)) staleCopies.set(ctx.state, structuredClone(business));
     business = staleCopies.get(ctx.state)!;
   }
+  if (ctx.fault('business-hours-read-stale')) business = { ...business, businessHours: cachedHours(ctx) };
   // Fault business-get-hides-fields: the retrieval shows none of the documented fields.
   if (ctx.fault('business-get-hides-fields')) return json(200, { id: 'business', kind: 'business' });
   for (const wrong of wrongTypeFields(ctx)) business = { ...business, [wrong]: wrongType(business[wrong]) };
@@ -173,7 +198,9 @@ function mangle(field: string, value: unknown, ctx: RefContext): { field: string
   if (ctx.varies('business-hours-weekday-order') && field === 'businessHours' && Array.isArray(value)) return { field, value: byWeekday(value) };
   if (wrongTypeFields(ctx).includes(field)) return { field, value: rightType(value, ctx.state.business[field]) };
   if (ctx.fault('business-fields-crossed') && CROSSED[field]) return { field: CROSSED[field], value };
-  return { field, value };
+  // A column in a single-byte charset: what it cannot hold is dropped.
+  if (ctx.fault('business-drops-non-ascii') && typeof value === 'string') return { field, value: value.replace(/[^\x00-\x7F]/g, '') };
+  return { field, value: normalised(ctx, field, value) };
 }
 
 function update(req: RefRequest, ctx: RefContext) {
@@ -185,10 +212,22 @@ function update(req: RefRequest, ctx: RefContext) {
   // Fault business-patch-many-fields-ignored: a body of more than four fields is answered, not applied.
   if (ctx.fault('business-patch-many-fields-ignored') && Object.keys(req.body).length > 4) return json(200, enveloped(ctx, ctx.state.business));
   if (ctx.fault('business-name-required') && !('name' in req.body)) return error(422, 'invalid_value', 'name is required');
+  // Fault business-patch-charset-ignored: the body is parsed only for a Content-Type of exactly application/json.
+  if (ctx.fault('business-patch-charset-ignored') && (req.headers['content-type'] ?? '').includes(';')) return json(200, enveloped(ctx, ctx.state.business));
+  // Fault business-empty-body-resets: an empty form is taken for "clear everything".
+  if (ctx.fault('business-empty-body-resets') && Object.keys(req.body).length === 0) {
+    ctx.state.business = { ...ctx.state.business, ...Object.fromEntries(NULLABLE_STRINGS.map((f) => [f, null])), businessHours: [] };
+    return json(200, enveloped(ctx, ctx.state.business));
+  }
   const rules = fieldRules(ctx);
   const changes: Record<string, unknown> = {};
   // Fault business-patch-first-field-only: only the first field of the body is looked at.
-  const entries = Object.entries(req.body).slice(0, ctx.fault('business-patch-first-field-only') ? 1 : undefined);
+  let entries = Object.entries(req.body).slice(0, ctx.fault('business-patch-first-field-only') ? 1 : undefined);
+  // Fault business-wide-patch-misaligned: names sorted, values not (a zip of two orders).
+  if (ctx.fault('business-wide-patch-misaligned') && entries.length > 3) {
+    const names = entries.map(([f]) => f).sort();
+    entries = entries.map(([, v], i) => [names[i], v]);
+  }
   for (const [field, value] of entries) {
     const valid = rules[field];
     if (!valid) {
@@ -204,6 +243,14 @@ function update(req: RefRequest, ctx: RefContext) {
     changes[mangled.field] = mangled.value;
   }
   const base = ctx.fault('business-patch-replaces') ? {} : ctx.state.business;
+  // Fault business-null-clears-next: a null also lands in the next nullable field.
+  if (ctx.fault('business-null-clears-next')) {
+    for (const [f, v] of Object.entries({ ...changes })) if (v === null && NULLABLE_STRINGS.includes(f)) changes[NULLABLE_STRINGS[(NULLABLE_STRINGS.indexOf(f) + 1) % NULLABLE_STRINGS.length]] ??= null;
+  }
+  if (ctx.fault('business-hours-read-stale')) {
+    cachedHours(ctx);
+    if (Object.keys(changes).some((f) => f !== 'businessHours')) hoursCache.set(ctx.state, structuredClone(changes.businessHours ?? ctx.state.business.businessHours));
+  }
   ctx.state.business = { ...base, ...structuredClone(changes) };
   if (ctx.fault('business-hours-reset') && !('businessHours' in changes)) ctx.state.business.businessHours = [];
   if (ctx.fault('business-hours-always-reset')) ctx.state.business.businessHours = [];

@@ -1,6 +1,8 @@
 import type { State } from '../state.ts';
 import { error, json, lookUp, type RefContext, type RefRequest, type Route } from '../types.ts';
 import { isRecord, type Row } from '../../helpers/contract/record.ts';
+import { normalised } from './business.ts';
+import type { RefResponse } from '../types.ts';
 
 /** The faults of the paged customer list, and how each breaks it (applied where the list is paged: reference/paging.ts). */
 export const BROKEN_PAGING = { 'customer-list-pages-stop-early': 'stop-early', 'customer-list-pages-repeat': 'repeat', 'customer-list-next-loops': 'loop' } as const;
@@ -49,7 +51,10 @@ function emailTaken(ctx: RefContext, fields: Row, except?: unknown): boolean {
 
 function create(req: RefRequest, ctx: RefContext) {
   if (!isRecord(req.body)) return error(400, 'invalid_body', 'The body must be a JSON object');
-  const { id: _ignored, ...fields } = req.body;
+  const { id: _ignored, ...sent } = req.body;
+  const kept = incoming(ctx, sent);
+  if ('refusal' in kept) return kept.refusal;
+  const { fields } = kept;
   if (emailTaken(ctx, fields)) return error(409, 'conflict', 'A customer with that email exists');
   if (ctx.fault('customer-create-drops-field')) delete fields[Object.keys(fields).at(-1) ?? ''];
   const customer = ctx.state.insert(ctx.state.customers, structuredClone(fields), 'cus');
@@ -69,6 +74,32 @@ function create(req: RefRequest, ctx: RefContext) {
   return json(status, customer);
 }
 
+/** Variation customer-fields-snake-case: the only customer fields a product with strong parameters keeps. */
+export const SNAKE_CASE_FIELDS = ['first_name', 'last_name', 'email_address', 'phone_number'];
+
+/**
+ * What a customer write keeps of the fields sent, as the variations shape it (snake_case fields,
+ * a required phone number, optimistic locking, phone numbers in E.164); an error answer refuses it.
+ */
+function incoming(ctx: RefContext, fields: Row, current?: Row): Kept {
+  let kept = ctx.varies('customer-fields-snake-case') ? Object.fromEntries(Object.entries(fields).filter(([f]) => SNAKE_CASE_FIELDS.includes(f))) : fields;
+  if (ctx.varies('customer-create-requires-phone') && (!current || 'phoneNumber' in kept) && (typeof kept.phoneNumber !== 'string' || kept.phoneNumber === '')) {
+    return { refusal: error(422, 'invalid_value', 'phoneNumber is required') };
+  }
+  if ('phoneNumber' in kept) kept = { ...kept, phoneNumber: normalised(ctx, 'phoneNumber', kept.phoneNumber) };
+  return locked(ctx, kept, current);
+}
+
+/** Variation lock-version: every write adds one to lock_version; a stale one sent is a conflict (409). */
+export function locked(ctx: RefContext, fields: Row, current?: Row): Kept {
+  if (!ctx.varies('lock-version')) return { fields };
+  const { lock_version: sent, ...rest } = fields;
+  const version = typeof current?.lock_version === 'number' ? current.lock_version : -1;
+  if (sent !== undefined && sent !== version) return { refusal: error(409, 'stale_object', 'The record was changed by someone else (lock_version)') };
+  return { fields: { ...rest, lock_version: version + 1 } };
+}
+export type Kept = { fields: Row } | { refusal: RefResponse };
+
 const customerOf = (req: RefRequest, ctx: RefContext) => lookUp(ctx.state.customers, req.params.id, ctx, 'customer-path-id-lenient');
 
 function update(req: RefRequest, ctx: RefContext) {
@@ -82,7 +113,10 @@ function update(req: RefRequest, ctx: RefContext) {
   }
   if (!addressed) return missing(req, ctx);
   if (!isRecord(req.body)) return error(400, 'invalid_body', 'The body must be a JSON object');
-  const { id: _ignored, ...changes } = req.body;
+  const { id: _ignored, ...sent } = req.body;
+  const kept = incoming(ctx, sent, addressed);
+  if ('refusal' in kept) return kept.refusal;
+  const { fields: changes } = kept;
   // Fault customer-phone-ignored: a change of phoneNumber is answered (echoed) but not stored.
   if (ctx.fault('customer-phone-ignored') && 'phoneNumber' in changes) {
     const { phoneNumber: _dropped, ...kept } = changes;
@@ -91,8 +125,10 @@ function update(req: RefRequest, ctx: RefContext) {
   }
   if (emailTaken(ctx, changes, addressed.id)) return error(409, 'conflict', 'A customer with that email exists');
   const customer = ctx.fault('customer-update-other') ? (sameName(ctx, addressed)[0] ?? addressed) : addressed;
-  const updated = ctx.fault('customer-patch-replaces') ? { id: customer.id, ...structuredClone(changes) } : { ...customer, ...structuredClone(changes) };
+  const updated: Row = ctx.fault('customer-patch-replaces') ? { id: customer.id, ...structuredClone(changes) } : { ...customer, ...structuredClone(changes) };
   if (!ctx.fault('customer-update-not-persisted')) ctx.state.customers.set(String(customer.id), updated);
+  // Fault customer-update-touches-business: the business name is kept in the same "contact" row.
+  if (ctx.fault('customer-update-touches-business')) ctx.state.business = { ...ctx.state.business, name: `${String(updated.firstName)} ${String(updated.lastName)}` };
   return json(200, updated);
 }
 
@@ -102,11 +138,25 @@ function remove(req: RefRequest, ctx: RefContext) {
   if (!customer && ctx.varies('delete-idempotent')) return json(204);
   if (!customer) return missing(req, ctx);
   if (ctx.fault('customer-delete-noop')) return json(204);
+  if (ctx.fault('customer-delete-shifts')) return shiftOut(ctx, customer);
   const victims = ctx.fault('customer-delete-removes-others') ? sameName(ctx, customer) : [customer];
   for (const victim of victims) {
     ctx.state.customers.delete(String(victim.id));
     tombstones(ctx).set(String(victim.id), victim);
   }
+  return ctx.varies('delete-200-body') ? json(200, customer) : json(204);
+}
+
+/** Fault customer-delete-shifts: rows kept by position; the later ones move up one id, the last id goes. */
+function shiftOut(ctx: RefContext, customer: Row) {
+  const ids = [...ctx.state.customers.keys()];
+  const rows = [...ctx.state.customers.values()].filter((r) => r !== customer);
+  const last = ids.at(-1)!;
+  tombstones(ctx).set(last, ctx.state.customers.get(last)!);
+  ctx.state.customers.delete(last);
+  rows.forEach((row, i) => {
+    if (i >= ids.indexOf(String(customer.id))) ctx.state.customers.set(ids[i], { ...row, id: ctx.state.customers.get(ids[i])?.id ?? customer.id });
+  });
   return ctx.varies('delete-200-body') ? json(200, customer) : json(204);
 }
 

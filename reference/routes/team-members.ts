@@ -1,10 +1,13 @@
 import { error, json, lookUp, type RefContext, type RefRequest, type Route } from '../types.ts';
 import { isRecord } from '../../helpers/contract/record.ts';
+import { locked } from './customers.ts';
 
 function list(_req: RefRequest, ctx: RefContext) {
   const members = [...ctx.state.teamMembers.values()];
   // Fault team-member-list-keyed-by-email: members sharing an email are listed as one (the last).
   if (ctx.fault('team-member-list-keyed-by-email')) return json(200, [...new Map(members.map((m) => [m.email, m])).values()]);
+  // Fault team-member-list-duplicates: a join on the roles lists the first member twice.
+  if (ctx.fault('team-member-list-duplicates') && members.length > 0) return json(200, [...members, members[0]]);
   return json(200, members);
 }
 
@@ -28,11 +31,22 @@ function update(req: RefRequest, ctx: RefContext) {
   if (!member && ctx.fault('team-member-patch-upserts') && isRecord(req.body)) return upsert(req, ctx);
   if (!member) return error(404, 'not_found', 'No team member with that id');
   if (!isRecord(req.body)) return error(400, 'invalid_body', 'The body must be a JSON object');
-  const { id: _ignored, ...changes } = req.body;
+  const { id: _ignored, ...sent } = req.body;
+  // Variation team-member-role-object: the role may come as the object find answers; the key is stored.
+  if (ctx.varies('team-member-role-object') && isRecord(sent.role)) sent.role = sent.role.key;
+  const kept = locked(ctx, sent, member);
+  if ('refusal' in kept) return kept.refusal;
+  const changes = kept.fields;
   // Fault team-member-role-ignored: a change of role is answered (echoed) but not stored.
   if (ctx.fault('team-member-role-ignored') && 'role' in changes) return json(200, { ...member, ...ignoringRole(req.params.id, member, changes, ctx) });
   const updated = ctx.fault('team-member-patch-replaces') ? { id: member.id, ...structuredClone(changes) } : { ...member, ...structuredClone(changes) };
   if (!ctx.fault('team-member-update-not-persisted')) ctx.state.teamMembers.set(String(member.id), updated);
+  // Fault team-member-update-hits-customer: one people table keyed by row number.
+  if (ctx.fault('team-member-update-hits-customer')) {
+    const position = [...ctx.state.teamMembers.keys()].indexOf(String(member.id));
+    const [id, customer] = [...ctx.state.customers].at(position) ?? [];
+    if (id && customer) ctx.state.customers.set(id, { ...customer, ...structuredClone(changes) });
+  }
   // Fault team-member-update-all: the update is not scoped to the id (an UPDATE without its WHERE).
   if (ctx.fault('team-member-update-all')) {
     for (const [id, other] of ctx.state.teamMembers) if (id !== String(member.id)) ctx.state.teamMembers.set(id, { ...other, ...structuredClone(changes) });
