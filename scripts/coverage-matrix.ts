@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { loadCatalog, type CheckIdentity } from '../helpers/contract/catalog.ts';
 import { specDir } from '../helpers/core/paths.ts';
 import { FAULTS } from '../reference/faults/index.ts';
+import { VARIATIONS } from '../reference/variations.ts';
 import { sitesOf, type SourceSite } from './source-sites.ts';
 
 export type ListedCheck = Pick<CheckIdentity, 'id' | 'requirement' | 'title'>;
@@ -73,6 +74,7 @@ export function renderCoverage(checks: ListedCheck[], checkSites: SourceSite[], 
   lines.push('## Faults that leave requirements without proof', '', 'A run that fails nothing must end INCOMPLETE (exit 2) naming exactly these requirements.', '');
   for (const f of FAULTS.filter((x) => x.untested?.length)) lines.push(`- \`${f.name}\`: ${f.untested!.join(', ')}`);
   lines.push('');
+  lines.push(...firstContact());
   lines.push('## Not made into checks', '');
   for (const n of catalog.notChecked) lines.push(`- clause ${n.clause}: ${n.statement} — ${n.why}`);
   return `${lines.join('\n')}\n`;
@@ -82,4 +84,23 @@ export function renderCoverage(checks: ListedCheck[], checkSites: SourceSite[], 
 export async function listChecks(): Promise<ListedCheck[]> {
   const { listChecks: declared } = await import('../helpers/api.ts');
   return (await declared()).map((c) => ({ id: c.id, requirement: c.requirement, title: c.title }));
+}
+
+/**
+ * What the suite said about implementations it had not seen: variations and faults written from
+ * the contract alone, run before any check was aimed at them. The outcome is kept as measured;
+ * the fault and variation matrices prove what the suite says of them now.
+ */
+function firstContact(): string[] {
+  const met = [...VARIATIONS.map((v) => ({ kind: 'variation', name: v.name, fc: v.firstContact })), ...FAULTS.map((f) => ({ kind: 'fault', name: f.name, fc: f.firstContact }))]
+    .filter((m): m is typeof m & { fc: NonNullable<typeof m.fc> } => m.fc !== undefined);
+  if (!met.length) return [];
+  const lines = ['## First contact', '', 'Variations and faults written from the contract alone, by someone who had not read the checks, and what the suite said of them before any check was changed for them.', ''];
+  for (const round of [...new Set(met.map((m) => m.fc.round))].sort()) {
+    const of = met.filter((m) => m.fc.round === round);
+    lines.push(`### Round ${round}: ${of.filter((m) => m.fc.outcome === 'right').length} right of ${of.length}`, '', '| kind | name | first verdict | right? | note |', '|---|---|---|---|---|');
+    for (const m of of) lines.push(`| ${m.kind} | \`${m.name}\` | ${m.fc.verdict} | ${m.fc.outcome} | ${m.fc.note.replace(/\|/g, '\\|').replace(/\n/g, ' ')} |`);
+    lines.push('');
+  }
+  return lines;
 }
