@@ -68,8 +68,13 @@ export function exploreChecks(spec: Spec, target: TargetConfig): Registry<Explor
     open() {
       const client = journalledClient(target);
       const journal = currentJournal(target);
-      const business = new BusinessLane(client, retrieveOp, updateOp, fields, target.runId, target.vendor.businessEnvelope, journal);
-      business.convergeWindowMs = windowOf(target);
+      // Each sequence starts with lanes of its own: a lane's restore is its last write, and what it knows of the records (their history, the interference watch) starts from that.
+      const businessLane = () => {
+        const lane = new BusinessLane(client, retrieveOp, updateOp, fields, target.runId, target.vendor.businessEnvelope, journal);
+        lane.convergeWindowMs = windowOf(target);
+        return lane;
+      };
+      const business = businessLane();
       const customers = new CustomerLane(client, customerOps, target, new CreatedRecords(journal));
       const members = new TeamMemberLane(client, memberOps, target);
       const secured = retrieveOp.secured && updateOp.secured;
@@ -83,29 +88,34 @@ export function exploreChecks(spec: Spec, target: TargetConfig): Registry<Explor
       const world: World = { client, target, business, customers, members, fields, retrieveOp, updateOp, refusals };
       const originals = new Map<string, Row>();
       const start = async (): Promise<Model> => {
-        const listed = await members.readList('listing the team members exploration starts from');
+        const listed = await world.members.readList('listing the team members exploration starts from');
         for (const r of listed) if (!originals.has(String(r[members.idField]))) originals.set(String(r[members.idField]), r);
-        return freshModel(await business.read(), business.before(), listed, members.idField);
+        return freshModel(await world.business.read(), world.business.before(), listed, members.idField);
       };
       // Back to where exploration began: its customers deleted, the business and the members put back.
       const reset = async (m: Model) => {
         for (const c of m.customers) if (!c.gone) await customers.remove(c.id).catch(() => undefined);
-        await business.restore();
+        const left = await world.business.restore();
+        if (left.length) throw new Error(`the business record could not be put back before the next sequence: ${left.join(', ')} still differ`);
         for (const row of m.members) {
           const original = originals.get(String(row[members.idField]));
-          if (original) await members.putBack(original);
+          const problem = original && (await world.members.putBack(original));
+          if (problem) throw new Error(`a team member could not be put back before the next sequence: ${problem}`);
         }
+        world.business = businessLane();
+        await world.business.take();
+        world.members = new TeamMemberLane(client, memberOps, target);
       };
       const config = target.explore;
       const walked = sharedStep(async () => {
         if (!config?.commands) return undefined;
-        await business.take();
+        await world.business.take();
         return walk(world, config.commands, config.seed, start, reset);
       });
       return {
         world, walked,
         async close() {
-          const left = [...(await business.restore()).map((f) => `the business's ${f}`), ...(await customers.finish())];
+          const left = [...(await world.business.restore()).map((f) => `the business's ${f}`), ...(await customers.finish())];
           if (left.length) throw new Error(`left on the target after exploration: ${left.join('; ')}`);
         },
       };
