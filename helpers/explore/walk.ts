@@ -11,6 +11,8 @@ export const SHRINK_BOUND = { replays: 40, ms: 60_000 };
 
 export interface Walk {
   seed: number;
+  /** The commands asked for (--explore). */
+  budget: number;
   /** Commands run, the shrinking's replays not counted. */
   commands: number;
   /** The promise broken, with the shortest sequence found that breaks it. */
@@ -26,7 +28,7 @@ export interface Walk {
  * began in, until the budget is spent), and shrinks the first broken promise.
  */
 export async function walk(w: World, budget: number, seed: number, start: () => Promise<Model>, reset: (m: Model) => Promise<void>): Promise<Walk> {
-  const result: Walk = { seed, commands: 0, recorded: [] };
+  const result: Walk = { seed, budget, commands: 0, recorded: [] };
   let failed: { property: Property; commands: number } | undefined;
   let replays = 0;
   let shrinkUntil = 0;
@@ -84,7 +86,7 @@ export function story(walk: Walk): string {
     f.message,
     `the shortest sequence found (${f.steps.length} command(s), from ${f.commandsFirst} after ${f.replays} replay(s) of shrinking):`,
     ...lines,
-    `replay it with --explore ${walk.commands} --explore-seed ${walk.seed}`,
+    `replay it with --explore ${walk.budget} --explore-seed ${walk.seed}`,
   ].join('\n');
 }
 
