@@ -38,7 +38,7 @@ function exploreCheck(def: { id: Property; title: string }): Check<Exploring> {
     async run({ walked }, run) {
       const explored = await walked();
       if (!explored) return run.notApplicable('exploration is off (--explore 0)');
-      if (explored.stopped) throw asBlocked(explored.stopped, 'the target');
+      if (explored.stopped) throw asBlocked(explored.stopped, 'the suite');
       run.note(`${explored.commands} command(s) explored, seed ${explored.seed} (replay: --explore ${explored.commands} --explore-seed ${explored.seed})`);
       const f = explored.failure;
       if (f?.property === def.id) {
