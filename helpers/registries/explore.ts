@@ -64,7 +64,8 @@ export function exploreChecks(spec: Spec, target: TargetConfig): Registry<Explor
     exploreCheck({ id: 'EXPLORE-TEAM-FIXED', title: 'in generated sequences, no team member comes or goes' }),
   ];
   return {
-    entries,
+    // Exploration turned off (--explore 0) has no checks: its promises are outside the run, as checks --only leaves out.
+    entries: target.explore?.commands === 0 ? [] : entries,
     open() {
       const client = journalledClient(target);
       const journal = currentJournal(target);
@@ -107,14 +108,17 @@ export function exploreChecks(spec: Spec, target: TargetConfig): Registry<Explor
         world.members = new TeamMemberLane(client, memberOps, target);
       };
       const config = target.explore;
+      let began = false;
       const walked = sharedStep(async () => {
         if (!config?.commands) return undefined;
+        began = true;
         await world.business.take();
         return walk(world, config.commands, config.seed, start, reset);
       });
       return {
         world, walked,
         async close() {
+          if (!began) return;
           const left = [...(await world.business.restore()).map((f) => `the business's ${f}`), ...(await customers.finish())];
           if (left.length) throw new Error(`left on the target after exploration: ${left.join('; ')}`);
         },
