@@ -29,6 +29,7 @@ const LAYERS: Layer[] = [
   { path: 'helpers/safety', rank: 5 },
   { path: 'helpers/checks', rank: 6 },
   { path: 'helpers/resources', rank: 7 },
+  { path: 'helpers/explore', rank: 7.5 },
   { path: 'helpers/registries', rank: 8 },
   { path: 'helpers/vitest', rank: 9, side: 'worker' },
   { path: 'suites', rank: 10, side: 'worker' },
@@ -73,7 +74,7 @@ describe('the layers', () => {
 
   test("docs/architecture.md's \"Where things live\" names each layer where it is", () => {
     const section = readFileSync(join(projectRoot, 'docs/architecture.md'), 'utf8').split('\n### Where things live\n')[1]?.split('\n#')[0] ?? '';
-    const rows = [...section.matchAll(/^\| (\d+) \|(.*)\|$/gm)].flatMap(([, rank, cells]) => [...cells.matchAll(/`([^`]+)`/g)].map(([, path]) => `${path.replace(/\/$/, '')} ${rank}`));
+    const rows = [...section.matchAll(/^\| (\d+(?:\.\d+)?) \|(.*)\|$/gm)].flatMap(([, rank, cells]) => [...cells.matchAll(/`([^`]+)`/g)].map(([, path]) => `${path.replace(/\/$/, '')} ${rank}`));
     expect(rows.sort()).toEqual(LAYERS.map((l) => `${l.path} ${l.rank}`).sort());
   });
 

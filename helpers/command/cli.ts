@@ -9,6 +9,7 @@ import type { RunningReference } from '../../reference/server.ts';
 import type { WireEntry } from '../http/exchanges.ts';
 import { appendFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { randomInt } from 'node:crypto';
 import { processIo, type Ended, type Io } from './io.ts';
 import { prepareOutputs } from './outputs.ts';
 import { writeNotTested } from './not-tested.ts';
@@ -114,6 +115,7 @@ async function runWith(options: RunOptions, state: RunState, io: Io): Promise<nu
   conformModule?.then((m) => m.suitesModule()).catch(() => {}); // awaited below; a failure to load is reported there
   if (conformModule) state.earlyWorker = startEarlyWorker();
   io.stdout.write(`${targetLine(target, Boolean(state.reference))}\n`);
+  if (conformModule && target.explore?.commands) io.stdout.write(`Exploration after the checks: ${target.explore.commands} commands, seed ${target.explore.seed} (--explore-seed ${target.explore.seed} replays it)\n`);
   const warning = plainHttpWarning(target.baseUrl, options.allowHttp);
   if (warning) io.stderr.write(`scheduling-conformance: ${warning}\n`);
   if (options.only !== undefined && !options.sweep) target.only = await selection(target, options.only);
@@ -172,6 +174,8 @@ function targetConfig(options: RunOptions, reference: RunningReference | undefin
     retryBudgetMs: options.retryBudgetMs,
     maxBodyBytes: options.maxBodyBytes,
     runId,
+    // A seed of its own for every run, printed and in the reports, so that any run can be replayed.
+    explore: { commands: options.exploreCommands, seed: options.exploreSeed ?? randomInt(2 ** 31 - 1) },
   };
 }
 

@@ -84,6 +84,14 @@ export const OPTIONS = [
     help: 'read a paged list to at most N pages (default {default}); past them, the checks that\nneed the whole list are blocked',
   },
   {
+    flag: 'explore', arg: 'N', default: 8, number: { whole: true, unit: 'commands', min: 0, max: 100000 }, field: 'exploreCommands', api: 'explore',
+    help: 'after the checks, explore N generated operations, judged by the contract\'s promises\n(default {default}; 0: none); a broken promise is shrunk to its shortest sequence',
+  },
+  {
+    flag: 'explore-seed', arg: 'S', number: { whole: true, min: 0, max: 2 ** 31 - 1 }, field: 'exploreSeed', api: 'exploreSeed',
+    help: 'the seed of the exploration, to replay a run exactly (default: a new one, printed)',
+  },
+  {
     flag: 'sweep', field: 'sweep',
     refuses: [
       { flags: ['read-only'], why: '--sweep deletes records: it cannot be combined with --read-only' },

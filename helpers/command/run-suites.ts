@@ -26,8 +26,8 @@ export interface SuiteRun {
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
-/** The operations pass first and alone (it touches every resource, the business singleton too), then the resources' lanes. Vitest would otherwise order files by past durations. */
-const FILE_ORDER = ['operations', 'resources'];
+/** The operations pass first and alone (it touches every resource, the business singleton too), then the resources' lanes, then exploration. Vitest would otherwise order files by past durations. */
+const FILE_ORDER = ['operations', 'resources', 'explore'];
 const fileRank = (moduleId: string) => FILE_ORDER.indexOf(basename(moduleId).replace(/\.test\.[jt]s$/, ''));
 class ContractOrder extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {

@@ -49,6 +49,8 @@ export interface TargetConfig extends Partial<Limits> {
    * sentinel, every answer is judged as it comes.
    */
   sentinels?: string[];
+  /** Exploration after the checks (--explore, --explore-seed): how many commands, and the seed that draws them. */
+  explore?: { commands: number; seed: number };
 }
 
 declare module 'vitest' {

@@ -33,7 +33,12 @@ export type MustRequirementId =
   | 'TM-ISOLATION'
   | 'TM-ID-NEAR-MISS'
   | 'TM-NO-CREATE'
-  | 'TM-NO-DELETE';
+  | 'TM-NO-DELETE'
+  | 'EXPLORE-UPDATE-APPLIES'
+  | 'EXPLORE-REFUSED'
+  | 'EXPLORE-REFUSED-NO-RECORD'
+  | 'EXPLORE-CUSTOMER-LIFECYCLE'
+  | 'EXPLORE-TEAM-FIXED';
 
 /** Requirements inferred from the contract: a failed check is a warning unless --strict. */
 export type ShouldRequirementId =
@@ -61,6 +66,12 @@ export type RequirementIdPrefix =
   | 'CUS-ID-NEAR-'
   | 'CUS-UNKNOWN-'
   | 'CUS-UNKNOWN-NOT-'
+  | 'EXPLORE-'
+  | 'EXPLORE-CUSTOMER-'
+  | 'EXPLORE-REFUSED-'
+  | 'EXPLORE-REFUSED-NO-'
+  | 'EXPLORE-TEAM-'
+  | 'EXPLORE-UPDATE-'
   | 'OP-'
   | 'TM-'
   | 'TM-ID-'

@@ -34,6 +34,11 @@ export interface Fault {
    * when it is left changed, as it holds every run to naming every other.
    */
   leftUnseen?: { record: string; why: string };
+  /**
+   * A fault found by exploration alone: the fault matrix runs it with the hand-written checks
+   * off (--only EXPLORE), this many commands drawn from this seed (helpers/explore/).
+   */
+  explore?: { commands: number; seed: number };
   /** How the suite judged this fault at first contact, before any check was written for it (FIRST-CONTACT.md). */
   firstContact?: FirstContact;
 }

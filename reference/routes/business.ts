@@ -207,7 +207,11 @@ function update(req: RefRequest, ctx: RefContext) {
   if (ctx.fault('business-patch-405')) return error(405, 'method_not_allowed', 'Method not allowed on this path');
   const keyless = ctx.fault('business-patch-without-key') && req.headers.authorization === undefined;
   const denied = keyless ? undefined : requireKey(req, ctx);
-  if (denied && !ctx.fault('business-rejected-patch-applied')) return denied;
+  // Fault business-refused-many-fields-applied: a refused update of two fields or more is applied all the same.
+  const appliedAnyway = ctx.fault('business-refused-many-fields-applied') && isRecord(req.body) && Object.keys(req.body).length >= 2;
+  // Fault business-refusal-shows-record: a refused update of two fields or more answers 401 with the record.
+  if (denied && ctx.fault('business-refusal-shows-record') && isRecord(req.body) && Object.keys(req.body).length >= 2) return json(401, { error: 'unauthorized', business: ctx.state.business });
+  if (denied && !ctx.fault('business-rejected-patch-applied') && !appliedAnyway) return denied;
   if (!isRecord(req.body)) return ctx.varies('business-update-unvalidated') ? json(200, enveloped(ctx, ctx.state.business)) : error(400, 'invalid_body', 'The body must be a JSON object');
   // Fault business-patch-many-fields-ignored: a body of more than four fields is answered, not applied.
   if (ctx.fault('business-patch-many-fields-ignored') && Object.keys(req.body).length > 4) return json(200, enveloped(ctx, ctx.state.business));
@@ -222,7 +226,9 @@ function update(req: RefRequest, ctx: RefContext) {
   const rules = fieldRules(ctx);
   const changes: Record<string, unknown> = {};
   // Fault business-patch-first-field-only: only the first field of the body is looked at.
-  let entries = Object.entries(req.body).slice(0, ctx.fault('business-patch-first-field-only') ? 1 : undefined);
+  // Fault business-patch-two-fields-drops-second: a body of exactly two fields applies the first only.
+  const firstOnly = ctx.fault('business-patch-first-field-only') || (ctx.fault('business-patch-two-fields-drops-second') && Object.keys(req.body).length === 2);
+  let entries = Object.entries(req.body).slice(0, firstOnly ? 1 : undefined);
   // Fault business-wide-patch-misaligned: names sorted, values not (a zip of two orders).
   if (ctx.fault('business-wide-patch-misaligned') && entries.length > 3) {
     const names = entries.map(([f]) => f).sort();

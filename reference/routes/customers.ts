@@ -57,6 +57,8 @@ function create(req: RefRequest, ctx: RefContext) {
   const { fields } = kept;
   if (emailTaken(ctx, fields)) return error(409, 'conflict', 'A customer with that email exists');
   if (ctx.fault('customer-create-drops-field')) delete fields[Object.keys(fields).at(-1) ?? ''];
+  // Fault customer-create-non-ascii-mangled: a text stored at creation loses every character outside ASCII to "?".
+  if (ctx.fault('customer-create-non-ascii-mangled')) for (const [k, v] of Object.entries(fields)) if (typeof v === 'string') fields[k] = v.replace(/[^\x00-\x7f]/gu, '?');
   const customer = ctx.state.insert(ctx.state.customers, structuredClone(fields), 'cus');
   // Fault customer-create-answers-unstored: the answer is built from the request, the row stored without its last field.
   if (ctx.fault('customer-create-answers-unstored')) {

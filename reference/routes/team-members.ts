@@ -8,6 +8,8 @@ function list(_req: RefRequest, ctx: RefContext) {
   if (ctx.fault('team-member-list-keyed-by-email')) return json(200, [...new Map(members.map((m) => [m.email, m])).values()]);
   // Fault team-member-list-duplicates: a join on the roles lists the first member twice.
   if (ctx.fault('team-member-list-duplicates') && members.length > 0) return json(200, [...members, members[0]]);
+  // Fault team-member-list-hides-non-ascii: a member holding a text outside ASCII is left out of the list.
+  if (ctx.fault('team-member-list-hides-non-ascii')) return json(200, members.filter((m) => !Object.values(m).some((v) => typeof v === 'string' && /[^\x00-\x7f]/.test(v))));
   return json(200, members);
 }
 

@@ -84,7 +84,7 @@ const onlyShould = (fault: Fault) =>
  * lanes (it may act on answers to the valid key too). Undefined when it runs alone.
  */
 export function lanesOf(fault: Fault): Lane[] | undefined {
-  if (process.env.MATRIX_ALONE || fault.untested?.length) return undefined;
+  if (process.env.MATRIX_ALONE || fault.untested?.length || fault.explore) return undefined;
   const each = fault.kills.map(lanesOfCheck);
   if (each.some((l) => l.length === 0)) return undefined;
   const lanes = new Set(each.flat());
@@ -145,6 +145,17 @@ function byLanes(faults: Fault[]): Fault[][] {
     else runs.push([f]);
   }
   return runs;
+}
+
+/**
+ * The hand-written checks are held to their kills with exploration off: what exploration finds
+ * is proven by the faults that name it, each alone, with the checks turned off (--only EXPLORE)
+ * on the seed and budget the fault names (`explore`), as the issue's proof asks.
+ */
+export function exploreArgs(faults: Fault[]): string[] {
+  const found = faults.find((f) => f.explore);
+  if (!found?.explore) return ['--explore', '0'];
+  return ['--only', '^EXPLORE-', '--explore', String(found.explore.commands), '--explore-seed', String(found.explore.seed)];
 }
 
 /** The suite against a reference with `faults` (and `variations`, a product filling in what the contract leaves open); what the run left is held to expectLeftNamed. */
@@ -244,7 +255,7 @@ export function faultMatrix(file: string): void {
   const mine = faultRuns(FAULTS.filter((f) => onlyNamed(f.name))).filter((_, i) => i % share.of === share.index);
   describe(`fault catalog (share ${share.index + 1} of ${share.of})`, () => {
     test.for(mine.map((run) => [run.map((f) => f.name).join(' + '), run] as const))('%s: caught', async ([, faults]) => {
-      const run = await runAgainst(faults, false);
+      const run = await runAgainst(faults, false, [], exploreArgs(faults));
       const result = readResult(run);
       const { checks } = result;
       const [fault] = faults;
@@ -265,7 +276,7 @@ export function faultMatrix(file: string): void {
         expectEach(faults, idsWith(checks, ['warning']));
         for (const f of faults) expectUntested(f, result);
         if (!faults.some(provesStrict)) return;
-        const strict = await runAgainst(faults, true);
+        const strict = await runAgainst(faults, true, [], exploreArgs(faults));
         expect(strict.code, strict.stderr).toBe(1);
         expectEach(faults, idsWith(readResult(strict).checks, ['failed']));
         return;

@@ -1,0 +1,385 @@
+// The exploration's model and commands: each command is one documented operation with generated
+// inputs, sent through the lanes the checks use (their journal, their reads that wait for the
+// run's own writes), and judged against the model by the promise it touches, nothing more.
+import fc from 'fast-check';
+import { isDeepStrictEqual } from 'node:util';
+import type { Answer, ApiClient, Auth } from '../http/client.ts';
+import { is2xx } from '../http/client.ts';
+import { withExchangeLog, type Exchange } from '../http/exchanges.ts';
+import type { Operation } from '../contract/spec.ts';
+import { isRecord, type Row } from '../contract/record.ts';
+import type { TargetConfig } from '../config/target.ts';
+import { changedFieldNames, mismatches, sameId } from '../records/compare.ts';
+import { showsValue } from '../records/record-history.ts';
+import { writableFields, pick } from '../records/record-shapes.ts';
+import { customerFixture, markerField } from '../records/fixtures.ts';
+import { recordValuesShown } from '../checks/disclosure.ts';
+import { converge, windowOf } from '../core/converge.ts';
+import type { BusinessLane } from '../resources/business-lane.ts';
+import type { CustomerLane, Made } from '../resources/customer-lane.ts';
+import type { TeamMemberLane } from '../resources/team-member-lane.ts';
+import { candidateValues, markerKind, type NamedField } from '../resources/business-values.ts';
+import { fieldPlan, valueFor, type FieldPlan } from './values.ts';
+
+/** The promises exploration holds the target to: one check each (spec/requirements.yaml). */
+export const PROPERTIES = ['EXPLORE-UPDATE-APPLIES', 'EXPLORE-REFUSED', 'EXPLORE-REFUSED-NO-RECORD', 'EXPLORE-CUSTOMER-LIFECYCLE', 'EXPLORE-TEAM-FIXED'] as const;
+export type Property = (typeof PROPERTIES)[number];
+
+/** An answer that breaks a promise: the property, and what was seen. */
+export class Broken extends Error {
+  constructor(readonly property: Property, message: string) {
+    super(message);
+  }
+}
+
+/** What the run touches on the target: the lanes the checks use, and what a command needs of the spec. */
+export interface World {
+  client: ApiClient;
+  target: TargetConfig;
+  business: BusinessLane;
+  customers: CustomerLane;
+  members: TeamMemberLane;
+  fields: NamedField[];
+  retrieveOp: Operation;
+  updateOp: Operation;
+  /** Requests without a valid key (the Authorization near misses, none, expired), when the business operations are secured. */
+  refusals: { name: string; auth: Auth; keys: string[] }[];
+}
+
+/** A customer exploration created: what it sent, what the target showed, and whether a delete of it was answered 2xx. */
+interface Customer extends Made {
+  gone: boolean;
+}
+
+/** What the run knows of the target: the business as last shown, exploration's customers, the members as read. */
+export interface Model {
+  business: Row;
+  snapshot: Row;
+  customers: Customer[];
+  members: Row[];
+  /** The member ids as listed when exploration began: none may come or go. */
+  memberIds: string[];
+  /** Each command as it went, numbered: the story a failure tells. */
+  steps: Step[];
+}
+
+export interface Step {
+  text: string;
+  exchanges: Exchange[];
+  /** What the target chose where the contract is silent (a 4xx for a generated value): recorded, never failed. */
+  recorded?: string;
+}
+
+const show = (v: unknown) => {
+  const text = JSON.stringify(v) ?? 'nothing';
+  return text.length > 160 ? `${text.slice(0, 157)}...` : text;
+};
+
+/** One command: `label` says what it sends once it has run; `act` sends it and judges. */
+abstract class Command implements fc.AsyncCommand<Model, World> {
+  protected label = '';
+  check(_m: Readonly<Model>): boolean {
+    return true;
+  }
+  async run(m: Model, w: World): Promise<void> {
+    const step: Step = { text: '', exchanges: [] };
+    m.steps.push(step);
+    try {
+      await withExchangeLog(step.exchanges, () => this.act(m, w, step));
+    } finally {
+      step.text = this.label;
+    }
+  }
+  protected abstract act(m: Model, w: World, step: Step): Promise<void>;
+  toString(): string {
+    return this.label || this.constructor.name;
+  }
+}
+
+/** The business fields exploration may change: shown, of their documented type, not null before the run (putting null back may not work). */
+const changeable = (w: World, m: Model) => w.fields.filter((nf) => !w.business.unchangeable(nf) && m.snapshot[nf.name] !== null);
+
+function businessBody(w: World, m: Model, plan: FieldPlan): Row {
+  const fields = changeable(w, m);
+  const body: Row = {};
+  for (const i of plan.picks) {
+    const nf = fields[i % Math.max(fields.length, 1)];
+    if (!nf || nf.name in body) continue;
+    const candidates = candidateValues(nf, w.target.vendor.businessValues, m.business[nf.name], m.snapshot[nf.name], w.target.runId);
+    body[nf.name] = valueFor(plan.sources[i], {
+      current: m.business[nf.name], original: m.snapshot[nf.name], others: 'unavailable' in candidates ? [] : candidates.map((c) => c.value),
+      nullable: Boolean(nf.field.nullable), marker: markerKind(nf), runId: w.target.runId,
+    });
+  }
+  return body;
+}
+
+/** A record's fields a client may write, as the target shows them, but the run marker's and the vendor's kept out. */
+function writable(w: World, row: Row, keptOut: string[] = []): string[] {
+  const marker = markerField(w.target);
+  return writableFields(row, w.target.vendor.idField).filter((f) => f !== marker && !keptOut.includes(f) && row[f] !== null && typeof row[f] !== 'object');
+}
+
+function recordBody(w: World, row: Row, others: Row[], plan: FieldPlan, keptOut?: string[]): Row {
+  const names = writable(w, row, keptOut);
+  const body: Row = {};
+  for (const i of plan.picks) {
+    const name = names[i % Math.max(names.length, 1)];
+    if (!name || name in body) continue;
+    const held = others.map((o) => o[name]).filter((v) => v !== undefined && v !== null && typeof v === typeof row[name]);
+    body[name] = valueFor(plan.sources[i], { current: row[name], original: row[name], others: held, nullable: false, marker: 'text', runId: w.target.runId });
+  }
+  return body;
+}
+
+/** An update answered 2xx: every field sent reads back as sent, and no other field moved. */
+function judgeUpdate(what: string, request: string, body: Row, before: Row, after: Row, names: string[]): void {
+  const unapplied = Object.keys(body).filter((f) => !showsValue(after, f, body[f]));
+  if (unapplied.length) throw new Broken('EXPLORE-UPDATE-APPLIES', `after ${request}, ${unapplied.map((f) => `${what}'s ${f} reads ${show(after[f])}, not ${show(body[f])}`).join('; ')}`);
+  const moved = changedFieldNames(before, after, names.filter((n) => !(n in body)));
+  if (moved.length) throw new Broken('EXPLORE-UPDATE-APPLIES', `${request} sent ${Object.keys(body).join(', ') || 'no field'}, and ${what}'s ${moved.map((f) => `${f} moved from ${show(before[f])} to ${show(after[f])}`).join('; ')}`);
+}
+
+const said = (a: Answer) => `${a.status}`;
+
+class UpdateBusiness extends Command {
+  constructor(private readonly plan: FieldPlan) {
+    super();
+  }
+  protected async act(m: Model, w: World, step: Step) {
+    const body = businessBody(w, m, this.plan);
+    this.label = `${w.updateOp.method} ${w.updateOp.path} ${show(body)}`;
+    const answer = await w.business.update(body);
+    this.label += ` → ${said(answer)}`;
+    const after = await w.business.read();
+    if (answer.status === 200) judgeUpdate('the business', this.label, body, m.business, after, w.fields.map((f) => f.name));
+    else step.recorded = `answered ${answer.status} (the contract shows no formats or validation errors: recorded, not judged)`;
+    m.business = after;
+  }
+}
+
+class RefusedBusiness extends Command {
+  constructor(private readonly update: boolean, private readonly refusal: number, private readonly plan: FieldPlan) {
+    super();
+  }
+  protected async act(m: Model, w: World) {
+    const r = w.refusals[this.refusal % w.refusals.length];
+    const op = this.update ? w.updateOp : w.retrieveOp;
+    const body = this.update ? businessBody(w, m, this.plan) : undefined;
+    this.label = `${op.method} ${op.path}${body ? ` ${show(body)}` : ''} ${r.name}`;
+    const answer = this.update ? await w.business.update(body!, r.auth) : await w.client.call(op, { auth: r.auth });
+    this.label += ` → ${said(answer)}`;
+    if (answer.status !== 401) throw new Broken('EXPLORE-REFUSED', `${this.label}: a request ${r.name} answered ${answer.status}, not 401`);
+    const shown = recordValuesShown(answer, m.business, w.fields.map((f) => f.name), body ? JSON.stringify(body) : '');
+    if (shown.length) throw new Broken('EXPLORE-REFUSED-NO-RECORD', `${this.label}: the refusal carries the record's ${shown.join(', ')}`);
+    if (!this.update) return;
+    const after = await w.business.read();
+    const moved = changedFieldNames(m.business, after, w.fields.map((f) => f.name));
+    if (moved.length) throw new Broken('EXPLORE-REFUSED', `${this.label}, and then ${moved.map((f) => `${f} reads ${show(after[f])}, not ${show(m.business[f])}`).join('; ')}`);
+  }
+}
+
+class ReadBusiness extends Command {
+  protected async act(m: Model, w: World) {
+    this.label = `${w.retrieveOp.method} ${w.retrieveOp.path}`;
+    m.business = await w.business.read();
+  }
+}
+
+class CreateCustomer extends Command {
+  constructor(private readonly plan: FieldPlan) {
+    super();
+  }
+  protected async act(m: Model, w: World, step: Step) {
+    const fixture = customerFixture(w.target, `explore-${m.customers.length}`);
+    const shape = m.customers.find((c) => !c.gone)?.record ?? fixture;
+    const body = { ...fixture, ...recordBody(w, shape, m.customers.map((c) => c.record), this.plan, w.target.vendor.fieldsNotToChange?.customers) };
+    const ops = w.customers.ops;
+    this.label = `${ops.create.method} ${ops.create.path} ${show(body)}`;
+    const answer = await w.customers.creatingOutside(() => w.client.call(ops.create, { body }));
+    this.label += ` → ${said(answer)}`;
+    const id = isRecord(answer.json) ? answer.json[w.customers.idField] : undefined;
+    if (!is2xx(answer) || id === undefined || id === null) {
+      step.recorded = `answered ${answer.status}${is2xx(answer) ? ' without an id' : ''} (the contract shows neither customer fields nor status codes: recorded, not judged)`;
+      return;
+    }
+    const made: Customer = { id, sent: body, record: answer.json as Row, gone: false };
+    const found = await w.customers.findMade(made);
+    if (!is2xx(found) || !isRecord(found.json)) throw new Broken('EXPLORE-CUSTOMER-LIFECYCLE', `${this.label}, and then ${ops.find.method} ${ops.find.path} with id ${String(id)} answered ${found.status}`);
+    const wrong = mismatches(body, found.json);
+    if (wrong.length) throw new Broken('EXPLORE-CUSTOMER-LIFECYCLE', `${this.label}, and then the customer ${String(id)} is found with ${wrong.join('; ')}`);
+    made.record = found.json;
+    m.customers.push(made);
+  }
+}
+
+const live = (m: Readonly<Model>) => m.customers.filter((c) => !c.gone);
+
+class UpdateCustomer extends Command {
+  constructor(private readonly n: number, private readonly plan: FieldPlan) {
+    super();
+  }
+  override check(m: Readonly<Model>) {
+    return live(m).length > 0;
+  }
+  protected async act(m: Model, w: World, step: Step) {
+    const c = live(m)[this.n % live(m).length];
+    const body = recordBody(w, c.record, m.customers.filter((o) => o !== c).map((o) => o.record), this.plan, w.target.vendor.fieldsNotToChange?.customers);
+    const ops = w.customers.ops;
+    this.label = `${ops.update.method} ${ops.update.path.replace('{id}', String(c.id))} ${show(body)}`;
+    const answer = await w.customers.update(c.id, body);
+    this.label += ` → ${said(answer)}`;
+    const why = 'reading the customer exploration updated';
+    if (!is2xx(answer)) {
+      step.recorded = `answered ${answer.status} (not shown for customers: recorded, not judged)`;
+      c.record = await w.customers.read(c.id, why);
+      return;
+    }
+    const after = await w.customers.readUntil(c.id, why, (row) => Object.keys(body).every((f) => showsValue(row, f, body[f])));
+    judgeUpdate(`customer ${String(c.id)}`, this.label, body, c.record, after, Object.keys(c.record));
+    c.record = after;
+    Object.assign(c.sent, body);
+  }
+}
+
+class DeleteCustomer extends Command {
+  constructor(private readonly n: number) {
+    super();
+  }
+  override check(m: Readonly<Model>) {
+    return live(m).length > 0;
+  }
+  protected async act(m: Model, w: World, step: Step) {
+    const c = live(m)[this.n % live(m).length];
+    const ops = w.customers.ops;
+    this.label = `${ops.remove.method} ${ops.remove.path.replace('{id}', String(c.id))}`;
+    const answer = await w.customers.remove(c.id);
+    this.label += ` → ${said(answer)}`;
+    if (!is2xx(answer)) {
+      step.recorded = `answered ${answer.status} (not shown for customers: recorded, not judged)`;
+      return;
+    }
+    c.gone = true;
+    const found = await w.customers.findUntilGone(c);
+    if (is2xx(found) && w.customers.isMade(found.json, c)) throw new Broken('EXPLORE-CUSTOMER-LIFECYCLE', `${this.label}, and then ${ops.find.method} ${ops.find.path} with id ${String(c.id)} still finds it (${found.status})`);
+  }
+}
+
+class FindCustomer extends Command {
+  constructor(private readonly n: number) {
+    super();
+  }
+  override check(m: Readonly<Model>) {
+    return m.customers.length > 0;
+  }
+  protected async act(m: Model, w: World) {
+    const c = m.customers[this.n % m.customers.length];
+    const ops = w.customers.ops;
+    this.label = `${ops.find.method} ${ops.find.path.replace('{id}', String(c.id))} (${c.gone ? 'deleted' : 'created'} by exploration)`;
+    const answer = await w.customers.find(c.id);
+    this.label += ` → ${said(answer)}`;
+    if (c.gone && is2xx(answer) && w.customers.isMade(answer.json, c)) throw new Broken('EXPLORE-CUSTOMER-LIFECYCLE', `${this.label}: the deleted customer is found`);
+    if (!c.gone && !(is2xx(answer) && isRecord(answer.json) && mismatches(c.sent, answer.json).length === 0)) {
+      throw new Broken('EXPLORE-CUSTOMER-LIFECYCLE', `${this.label}: the customer is not found with what was sent${isRecord(answer.json) ? ` (${mismatches(c.sent, answer.json).join('; ')})` : ''}`);
+    }
+  }
+}
+
+class ListCustomers extends Command {
+  protected async act(m: Model, w: World, step: Step) {
+    const ops = w.customers.ops;
+    this.label = `${ops.list.method} ${ops.list.path} (every page)`;
+    const problems = (rows: Map<string, Row>) =>
+      m.customers.flatMap((c) => {
+        const row = rows.get(String(c.id));
+        if (c.gone) return row && w.customers.isMade(row, c) ? [`the deleted customer ${String(c.id)} is listed`] : [];
+        if (!row) return [`customer ${String(c.id)} is not listed`];
+        // A list may show less of a record than a find: the fields it shows are held to what was sent.
+        const wrong = mismatches(pick(c.sent, Object.keys(row)), row);
+        return wrong.length ? [`customer ${String(c.id)} is listed with ${wrong.join('; ')}`] : [];
+      });
+    const read = async () => {
+      const rows = new Map<string, Row>();
+      await w.customers.scanAll('listing the customers exploration knows', (row) => void rows.set(String(row[w.customers.idField]), row));
+      return rows;
+    };
+    let rows: Map<string, Row>;
+    try {
+      rows = (await converge(read, (r) => problems(r).length === 0, windowOf(w.target))).value;
+    } catch (e) {
+      // A list whose end could not be reached proves nothing either way.
+      step.recorded = `not judged: ${(e as Error).message.split('\n')[0]}`;
+      return;
+    }
+    const wrong = problems(rows);
+    if (wrong.length) throw new Broken('EXPLORE-CUSTOMER-LIFECYCLE', `${this.label}: ${wrong.join('; ')}`);
+  }
+}
+
+class UpdateMember extends Command {
+  constructor(private readonly n: number, private readonly plan: FieldPlan) {
+    super();
+  }
+  override check(m: Readonly<Model>) {
+    return m.members.length > 0;
+  }
+  protected async act(m: Model, w: World, step: Step) {
+    const i = this.n % m.members.length;
+    const member = m.members[i];
+    const id = member[w.members.idField];
+    const body = recordBody(w, member, m.members.filter((o) => o !== member), this.plan, w.target.vendor.fieldsNotToChange?.teamMembers);
+    const ops = w.members.ops;
+    this.label = `${ops.update.method} ${ops.update.path.replace('{id}', String(id))} ${show(body)}`;
+    const answer = await w.members.update(id, body);
+    this.label += ` → ${said(answer)}`;
+    const why = 'reading the member exploration updated';
+    if (!is2xx(answer)) {
+      step.recorded = `answered ${answer.status} (not shown for team members: recorded, not judged)`;
+      m.members[i] = await w.members.read(id, why);
+      return;
+    }
+    const after = await w.members.readUntil(id, why, (row) => Object.keys(body).every((f) => showsValue(row, f, body[f])));
+    judgeUpdate(`team member ${String(id)}`, this.label, body, member, after, Object.keys(member));
+    m.members[i] = after;
+  }
+}
+
+class ListMembers extends Command {
+  protected async act(m: Model, w: World) {
+    const ops = w.members.ops;
+    this.label = `${ops.list.method} ${ops.list.path} (every page)`;
+    const rows = await w.members.readList('listing the team members');
+    const now = rows.map((r) => String(r[w.members.idField]));
+    const added = now.filter((id) => !m.memberIds.includes(id));
+    const gone = m.memberIds.filter((id) => !now.includes(id));
+    if (added.length || gone.length) throw new Broken('EXPLORE-TEAM-FIXED', `${this.label}: ${[...added.map((id) => `member ${id} was added`), ...gone.map((id) => `member ${id} is gone`)].join('; ')}`);
+    for (const row of rows) {
+      const at = m.members.findIndex((r) => sameId(r[w.members.idField], row[w.members.idField]));
+      if (at >= 0 && !isDeepStrictEqual(m.members[at], row)) m.members[at] = { ...m.members[at], ...row };
+    }
+  }
+}
+
+/**
+ * The commands exploration draws from, by what the run may do: a --read-only run only reads (and
+ * sends no refused update either); refusals only where the business operations are secured.
+ */
+export function commandArbitraries(w: Pick<World, 'fields' | 'refusals' | 'target'>): fc.Arbitrary<fc.AsyncCommand<Model, World>>[] {
+  const nat = fc.nat(1000);
+  const width = Math.max(w.fields.length, 1);
+  const refused = w.refusals.length ? [fc.tuple(fc.boolean(), nat, fieldPlan(width)).map(([update, r, plan]) => new RefusedBusiness(update && !w.target.readOnly, r, plan))] : [];
+  const reads = [fc.constant(null).map(() => new ReadBusiness()), fc.constant(null).map(() => new ListMembers()), ...refused];
+  if (w.target.readOnly) return reads;
+  const record = fieldPlan(8);
+  return [
+    ...reads,
+    fieldPlan(width).map((p) => new UpdateBusiness(p)),
+    fieldPlan(width).map((p) => new UpdateBusiness(p)),
+    record.map((p) => new CreateCustomer(p)),
+    fc.tuple(nat, record).map(([n, p]) => new UpdateCustomer(n, p)),
+    nat.map((n) => new DeleteCustomer(n)),
+    nat.map((n) => new FindCustomer(n)),
+    fc.constant(null).map(() => new ListCustomers()),
+    fc.tuple(nat, record).map(([n, p]) => new UpdateMember(n, p)),
+  ];
+}
