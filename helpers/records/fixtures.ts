@@ -39,3 +39,18 @@ export function markerBase(target: TargetConfig): string {
   const field = markerField(target);
   return field ? String(target.vendor.customerFixture[field] ?? '') : '';
 }
+
+/**
+ * The change CUS-UPDATE and the customer writes send: the vendor's customerPatch, else one of the
+ * fixture's own string fields (customer fields are not shown: never a name the target did not
+ * show) changed: a name-like one, else the first; not the marker field, nor an email-like one
+ * (a target may hold those unique or of a form).
+ */
+export function customerPatchOf(target: TargetConfig): Record<string, unknown> {
+  if (target.vendor.customerPatch) return target.vendor.customerPatch;
+  const fixture = target.vendor.customerFixture;
+  const marker = markerField(target);
+  const strings = Object.keys(fixture).filter((f) => f !== marker && typeof fixture[f] === 'string' && !String(fixture[f]).includes('@'));
+  const field = NAME_FIELDS.find((f) => strings.includes(f)) ?? strings[0];
+  return field ? { [field]: 'Changed' } : {};
+}
