@@ -237,7 +237,7 @@ function creation(ops: CustomerOps, target: TargetConfig): Check<Customers>[] {
     // Its marker is unique to this create: a target that stores a create twice (a retried insert)
     // lists two customers carrying it.
     customerCheck({ id: 'CUS-CREATE-ONE', title: `one POST ${ops.create.path} makes one customer: the list then holds exactly one carrying its marker` }, async ({ lab }, scope, run) => {
-      const field = markerField(target) ?? run.notApplicable('the customer fixture has no name-like field to carry the run marker (markerField in the vendor config)');
+      const field = markerField(target) ?? run.notApplicable('the customer fixture has no string field (besides emails) to carry the run marker (markerField in the vendor config)');
       const made = await scope.make('create-one');
       const marker = String(made.sent[field]);
       // Counted on a list that shows the new customer: a list read before it shows proves nothing.
