@@ -15,9 +15,11 @@ export type TwinPatch = (body: Row) => Promise<Patched | undefined>;
  * Of the fields not sent that a patch changed on a record, those the target derives from the
  * fields sent (fields are not shown: a read-only fullName made of firstName and lastName): the
  * same patch applied to a twin changed each of them too, kept it, and, where the two records held
- * one value before, gives them one value after. A field that appears or vanishes is no derived one.
- * Only that: a field that changes on every write (a version, a stamp) is the server's, learned
- * elsewhere (record.ts SERVER_MAINTAINED), and a field the patch changed alone is the target's failure.
+ * one value before, gives them one value after. A field that appears or vanishes is no derived one,
+ * nor one the patch changed on the record alone: that is the target's failure.
+ * Fields that change on every write (a version, a stamp) are the server's, another property: the
+ * field diff leaves them out before they get here (changedFieldNames, SERVER_MAINTAINED); one it does
+ * not know yet would pass this test too, so what tells them apart belongs there, not here.
  */
 export function derivedFields(changed: string[], record: Patched, twin: Patched): string[] {
   const kept = (p: Patched, f: string) => f in p.before && f in p.after;

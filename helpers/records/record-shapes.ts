@@ -4,7 +4,6 @@ import { holdersIn, recordIn } from '../contract/record-in.ts';
 import type { Operation, Spec } from '../contract/spec.ts';
 import { businessOps } from '../contract/resource-ops.ts';
 import type { TargetConfig } from '../config/target.ts';
-import { customerPatchOf } from './fixtures.ts';
 
 /** The fields of `row` named in `names`, in the row's order; a name the row lacks is left out. */
 export function pick(row: Row, names: string[]): Row {
@@ -59,7 +58,7 @@ export function writeBackBody(read: unknown, target: TargetConfig, op: Operation
   if (!isRecord(read)) throw new Error(`${op.method} ${op.path}: the record read back is not a JSON object`);
   const fields = writableFields(read, target.vendor.idField);
   const writable = (k: string) => fields.includes(k);
-  const patch = op.resource === 'team-members' ? target.vendor.teamMemberPatch : customerPatchOf(target);
+  const patch = op.resource === 'team-members' ? target.vendor.teamMemberPatch : target.vendor.customerPatch;
   const field =
     [...Object.keys(patch ?? {}), ...NAME_FIELDS].find((k) => k in read && writable(k)) ??
     Object.keys(read).find((k) => writable(k) && typeof read[k] === 'string');
