@@ -19,7 +19,7 @@ import { Blocked, checksOf, type Check, type CheckRun, type Group, type Registry
 import { afterDeleteSteps, type AfterDelete } from '../resources/after-delete.ts';
 import { selects } from '../core/selection.ts';
 import { writeBackBody, pick } from '../records/record-shapes.ts';
-import { isRecord, type Row } from '../contract/record.ts';
+import type { Row } from '../contract/record.ts';
 import { recordIn } from '../contract/record-in.ts';
 import { converge, windowOf } from '../core/converge.ts';
 import { requireOps, resourceOps } from '../contract/resource-ops.ts';
