@@ -1,6 +1,5 @@
 import { excerpt, is2xx, type Answer } from '../http/client.ts';
-import { isRecord } from '../contract/record.ts';
-import { sameId } from '../records/compare.ts';
+import { recordIn, sameId } from '../contract/record-in.ts';
 
 /** Fails the running check with a message that says what the target did. */
 export function ensure(condition: unknown, message: string | (() => string)): asserts condition {
@@ -13,11 +12,11 @@ export function said(answer: Answer): string {
   return `answered ${answer.status} ${body}`;
 }
 
-/** The record a find answered: a 2xx JSON object carrying the id asked for, or the running check fails. */
+/** The record a find answered (recordIn): a 2xx JSON object carrying the id asked for, or the running check fails. */
 export function foundRecord(answer: Answer, doing: string, idField: string, id: unknown, noun: string): Record<string, unknown> {
   ensure(is2xx(answer), () => `${doing} ${said(answer)}`);
-  const found = answer.json;
-  ensure(isRecord(found), () => `${doing} ${said(answer)}, not a ${noun} object`);
+  const found = recordIn(answer.json, idField, { id });
+  ensure(found, () => `${doing} ${said(answer)}, not a ${noun} object`);
   ensure(sameId(found[idField], id), () => `${doing} answered the ${noun} with ${idField} ${JSON.stringify(found[idField])}`);
   return found;
 }

@@ -1,5 +1,6 @@
 import { is2xx, type Answer } from '../http/client.ts';
-import { isRecord, type Row } from '../contract/record.ts';
+import type { Row } from '../contract/record.ts';
+import { recordIn } from '../contract/record-in.ts';
 import type { IdMiss } from '../contract/id-near-misses.ts';
 import { mismatches, sameId } from '../records/compare.ts';
 
@@ -10,11 +11,12 @@ import { mismatches, sameId } from '../records/compare.ts';
  * without an id label is told by its content.
  */
 export function wrongRecordFound(answer: Answer, miss: IdMiss, nearId: string, base: Row, idField: string, noun: string): string | undefined {
-  if (!is2xx(answer) || !isRecord(answer.json)) return undefined;
-  const named = answer.json[idField];
+  const found = recordIn(answer.json, idField);
+  if (!is2xx(answer) || !found) return undefined;
+  const named = found[idField];
   const baseId = base[idField];
   if (sameId(named, nearId)) return undefined;
-  const isBase = sameId(named, baseId) || (named === undefined && mismatches(without(base, idField), answer.json).length === 0);
+  const isBase = sameId(named, baseId) || (named === undefined && mismatches(without(base, idField), found).length === 0);
   if (isBase) return miss.canonical ? undefined : `answered the ${noun} ${String(baseId)} itself, though ${nearId} is another id`;
   return named === undefined ? undefined : `answered another ${noun}, ${String(named)}`;
 }

@@ -8,7 +8,8 @@ export interface VendorConfig {
   businessEmailField: string;
   idField: string;
   customerFixture: Record<string, unknown>;
-  customerPatch: Record<string, unknown>;
+  /** Default: one of the fixture's own string fields changed (customerPatchOf, records/fixtures.ts). */
+  customerPatch?: Record<string, unknown>;
   markerField?: string;
   teamMemberPatch?: Record<string, unknown>;
   /** Values the implementation accepts, per business field (the email field under its own name). */
@@ -32,7 +33,6 @@ export const DEFAULT_VENDOR_CONFIG: VendorConfig = {
     email: 'conformance.customer@example.com',
     phoneNumber: '+14155550123',
   },
-  customerPatch: { firstName: 'Changed' },
 };
 
 /** The vendor configuration from --config, validated against spec/vendor-config.schema.json. */

@@ -3,6 +3,8 @@ import { request } from './undici-parts.ts';
 import { excerpt, fillId, is2xx } from './basics.ts';
 import type { TargetConfig } from '../config/target.ts';
 import type { Operation } from '../contract/spec.ts';
+import { isRecord } from '../contract/record.ts';
+import { recordIn } from '../contract/record-in.ts';
 import { appendFileSync } from 'node:fs';
 import { threadId } from 'node:worker_threads';
 import { inCheck, recordExchange, type Exchange, type WireEntry } from './exchanges.ts';
@@ -290,8 +292,8 @@ export class ApiClient {
   private journalAnswer(options: SendOptions, answer: Answer): void {
     if (!this.onWrite) return;
     const ok = is2xx(answer);
-    if (options.method === 'POST' && ok && answer.json && typeof answer.json === 'object' && !Array.isArray(answer.json)) {
-      const id = (answer.json as Record<string, unknown>)[this.target.vendor.idField];
+    if (options.method === 'POST' && ok) {
+      const id = recordIn(answer.json, this.target.vendor.idField, isRecord(options.body) ? { sent: options.body } : undefined)?.[this.target.vendor.idField];
       if (id !== undefined && id !== null) {
         this.onWrite({ kind: 'created', path: fillId(`${options.path}/{id}`, id), listPath: options.path, id });
       }

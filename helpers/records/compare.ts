@@ -2,8 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { SERVER_MAINTAINED, type Row } from '../contract/record.ts';
 import { sameValue } from './equivalence.ts';
 
-/** Ids compare as text: 42 and "42" name the same record in a path. */
-export const sameId = (a: unknown, b: unknown): boolean => a !== undefined && a !== null && String(a) === String(b);
+export { sameId } from '../contract/record-in.ts';
 
 const show = (v: unknown) => (v === undefined ? 'nothing' : JSON.stringify(v));
 
@@ -16,10 +15,11 @@ export function mismatches(expected: Row, actual: Row): string[] {
 
 /** The fields (either side) that differ between two readings of a record, besides `except` and server-stamped ones, described for a message. */
 export function changedFields(before: Row, after: Row, except: string[] = []): string[] {
-  return changedFieldNames(before, after)
-    .filter((k) => !except.includes(k))
-    .map((k) => `${k}: was ${show(before[k])}, now ${show(after[k])}`);
+  return described(before, after, changedFieldNames(before, after).filter((k) => !except.includes(k)));
 }
+
+/** How the fields `names` changed between two readings, for a message. */
+export const described = (before: Row, after: Row, names: string[]): string[] => names.map((k) => `${k}: was ${show(before[k])}, now ${show(after[k])}`);
 
 /**
  * The one field diff: the names of the fields that differ between two readings of a record,
@@ -34,4 +34,16 @@ export function changedFieldNames(before: Row, after: Row, names?: string[]): st
 /** A record without the given fields (a copy to send back without its id, say). */
 export function without(row: Row, fields: (k: string) => boolean): Row {
   return Object.fromEntries(Object.entries(row).filter(([k]) => !fields(k)));
+}
+
+const jsonKind = (v: unknown) => (Array.isArray(v) ? 'array' : typeof v);
+
+/**
+ * The fields a list row and a find of the same record are compared on (list with list and find
+ * with find otherwise: their shapes are not shown): those both show, with values of one JSON type,
+ * null being a value of any. A list may show fewer fields, or one in another form: a key where a
+ * find shows an object.
+ */
+export function comparableFields(listed: Row, found: Row): string[] {
+  return Object.keys(found).filter((k) => k in listed && (listed[k] === null || found[k] === null || jsonKind(listed[k]) === jsonKind(found[k])));
 }

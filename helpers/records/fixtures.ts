@@ -2,11 +2,15 @@ import type { TargetConfig } from '../config/target.ts';
 import { NAME_FIELDS } from './record-shapes.ts';
 import { markedValue } from './run-marker.ts';
 
-/** The fixture field that carries the run marker: configured, or the first name-like string field. */
+/** The fixture's string fields but email-like ones (a target may hold those unique or of a form): its fields are the vendor's own. */
+const plainStrings = (fixture: Record<string, unknown>) => Object.keys(fixture).filter((f) => typeof fixture[f] === 'string' && !String(fixture[f]).includes('@'));
+
+/** The fixture field that carries the run marker: configured, or the first name-like string field, else the first plain string field. */
 export function markerField(target: TargetConfig): string | undefined {
   const fixture = target.vendor.customerFixture;
   if (target.vendor.markerField) return target.vendor.markerField;
-  return NAME_FIELDS.find((f) => typeof fixture[f] === 'string');
+  const strings = plainStrings(fixture);
+  return NAME_FIELDS.find((f) => strings.includes(f)) ?? strings[0];
 }
 
 /** How many customer bodies this process has made: each one's email-like fields are its own. */
@@ -38,4 +42,18 @@ export function customerFixture(target: TargetConfig, label = '', tag?: string):
 export function markerBase(target: TargetConfig): string {
   const field = markerField(target);
   return field ? String(target.vendor.customerFixture[field] ?? '') : '';
+}
+
+/**
+ * The change CUS-UPDATE and the customer writes send: the vendor's customerPatch, else one of the
+ * fixture's own string fields (customer fields are not shown: never a name the target did not
+ * show) changed: a name-like one, else the first; not the marker field, nor an email-like one
+ * (a target may hold those unique or of a form).
+ */
+export function customerPatchOf(target: TargetConfig): Record<string, unknown> {
+  if (target.vendor.customerPatch) return target.vendor.customerPatch;
+  const marker = markerField(target);
+  const strings = plainStrings(target.vendor.customerFixture).filter((f) => f !== marker);
+  const field = NAME_FIELDS.find((f) => strings.includes(f)) ?? strings[0];
+  return field ? { [field]: 'Changed' } : {};
 }

@@ -1,5 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { isRecord, SERVER_MAINTAINED, type Row } from '../contract/record.ts';
+import { holdersIn, recordIn } from '../contract/record-in.ts';
 import type { Operation, Spec } from '../contract/spec.ts';
 import { businessOps } from '../contract/resource-ops.ts';
 import type { TargetConfig } from '../config/target.ts';
@@ -101,7 +102,7 @@ export function businessRecordIn(json: unknown, names: string[], envelope?: stri
   }
   const carries = (row: Row) => names.some((n) => n in row);
   if (carries(json)) return { record: json };
-  const holders = Object.keys(json).filter((k) => isRecord(json[k]) && carries(json[k] as Row));
+  const holders = holdersIn(json, carries);
   if (holders.length === 1) return { record: json[holders[0]] as Row, from: holders[0] };
   if (holders.length > 1) {
     return { problem: `the answer could hold the business record under ${holders.map((h) => `"${h}"`).join(' or ')}; name the property in the vendor config (businessEnvelope)` };
@@ -112,12 +113,12 @@ export function businessRecordIn(json: unknown, names: string[], envelope?: stri
 /** A record as the GET of its path answers it, or undefined when the answer holds none. */
 export type RecordReader = (path: string, json: unknown) => Row | undefined;
 
-/** Reads the business record out of its retrieval's answer (businessRecordIn), any other record as the object it is. */
+/** Reads the business record out of its retrieval's answer (businessRecordIn), any other record with recordIn. */
 export function recordReader(spec: Spec, target: TargetConfig): RecordReader {
   const businessPath = businessOps(spec).retrieve.path;
   const names = spec.businessFields.map((f) => businessFieldName(f.specName, f.vendorConfigKey, target));
   return (path, json) => {
-    if (path !== businessPath) return isRecord(json) ? json : undefined;
+    if (path !== businessPath) return recordIn(json, target.vendor.idField);
     const read = businessRecordIn(json, names, target.vendor.businessEnvelope);
     return 'record' in read ? read.record : undefined;
   };

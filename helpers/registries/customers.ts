@@ -5,12 +5,13 @@
  * so the checks run concurrently and never change a customer that was there before.
  */
 import { authObservation, type Probe } from '../checks/auth-observation.ts';
-import { changedFields, mismatches, sameId } from '../records/compare.ts';
+import { changedFields, described, mismatches, sameId } from '../records/compare.ts';
+import { changedNotDerived } from '../records/derived.ts';
 import { otherForms } from '../records/equivalence.ts';
 import { CustomerLane, type Made, type Scope } from '../resources/customer-lane.ts';
 import { ensure, said } from '../checks/assertions.ts';
 import { needs, needsThat } from '../checks/precondition.ts';
-import { customerFixture, markerField } from '../records/fixtures.ts';
+import { customerFixture, customerPatchOf, markerField } from '../records/fixtures.ts';
 import { is2xx, type Answer, type ApiClient } from '../http/client.ts';
 import { journalledClient } from '../safety/journal.ts';
 import { currentJournal } from '../checks/current-journal.ts';
@@ -19,7 +20,8 @@ import { Blocked, checksOf, type Check, type CheckRun, type Group, type Registry
 import { afterDeleteSteps, type AfterDelete } from '../resources/after-delete.ts';
 import { selects } from '../core/selection.ts';
 import { writeBackBody, pick } from '../records/record-shapes.ts';
-import { isRecord, type Row } from '../contract/record.ts';
+import type { Row } from '../contract/record.ts';
+import { recordIn } from '../contract/record-in.ts';
 import { converge, windowOf } from '../core/converge.ts';
 import { requireOps, resourceOps } from '../contract/resource-ops.ts';
 import { sharedStep } from '../checks/shared-step.ts';
@@ -146,6 +148,7 @@ function eachFieldStep(lab: CustomerLane, suiteScope: Scope, target: TargetConfi
         last = undefined;
         return lab.update(made.id, body);
       },
+      twin: lab.twinPatch(suiteScope, 'each-field'),
       windowMs: windowOf(target),
     };
     return coverFields(access, original, others, skip);
@@ -179,7 +182,7 @@ const afterDeleteOf = (id: string) => (id.startsWith('CUS-DELETE') ? 'deletion' 
 // update of an unknown id is judged by the SHOULD (404) alone.
 const unknownIdCases = (ops: CustomerOps, target: TargetConfig): [string, Operation, unknown][] => [
   ['find', ops.find, undefined],
-  ['update', ops.update, target.vendor.customerPatch],
+  ['update', ops.update, customerPatchOf(target)],
   ['delete', ops.remove, undefined],
 ];
 
@@ -200,8 +203,8 @@ function unknownIdStep(client: ApiClient, lab: CustomerLane, ops: CustomerOps, v
       const first = await client.call(op, { id: made.id, body });
       if (!is2xx(first)) return { made, removed, answer: first };
       const gone = await lab.findUntilGone(made);
-      const now = is2xx(gone) && lab.isAnother(gone.json, made) ? gone.json : undefined;
-      const madeByWrite = isRecord(now) && body !== undefined && mismatches(body as Row, now).length === 0;
+      const now = is2xx(gone) && lab.isAnother(gone.json, made) ? recordIn(gone.json, lab.idField, { id: made.id }) : undefined;
+      const madeByWrite = now !== undefined && body !== undefined && mismatches(body as Row, now).length === 0;
       if (now !== undefined && !madeByWrite) throw reused(made.id);
       const answer = madeByWrite ? first : await client.call(op, { id: made.id, body });
       if (is2xx(answer) && op !== ops.remove) lab.adopt(made.id);
@@ -224,19 +227,19 @@ function creation(ops: CustomerOps, target: TargetConfig): Check<Customers>[] {
   const { idField } = target.vendor;
   return [
     customerCheck({ id: 'CUS-CREATE', title: `POST ${ops.create.path} answers 2xx with the created customer: an id and every value sent` }, async (_ctx, scope, run) => {
-      const { answer, sent, id } = await scope.create('create');
+      const { answer, sent, id, record } = await scope.create('create');
       ensure(is2xx(answer), () => `POST ${ops.create.path} ${said(answer)}`);
-      ensure(isRecord(answer.json), () => `POST ${ops.create.path} ${said(answer)}: not the created customer`);
+      ensure(record, () => `POST ${ops.create.path} ${said(answer)}: not the created customer`);
       ensure(id !== undefined && id !== null, () => `the created customer carries no "${idField}" (set idField in the vendor config if the id has another name): ${said(answer)}`);
-      const wrong = mismatches(sent, answer.json);
+      const wrong = mismatches(sent, record);
       ensure(wrong.length === 0, () => `the created customer does not carry the values sent: ${wrong.join('; ')}`);
-      for (const form of otherForms(sent, answer.json)) run.note(form);
+      for (const form of otherForms(sent, record)) run.note(form);
     }),
 
     // Its marker is unique to this create: a target that stores a create twice (a retried insert)
     // lists two customers carrying it.
     customerCheck({ id: 'CUS-CREATE-ONE', title: `one POST ${ops.create.path} makes one customer: the list then holds exactly one carrying its marker` }, async ({ lab }, scope, run) => {
-      const field = markerField(target) ?? run.notApplicable('the customer fixture has no name-like field to carry the run marker (markerField in the vendor config)');
+      const field = markerField(target) ?? run.notApplicable('the customer fixture has no string field (besides emails) to carry the run marker (markerField in the vendor config)');
       const made = await scope.make('create-one');
       const marker = String(made.sent[field]);
       // Counted on a list that shows the new customer: a list read before it shows proves nothing.
@@ -255,8 +258,8 @@ function creation(ops: CustomerOps, target: TargetConfig): Check<Customers>[] {
       const made = await scope.make('find');
       const answer = await lab.findMade(made);
       ensure(is2xx(answer), () => `GET ${ops.find.path} with the new customer's id ${said(answer)}`);
-      const found = answer.json;
-      ensure(isRecord(found), () => `GET ${ops.find.path} ${said(answer)}: not a customer`);
+      const found = recordIn(answer.json, idField, { id: made.id });
+      ensure(found, () => `GET ${ops.find.path} ${said(answer)}: not a customer`);
       ensure(sameId(found[idField], made.id), () => `asked for ${String(made.id)}, found ${idField} ${JSON.stringify(found[idField])}`);
       // Representations are not shown: only the fields sent must be the same in both answers (the id is compared above).
       const sentFields = Object.fromEntries(Object.keys(made.sent).filter((k) => k !== idField).map((k) => [k, made.record[k]]));
@@ -300,24 +303,26 @@ function listing(ops: CustomerOps, target: TargetConfig): Check<Customers>[] {
 }
 
 function updating(ops: CustomerOps, target: TargetConfig): Check<Customers>[] {
-  const patch = target.vendor.customerPatch;
+  const patch = customerPatchOf(target);
   return [
     customerCheck({ id: 'CUS-UPDATE', title: `PATCH ${ops.update.path} applies customerPatch; the answer and a later find show it; fields not sent are unchanged` }, async ({ lab }, scope, run) => {
+      if (!Object.keys(patch).length) run.notApplicable('the customer fixture has no string field to change besides the marker and emails: configure customerPatch');
       const made = await scope.make('update');
       const before = await lab.readMade(made, 'reading the customer before the update');
       const answer = await lab.update(made.id, patch);
       ensure(is2xx(answer), () => `PATCH ${ops.update.path} with ${JSON.stringify(patch)} ${said(answer)}`);
       // The answer's shape is not shown (a PATCH may answer the changes only, or {}): what it names must be the new value.
-      if (isRecord(answer.json)) {
-        const stale = mismatches(patch, answer.json).filter((m) => !m.endsWith('got nothing'));
+      const answered = recordIn(answer.json, lab.idField, { id: made.id });
+      if (answered) {
+        const stale = mismatches(patch, answered).filter((m) => !m.endsWith('got nothing'));
         ensure(stale.length === 0, () => `the update's answer shows other values than those sent: ${stale.join('; ')}`);
       }
       const after = await lab.readUntil(made.id, 'reading the customer after the update', (row) => mismatches(patch, row).length === 0);
       const unapplied = mismatches(patch, after);
       ensure(unapplied.length === 0, () => `a find after the update does not show the change: ${unapplied.join('; ')}`);
       for (const form of otherForms(patch, after)) run.note(form);
-      const changed = changedFields(before, after, Object.keys(patch));
-      ensure(changed.length === 0, () => `fields not sent changed: ${changed.join('; ')}`);
+      const changed = await changedNotDerived(patch, { before, after }, lab.twinPatch(scope, 'update'));
+      ensure(changed.length === 0, () => `fields not sent changed: ${described(before, after, changed).join('; ')}`);
     }),
 
     customerCheck({ id: 'CUS-UPDATE:each-field', title: `PATCH ${ops.update.path} of each field a customer shows, alone, to a value another customer holds (a boolean flipped): a later find shows it and nothing else changed` }, async ({ eachField }, _scope, run) => {
@@ -366,7 +371,7 @@ function unknownIds(ops: CustomerOps, target: TargetConfig): Check<Customers>[] 
 // Two identical customers (same body, same marker): an implementation that addresses records
 // by anything but the id hits the twin. Every customer there before must stay exactly as it was.
 function isolation(target: TargetConfig): Check<Customers>[] {
-  const patch = target.vendor.customerPatch;
+  const patch = customerPatchOf(target);
   const cases: [string, string, (lab: CustomerLane, id: unknown) => Promise<Answer>][] = [
     ['update', 'updating', (lab, id) => lab.update(id, patch)],
     ['delete', 'deleting', (lab, id) => lab.remove(id)],
@@ -398,7 +403,8 @@ function isolation(target: TargetConfig): Check<Customers>[] {
 // Near misses of a customer's id (helpers/contract/id-near-misses.ts): never another customer, nor
 // this one unless the near miss is its id written another way; a write to one creates nothing.
 function nearMisses(ops: CustomerOps, target: TargetConfig): Group<Customers> {
-  const { idField, customerPatch: patch } = target.vendor;
+  const { idField } = target.vendor;
+  const patch = customerPatchOf(target);
   const nearMiss = (miss: IdMiss, variant: 'find' | 'update' | 'delete') => {
     const op = { find: ops.find, update: ops.update, delete: ops.remove }[variant];
     return customerCheck({ id: `CUS-ID-NEAR-MISS:${variant}:${miss.name}`, title: `${op.method} ${op.path} with ${miss.description} ${miss.canonical ? 'answers no other customer' : 'neither answers nor changes that customer or another, and creates none'}` }, async ({ client, lab }, scope, run) => {
@@ -419,8 +425,9 @@ function nearMisses(ops: CustomerOps, target: TargetConfig): Group<Customers> {
       const answer = variant === 'update' ? await lab.update(near.id, patch) : await client.call(op, { id: near.id });
       const found = await lab.findMade(made);
       ensure(is2xx(found), () => `${asked} ${said(answer)}, and the customer ${String(made.id)} is no longer found: GET ${ops.find.path} ${said(found)}`);
-      if (variant === 'update' && isRecord(found.json)) {
-        const changed = changedFields(standing, found.json);
+      const now = recordIn(found.json, idField, { id: made.id });
+      if (variant === 'update' && now) {
+        const changed = changedFields(standing, now);
         ensure(changed.length === 0, () => `${asked} ${said(answer)}, and changed the customer ${String(made.id)}: ${changed.join('; ')}`);
         // Customers the other checks create meanwhile are this run's own, not made by the write;
         // one under the near miss itself is this write's, even if a check beside it took it for its own.

@@ -12,6 +12,7 @@ import { customerFixture } from '../records/fixtures.ts';
 import { statusMatches, type Operation, type Spec } from '../contract/spec.ts';
 import { converge, readsGoBack, windowOf } from '../core/converge.ts';
 import { recordReader, writeBackBody, listItems, rowsOf, NothingToWriteBack } from '../records/record-shapes.ts';
+import { recordIn } from '../contract/record-in.ts';
 import { isRecord } from '../contract/record.ts';
 import { schemaProblems } from '../contract/schema.ts';
 import { ensure } from '../checks/assertions.ts';
@@ -98,8 +99,9 @@ async function recordId({ target, opOf }: Env, pass: Pass, op: Operation, run: C
   let id: unknown;
   // A --read-only run creates nothing: it addresses a record that is already there.
   if (create && !target.readOnly) {
-    const answer = await client.call(create, { body: customerFixture(target, 'operations') });
-    id = (answer.json as Record<string, unknown> | undefined)?.[idField];
+    const sent = customerFixture(target, 'operations');
+    const answer = await client.call(create, { body: sent });
+    id = recordIn(answer.json, idField, { sent })?.[idField];
     if (id !== undefined && id !== null) madeHere.add(id);
     const deleteOp = opOf('DELETE', op.path);
     if (id !== undefined && deleteOp) createdRecords.record(deleteOp, id);
@@ -141,7 +143,7 @@ async function requestBody({ target, opOf }: Env, pass: Pass, op: Operation, id:
   else {
     const answer = answered ?? (await pass.client.call(read, { id }));
     if (!is2xx(answer)) blocked(`reading the record to write back: GET ${op.path} answered ${answer.status}`);
-    json = answer.json;
+    json = recordIn(answer.json, target.vendor.idField, { id });
   }
   if (!isRecord(json)) return blocked(`reading the record to write back: GET ${op.path} answered no JSON object`);
   if (op.resource !== 'business') {
@@ -202,7 +204,7 @@ function documented(env: Env, op: Operation): Check<Pass> {
       // A read of one record (a find, or a singleton's retrieval) is what a write-back of it next starts from.
       if (op.method === 'GET' && (op.itemPath || opOf('PATCH', op.path))) pass.lastRead.set(fillId(op.path, id), answer);
       if (op.method === 'POST') {
-        const created = (answer.json as Record<string, unknown> | undefined)?.[target.vendor.idField];
+        const created = recordIn(answer.json, target.vendor.idField, isRecord(body) ? { sent: body } : undefined)?.[target.vendor.idField];
         const deleteOp = opOf('DELETE', `${op.path}/{id}`);
         if (created !== undefined && deleteOp) createdRecords.record(deleteOp, created);
         // The operations on one record find, update and delete this one: no second create.

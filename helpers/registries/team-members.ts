@@ -8,7 +8,9 @@
 import { authObservation, type Probe } from '../checks/auth-observation.ts';
 import { checksOf, NotApplicable, type Check, type CheckRun, type Group, type Registry } from '../checks/definition.ts';
 import { selects } from '../core/selection.ts';
-import { changedFields, mismatches, sameId } from '../records/compare.ts';
+import { changedFields, comparableFields, described, mismatches, sameId } from '../records/compare.ts';
+import { changedNotDerived } from '../records/derived.ts';
+import { recordIn } from '../contract/record-in.ts';
 import { otherForms } from '../records/equivalence.ts';
 import { ensure, said } from '../checks/assertions.ts';
 import { needs, needsThat } from '../checks/precondition.ts';
@@ -50,9 +52,11 @@ interface NearMissFound {
 /** How many listed members the find check asks for: enough to catch a find that ignores the id. */
 const FIND_SAMPLE = 10;
 
-/** The fields a list row and a find both show, whose values differ (a list may show fewer fields). */
-const sharedFieldsDiffer = (listed: Record<string, unknown>, found: Record<string, unknown>) =>
-  changedFields(listed, found, Object.keys(found).filter((k) => !(k in listed)).concat(Object.keys(listed).filter((k) => !(k in found))));
+/** The fields a list row and a find can be compared on (comparableFields), whose values differ. */
+const sharedFieldsDiffer = (listed: Record<string, unknown>, found: Record<string, unknown>) => {
+  const comparable = comparableFields(listed, found);
+  return changedFields(listed, found, [...new Set([...Object.keys(listed), ...Object.keys(found)])].filter((k) => !comparable.includes(k)));
+};
 
 /** The member with the most fields (the first of them): a PATCH that loses fields shows best on it. */
 const richest = (rows: Record<string, unknown>[]) => rows.reduce<Record<string, unknown> | undefined>((best, r) => (!best || Object.keys(r).length > Object.keys(best).length ? r : best), undefined);
@@ -125,12 +129,13 @@ function listAndFind({ ops, idField }: Env): Check<Members>[] {
         // Kept as the member's last reading: the check after this one starts from it (see TeamMemberLane.current).
         const answer = await lane.find(id);
         if (!is2xx(answer)) return `${String(id)}: ${said(answer)}`;
-        if (!isRecord(answer.json) || !sameId(answer.json[idField], id)) return `${String(id)}: answered ${isRecord(answer.json) ? `the member with ${idField} ${JSON.stringify(answer.json[idField])}` : said(answer)}`;
-        if (!sharedFieldsDiffer(member, answer.json).length) return undefined;
+        const record = recordIn(answer.json, idField, { id });
+        if (!record || !sameId(record[idField], id)) return `${String(id)}: answered ${record ? `the member with ${idField} ${JSON.stringify(record[idField])}` : said(answer)}`;
+        if (!sharedFieldsDiffer(member, record).length) return undefined;
         // The list may be older than the find: both are asked again before the target is blamed.
         const listed = (await lane.readList('listing team members again')).find((r) => sameId(r[idField], id));
-        const found = await lane.find(id);
-        const differ = listed && isRecord(found.json) ? sharedFieldsDiffer(listed, found.json) : [];
+        const found = recordIn((await lane.find(id)).json, idField, { id });
+        const differ = listed && found ? sharedFieldsDiffer(listed, found) : [];
         return differ.length ? `${String(id)}: answered other values than the list shows for it (${differ.join('; ')})` : undefined;
       }))).filter((w) => w !== undefined);
       ensure(wrong.length === 0, () => `listed members not found by their id: ${wrong.join('; ')}`);
@@ -197,8 +202,8 @@ function updates({ target, ops, idField }: Env): Check<Members>[] {
         const unapplied = mismatches(body, after);
         ensure(unapplied.length === 0, () => `a find after the update does not show it: ${unapplied.join('; ')}`);
         for (const form of otherForms(body, after)) run.note(form);
-        const changed = changedFields(original, after, Object.keys(body));
-        ensure(changed.length === 0, () => `fields not sent changed: ${changed.join('; ')}`);
+        const changed = await changedNotDerived(body, { before: original, after }, lane.twinPatch(id));
+        ensure(changed.length === 0, () => `fields not sent changed: ${described(original, after, changed).join('; ')}`);
       });
     },
   });
@@ -314,7 +319,7 @@ function notOffered(env: Env): Group<Members> {
         const known = new Set(before.map((r) => String(r[idField])));
         const rows = listed instanceof Error ? undefined : listed.filter(isRecord);
         const added = (rows ?? []).map((r) => r[idField]).filter((id) => !known.has(String(id)));
-        const answeredId = isRecord(answer.json) ? answer.json[idField] : undefined;
+        const answeredId = recordIn(answer.json, idField)?.[idField];
         if (is2xx(answer) && answeredId !== undefined && !added.some((id) => sameId(id, answeredId))) added.push(answeredId);
         if (is2xx(answer) || added.length) {
           throw new Error(`POST ${ops.list.path} ${said(answer)}, but team members cannot be created; new members: ${added.map(String).join(', ') || 'none listed'}. ${await lane.undoCreate(added)}`);
@@ -340,7 +345,7 @@ function notOffered(env: Env): Group<Members> {
         const rows = listed instanceof Error ? undefined : listed.filter(isRecord);
         const known = new Set(before.map((r) => String(r[idField])));
         const added = (rows ?? []).map((r) => r[idField]).filter((x) => !known.has(String(x)));
-        if (is2xx(found) && isRecord(found.json) && sameId(found.json[idField], id) && !added.some((x) => sameId(x, id))) added.push(id);
+        if (is2xx(found) && sameId(recordIn(found.json, idField, { id })?.[idField], id) && !added.some((x) => sameId(x, id))) added.push(id);
         if (added.length) {
           throw new Error(`PATCH ${ops.update.path} of ${String(id)}, which named no member, ${said(answer)} and made members ${added.map(String).join(', ')}, but team members cannot be created. ${await lane.undoCreate(added)}`);
         }
@@ -363,7 +368,7 @@ function noDelete({ ops, idField }: Env): Check<Members> {
     const original = (sameId(id, guess) && guessed) || (await read(id));
     const answer = await client.call(lane.deleteProbe, { id });
     const found = await lane.find(id);
-    if (is2xx(found) && isRecord(found.json) && sameId(found.json[idField], id)) {
+    if (is2xx(found) && sameId(recordIn(found.json, idField, { id })?.[idField], id)) {
       ensure(!is2xx(answer), () => `DELETE ${ops.find.path} ${said(answer)}, but team members cannot be deleted; the member is still found, so nothing needed restoring`);
       return;
     }
@@ -406,6 +411,7 @@ function eachFieldStep({ target, idField }: Env, lane: TeamMemberLane) {
       },
       listed: async (why) => (await lane.readList(why)).find((r) => sameId(r[idField], id)),
       update: (body) => lane.update(id, body),
+      twin: lane.twinPatch(id),
       windowMs: windowOf(target),
     };
     let outcomes: FieldOutcome[] = [];

@@ -8,11 +8,13 @@ import { markedRows, runIdOf } from '../records/run-marker.ts';
 import { anotherRunAt } from '../safety/interference.ts';
 import { currentJournal } from '../checks/current-journal.ts';
 import type { LeasePlace } from '../safety/lease.ts';
-import { is2xx, type Answer, type ApiClient } from '../http/client.ts';
+import { is2xx, NoAnswerError, type Answer, type ApiClient } from '../http/client.ts';
 import type { CreatedRecords } from '../safety/created-records.ts';
 import { pick } from '../records/record-shapes.ts';
 import { ListReader, type ListEnd } from '../records/list-reader.ts';
 import { isRecord, SERVER_MAINTAINED, type Row } from '../contract/record.ts';
+import { recordIn } from '../contract/record-in.ts';
+import type { TwinPatch } from '../records/derived.ts';
 import { createHash } from 'node:crypto';
 import type { ResourceOps } from '../contract/resource-ops.ts';
 import type { TargetConfig } from '../config/target.ts';
@@ -28,7 +30,7 @@ export interface Made {
 
 /** The customers one check owns: created by it, cleaned up when it ends. */
 export interface Scope {
-  create(label: string): Promise<{ answer: Answer; sent: Row; id: unknown }>;
+  create(label: string): Promise<{ answer: Answer; sent: Row; id: unknown; record?: Row }>;
   make(label: string): Promise<Made>;
   cleanUp(): Promise<string[]>;
 }
@@ -75,21 +77,22 @@ export class CustomerLane {
   private async create(label: string, owned: unknown[]) {
     const sent = customerFixture(this.target, label);
     const answer = await this.ground.hold('create', () => this.client.call(this.ops.create, { body: sent }));
-    const id = isRecord(answer.json) ? answer.json[this.idField] : undefined;
+    const record = recordIn(answer.json, this.idField, { sent });
+    const id = record?.[this.idField];
     if (is2xx(answer) && id !== undefined && id !== null) this.keep(id, owned);
     else if (is2xx(answer)) await this.recoverByMarker(sent, owned);
-    return { answer, sent, id };
+    return { answer, sent, id, record };
   }
 
   private async make(label: string, owned: unknown[]): Promise<Made> {
-    const { answer, sent, id } = await this.create(label, owned);
+    const { answer, sent, id, record } = await this.create(label, owned);
     // The customer to work on is the check's precondition: CUS-CREATE judges the create itself.
     const doing = `creating a customer to work on: POST ${this.ops.create.path}`;
     if (!is2xx(answer)) throw new Blocked('CUS-CREATE', `${doing} ${said(answer)}`);
-    if (!isRecord(answer.json) || id === undefined || id === null) {
+    if (!record || id === undefined || id === null) {
       throw new Blocked('CUS-CREATE', `${doing} ${said(answer)}, which carries no "${this.idField}" (set idField in the vendor config if the id has another name)`);
     }
-    return { id, sent, record: answer.json };
+    return { id, sent, record };
   }
 
   /** `journalled`: the client journalled its create (answered with the id); else it is journalled here. */
@@ -130,8 +133,9 @@ export class CustomerLane {
    * Whether a record read under a customer's id is the customer the check made: it carries the id
    * and what the check wrote (its marker among the fields sent, as the create answered them).
    */
-  isMade(row: unknown, made: Made): boolean {
-    return isRecord(row) && sameId(row[this.idField], made.id) && mismatches(this.wrote(made), row).length === 0;
+  isMade(json: unknown, made: Made): boolean {
+    const row = recordIn(json, this.idField, { id: made.id });
+    return row !== undefined && sameId(row[this.idField], made.id) && mismatches(this.wrote(made), row).length === 0;
   }
 
   /**
@@ -139,8 +143,9 @@ export class CustomerLane {
    * but not what the check wrote. Ids may be reused after a delete (their format is not shown):
    * such a record says nothing about the customer the check made, and is never changed.
    */
-  isAnother(row: unknown, made: Made): boolean {
-    return isRecord(row) && sameId(row[this.idField], made.id) && !this.isMade(row, made);
+  isAnother(json: unknown, made: Made): boolean {
+    const row = recordIn(json, this.idField, { id: made.id });
+    return row !== undefined && sameId(row[this.idField], made.id) && !this.isMade(row, made);
   }
 
   /** What identifies the customer a check made: its marker (a later update may change the other fields sent), else every field sent. */
@@ -203,7 +208,7 @@ export class CustomerLane {
   creatingOutside(send: () => Promise<Answer>): Promise<Answer> {
     return this.ground.hold('create', async () => {
       const answer = await send();
-      const id = isRecord(answer.json) ? answer.json[this.idField] : undefined;
+      const id = recordIn(answer.json, this.idField)?.[this.idField];
       if (is2xx(answer) && id !== undefined && id !== null) this.keep(id, []);
       return answer;
     });
@@ -320,8 +325,8 @@ export class CustomerLane {
   /** Whether a customer listed with `print` before is still as it was: undefined if so, else what it is now (found again, since a list may leave it out meanwhile). */
   async changedSince(id: string, print: string, listed?: string): Promise<string | undefined> {
     if (listed === print) return undefined;
-    const now = (await this.find(id)).json;
-    if (!isRecord(now) || !sameId(now[this.idField], id)) return 'gone';
+    const now = recordIn((await this.find(id)).json, this.idField, { id });
+    if (!now || !sameId(now[this.idField], id)) return 'gone';
     return fingerprint(now) === print ? undefined : `now ${JSON.stringify(now)}`;
   }
 
@@ -344,6 +349,24 @@ export class CustomerLane {
     return this.ground.hold('delete', () => this.removeHeld(id));
   }
 
+  /**
+   * The same patch applied to a twin (derivedFields): a customer of `scope` made with `label`, read,
+   * patched and read until it shows the patch; undefined when that did not work (the check judges without).
+   */
+  twinPatch(scope: Scope, label: string): TwinPatch {
+    return async (body) => {
+      try {
+        const twin = await scope.make(label);
+        const before = await this.readMade(twin, 'reading a twin before the same patch');
+        if (!is2xx(await this.update(twin.id, body))) return undefined;
+        return { before, after: await this.readUntil(twin.id, 'reading the twin after the same patch', (row) => mismatches(body, row).length === 0) };
+      } catch (e) {
+        if (e instanceof NoAnswerError) throw e;
+        return undefined;
+      }
+    };
+  }
+
   /** A customer that exists though no create of this run answered with it (revived after its delete, or a twin found by the run marker): clean-up deletes it. */
   adopt(id: unknown): void {
     if (id !== undefined && id !== null) this.keep(id, [], false);
@@ -363,7 +386,10 @@ export class CustomerLane {
     for (const id of suspects) {
       // A list may show what is gone (that is a failed check, not a leftover): a find settles it,
       // and a customer under a reused id that does not carry this run's marker is not this run's.
-      const mine = (a: Answer) => is2xx(a) && !(field && isRecord(a.json) && runIdOf(a.json[field], markerBase(this.target)) !== this.target.runId);
+      const mine = (a: Answer) => {
+        const row = recordIn(a.json, this.idField, { id });
+        return is2xx(a) && !(field && row && runIdOf(row[field], markerBase(this.target)) !== this.target.runId);
+      };
       const found = (await converge(() => this.find(id), (a) => !mine(a), windowOf(this.target))).value;
       if (!mine(found)) continue;
       const why = failed.find((f) => f.startsWith(`${this.ops.remove.path} ${String(id)}:`))?.replace(/^\S+ \S+: /, '');

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { changedFields, mismatches } from '../records/compare.ts';
+import { changedFields, comparableFields, described, mismatches } from '../records/compare.ts';
 import { otherForm } from '../records/equivalence.ts';
 import { ensure, said } from '../checks/assertions.ts';
 import { is2xx, type Answer } from '../http/client.ts';
@@ -7,6 +7,7 @@ import { writableFields } from '../records/record-shapes.ts';
 import type { CheckRun } from '../checks/definition.ts';
 import { converge } from '../core/converge.ts';
 import type { Row } from '../contract/record.ts';
+import { changedNotDerived, type TwinPatch } from '../records/derived.ts';
 
 /**
  * Cover what the target shows: the fields of customers and team members are not shown, so the
@@ -27,6 +28,8 @@ export interface FieldAccess {
   /** The record as the list names it now (searching until found), or undefined when the whole list does not name it. */
   listed(why: string): Promise<Row | undefined>;
   update(body: Row): Promise<Answer>;
+  /** The same patch applied to a twin: tells the fields the target derives (see derivedFields). */
+  twin?: TwinPatch;
   /** How long a read waits for the run's own write to show (--converge-window). */
   windowMs: number;
 }
@@ -55,6 +58,7 @@ export function otherValue(field: string, record: Row, others: Row[]): { value: 
 /** Changes each writable field of `record` but those in `skip` (field → why), alone, and says what each read back showed. */
 export async function coverFields(access: FieldAccess, record: Row, others: Row[], skip: Record<string, string>): Promise<FieldOutcome[]> {
   const outcomes: FieldOutcome[] = [];
+  const derived = new Set<string>();
   let known = record;
   for (const field of writableFields(record, access.idField)) {
     const outcome: FieldOutcome = { field, found: [], listed: [] };
@@ -84,15 +88,18 @@ export async function coverFields(access: FieldAccess, record: Row, others: Row[
     firstListed.catch(() => undefined); // awaited below, unless the find fails first
     const after = (await converge(() => access.read(`reading the record after changing ${field}`), (row) => mismatches(body, row).length === 0, access.windowMs)).value;
     outcome.form = otherForm(field, other.value, after[field]);
-    outcome.found.push(...mismatches(body, after).map((m) => `a find does not show it (${m})`), ...changedFields(before, after, [field]).map((c) => `another field changed (${c})`));
-    // What the list shows of the record, where a find showed it changed: the same value.
-    const agrees = (row: Row | undefined) => row !== undefined && (outcome.found.length > 0 || !(field in row) || isDeepStrictEqual(row[field], after[field]));
+    const changed = await changedNotDerived(body, { before, after }, access.twin, derived);
+    outcome.found.push(...mismatches(body, after).map((m) => `a find does not show it (${m})`), ...described(before, after, changed).map((c) => `another field changed (${c})`));
+    // What the list shows of the record, where a find showed it changed: the same value, where the two show it in one form (comparableFields).
+    const agrees = (row: Row | undefined) => row !== undefined && (outcome.found.length > 0 || !comparableFields(row, after).includes(field) || isDeepStrictEqual(row[field], after[field]));
     let lists = 0;
     const row = (await converge(() => (lists++ === 0 ? firstListed : access.listed(listing)), agrees, access.windowMs)).value;
     if (!row) outcome.listed.push(`the record ${String(access.id)} is no longer listed`);
     else if (!agrees(row)) outcome.listed.push(`listed with ${field} ${JSON.stringify(row[field])}, found with ${JSON.stringify(after[field])}`);
     known = after;
   }
+  // A field the target derives is not written, whatever a write of it answers.
+  for (const o of outcomes.filter((x) => derived.has(x.field))) Object.assign(o, { notApplicable: 'the target derives it from other fields (a change of another changed it alike on a twin)', found: [], listed: [] });
   return outcomes;
 }
 

@@ -1,4 +1,7 @@
-import { changedFieldNames, changedFields, sameId } from '../records/compare.ts';
+import { isDeepStrictEqual } from 'node:util';
+import { changedFieldNames, changedFields, mismatches, sameId } from '../records/compare.ts';
+import type { TwinPatch } from '../records/derived.ts';
+import { recordIn } from '../contract/record-in.ts';
 import { restoreFields } from '../safety/restore-record.ts';
 import { ensure, foundRecord, said } from '../checks/assertions.ts';
 import { ListReader } from '../records/list-reader.ts';
@@ -222,6 +225,26 @@ export class TeamMemberLane {
     if (failure) throw failure;
   }
 
+  /**
+   * The same patch applied to a twin (derivedFields): another member than `except`, none of whose
+   * fields sent already holds the value, patched, read until it shows the patch, then put back;
+   * undefined when there is none or that did not work (the check judges without).
+   */
+  twinPatch(except: unknown): TwinPatch {
+    return async (body) => {
+      const members = await this.readList('listing team members for a twin').catch(() => []);
+      const other = members.find((m) => !sameId(m[this.idField], except) && Object.keys(body).every((k) => !isDeepStrictEqual(m[k], body[k])));
+      if (!other) return undefined;
+      const id = other[this.idField];
+      const before = await this.read(id, 'reading a twin before the same patch');
+      let after: Row | undefined;
+      await this.changing(before, async () => {
+        if (is2xx(await this.update(id, body))) after = await this.readUntil(id, 'reading the twin after the same patch', (row) => mismatches(body, row).length === 0);
+      });
+      return after && { before, after };
+    };
+  }
+
   /** After a request that should have changed nothing: puts the member back if it did change; says what could not be. */
   async putBack(original: Row): Promise<string | undefined> {
     this.watch.stopIfInterfered();
@@ -250,8 +273,9 @@ export class TeamMemberLane {
         // Not kept as the lane's last find: a restore's reads are not watched for another writer (see read).
         if (firstRead) return (await this.settled(id, 'reading the member to put it back')).found;
         const now = await this.find(id);
-        if (!is2xx(now) || !isRecord(now.json)) throw new Error(`GET ${this.ops.find.path} ${said(now)}`);
-        return now.json;
+        const row = is2xx(now) ? recordIn(now.json, this.idField, { id }) : undefined;
+        if (!row) throw new Error(`GET ${this.ops.find.path} ${said(now)}`);
+        return row;
       },
       write: (body: Row) => this.update(id, body),
       windowMs: this.windowMs,
@@ -291,8 +315,9 @@ export class TeamMemberLane {
   /** Undoes a member the target wrongly deleted: creates it anew from its last reading and says what came of it. */
   async undoDelete(original: Row): Promise<string> {
     const id = original[this.idField];
-    const answer = await this.client.call(this.createProbe, { body: this.copyOf(original) });
-    const newId = isRecord(answer.json) ? answer.json[this.idField] : undefined;
+    const sent = this.copyOf(original);
+    const answer = await this.client.call(this.createProbe, { body: sent });
+    const newId = recordIn(answer.json, this.idField, { sent })?.[this.idField];
     this.lost(id, is2xx(answer) ? `deleted by the run (the target let it) and re-created with the same fields as ${String(newId)}: its id could not be restored` : `deleted by the run (the target let it) and not re-created: POST ${said(answer)}. It was: ${JSON.stringify(original)}`);
     if (!is2xx(answer)) {
       return `Undo: member ${String(id)} was NOT restored: re-creating it with POST ${this.ops.list.path} ${said(answer)}. It was: ${JSON.stringify(original)}`;

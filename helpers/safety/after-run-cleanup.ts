@@ -4,6 +4,7 @@ import { markerBase, markerField } from '../records/fixtures.ts';
 import { carriesRun, markedRecords, runIdOf } from '../records/run-marker.ts';
 import { ListReader } from '../records/list-reader.ts';
 import { isRecord, type Row } from '../contract/record.ts';
+import { recordIn } from '../contract/record-in.ts';
 import { isDeepStrictEqual } from 'node:util';
 import { converge, Lag, quiesce, windowOf } from '../core/converge.ts';
 import { byPath, holding, restoreFields, restoreRecord, type LeftOnTarget } from './restore-record.ts';
@@ -175,7 +176,7 @@ async function stillOurs(client: ApiClient, path: string, target: TargetConfig):
   if (!field) return true;
   try {
     const answer = await client.send({ method: 'GET', path });
-    const row: Row | undefined = is2xx(answer) && isRecord(answer.json) ? answer.json : undefined;
+    const row: Row | undefined = is2xx(answer) ? recordIn(answer.json, target.vendor.idField) : undefined;
     return !row || runIdOf(row[field], markerBase(target)) === target.runId;
   } catch {
     return true;

@@ -3,6 +3,7 @@ import { customerFixture, markerBase, markerField } from '../records/fixtures.ts
 import { markedRecords, markedRows, markedValue, type MarkedRecord } from '../records/run-marker.ts';
 import type { Journal } from './journal.ts';
 import type { Row } from '../contract/record.ts';
+import { recordIn } from '../contract/record-in.ts';
 import type { TargetConfig } from '../config/target.ts';
 import { resourceOps } from '../contract/resource-ops.ts';
 import type { Spec } from '../contract/spec.ts';
@@ -103,8 +104,9 @@ export class Lease {
       // `looked`: the first look-up, already sent (it only reads), e.g. beside the baseline.
       const first = await (looked ?? liveLeasesOfOthers(client, place, target.runId));
       if (first.length) return { busy: first[0] };
-      const answer = await client.send({ method: 'POST', path: place.listPath, body: customerFixture(target, leaseLabel(), 'lease') });
-      const id = is2xx(answer) && answer.json && typeof answer.json === 'object' ? (answer.json as Row)[place.idField] : undefined;
+      const sent = customerFixture(target, leaseLabel(), 'lease');
+      const answer = await client.send({ method: 'POST', path: place.listPath, body: sent });
+      const id = is2xx(answer) ? recordIn(answer.json, place.idField, { sent })?.[place.idField] : undefined;
       if (id === undefined || id === null) return { none: `creating the lease (a customer) answered ${answer.status}${is2xx(answer) ? ' without its id' : ''}` };
       const path = `${place.listPath}/${encodeURIComponent(String(id))}`;
       journal.append({ kind: 'lease', path });

@@ -2,7 +2,8 @@ import { type Answer, type ApiClient } from '../http/client.ts';
 import type { Journal } from './journal.ts';
 import { outstanding } from './journal.ts';
 import { writableFields, type RecordReader } from '../records/record-shapes.ts';
-import { isRecord, type Row } from '../contract/record.ts';
+import { type Row } from '../contract/record.ts';
+import { recordIn } from '../contract/record-in.ts';
 import { restoreRecord, type LeftOnTarget } from './restore-record.ts';
 import { takeSnapshot } from './take-snapshot.ts';
 import { quiesce, windowOf } from '../core/converge.ts';
@@ -20,8 +21,8 @@ export class Snapshots {
     private readonly client: ApiClient,
     private readonly idField = 'id',
     private readonly journal: Journal | undefined,
-    /** The record in a GET's answer (the business record may sit in an envelope). */
-    private readonly recordOf: RecordReader = (_path, json) => (isRecord(json) ? json : undefined),
+    /** The record in a GET's answer (it may sit in an envelope). */
+    private readonly recordOf: RecordReader = (_path, json) => recordIn(json, idField),
   ) {}
 
   /** Reads and keeps the record at `path` (a concrete path, e.g. /api/v1/business); once per path. `answered`: see takeSnapshot. */
