@@ -33,7 +33,8 @@ export type MustRequirementId =
   | 'TM-ISOLATION'
   | 'TM-ID-NEAR-MISS'
   | 'TM-NO-CREATE'
-  | 'TM-NO-DELETE';
+  | 'TM-NO-DELETE'
+  | 'FRAME';
 
 /** Requirements inferred from the contract: a failed check is a warning unless --strict. */
 export type ShouldRequirementId =

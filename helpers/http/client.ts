@@ -87,6 +87,7 @@ export { excerpt, fillId, is2xx } from './basics.ts';
 export type WriteEvent =
   | { kind: 'creating'; listPath: string }
   | { kind: 'created'; path: string; listPath: string; id: unknown }
+  | { kind: 'deleting'; path: string }
   | { kind: 'deleted'; path: string }
   | { kind: 'wrote'; path: string; fields: string[] };
 
@@ -161,6 +162,8 @@ export class ApiClient {
       this.onWrite?.({ kind: 'wrote', path: options.path, fields });
     }
     if (options.method === 'POST') this.onWrite?.({ kind: 'creating', listPath: options.path });
+    // Even a delete the target refuses addresses its record: what changes there is not another's doing.
+    if (options.method === 'DELETE') this.onWrite?.({ kind: 'deleting', path: options.path });
     // Whether the last answer came while the sentinel failed too: it proves nothing, once it answers again.
     let whileDown = false;
     for (let attempt = 1; ; attempt++) {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { SERVER_MAINTAINED, type Row } from '../contract/record.ts';
 
@@ -33,4 +34,10 @@ export function changedFieldNames(before: Row, after: Row, names?: string[]): st
 /** A record without the given fields (a copy to send back without its id, say). */
 export function without(row: Row, fields: (k: string) => boolean): Row {
   return Object.fromEntries(Object.entries(row).filter(([k]) => !fields(k)));
+}
+
+/** The fields of a row but those the server stamps, in a fixed order, as a short digest: what a long list keeps of each record. */
+export function fingerprint(row: Row): string {
+  const fields = Object.keys(row).filter((k) => !SERVER_MAINTAINED.test(k)).sort().map((k) => [k, row[k]]);
+  return createHash('sha1').update(JSON.stringify(fields)).digest('base64');
 }

@@ -6,6 +6,7 @@ import { operationsChecks } from './operations.ts';
 import { businessChecks } from './business.ts';
 import { customerChecks } from './customers.ts';
 import { teamMemberChecks } from './team-members.ts';
+import { frameChecks } from './frame.ts';
 
 /**
  * Every registry, in the order a run meets them: a smoke pass over every operation, then the
@@ -18,6 +19,7 @@ export const REGISTRIES = [
   listed('business', businessChecks),
   listed('customers', customerChecks),
   listed('team-members', teamMemberChecks),
+  listed('frame', frameChecks),
 ];
 
 /** A check as the listing sees it: what it is, not how it runs. */

@@ -9,6 +9,8 @@ export const BROKEN_PAGING = { 'customer-list-pages-stop-early': 'stop-early', '
 const deleted = new WeakMap<State, Map<string, Row>>();
 /** The list as it was at the first customer request, for the stale-list fault. */
 const firstList = new WeakMap<State, Row[]>();
+/** Reference instances whose customer delete has taken a team member with it (fault customer-delete-removes-team-member). */
+const tookMember = new WeakSet<State>();
 
 function tombstones(ctx: RefContext): Map<string, Row> {
   let map = deleted.get(ctx.state);
@@ -93,6 +95,7 @@ function update(req: RefRequest, ctx: RefContext) {
   const customer = ctx.fault('customer-update-other') ? (sameName(ctx, addressed)[0] ?? addressed) : addressed;
   const updated = ctx.fault('customer-patch-replaces') ? { id: customer.id, ...structuredClone(changes) } : { ...customer, ...structuredClone(changes) };
   if (!ctx.fault('customer-update-not-persisted')) ctx.state.customers.set(String(customer.id), updated);
+  if (typeof updated.lastName === 'string' && ctx.fault('customer-update-renames-business')) ctx.state.business = { ...ctx.state.business, name: updated.lastName };
   return json(200, updated);
 }
 
@@ -106,6 +109,11 @@ function remove(req: RefRequest, ctx: RefContext) {
   for (const victim of victims) {
     ctx.state.customers.delete(String(victim.id));
     tombstones(ctx).set(String(victim.id), victim);
+  }
+  const member = [...ctx.state.teamMembers.keys()].at(-1);
+  if (member !== undefined && !tookMember.has(ctx.state) && ctx.fault('customer-delete-removes-team-member')) {
+    tookMember.add(ctx.state);
+    ctx.state.teamMembers.delete(member);
   }
   return ctx.varies('delete-200-body') ? json(200, customer) : json(204);
 }

@@ -1,0 +1,202 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { ApiClient, is2xx } from '../http/client.ts';
+import { readSharedRecords } from './shared-records.ts';
+import { Journal, outstanding, type FrameDifference, type JournalEntry } from './journal.ts';
+import { changedFieldNames, fingerprint } from '../records/compare.ts';
+import { runIdsIn } from '../records/run-marker.ts';
+import { recordReader } from '../records/record-shapes.ts';
+import { foreignRunId } from './interference.ts';
+import { converge, learnedLag, quiesce, windowOf } from '../core/converge.ts';
+import { selects } from '../core/selection.ts';
+import type { Row } from '../contract/record.ts';
+import type { Spec } from '../contract/spec.ts';
+import type { TargetConfig } from '../config/target.ts';
+
+/**
+ * Frame: a write changes only what it addresses (contract section 4: a delete deletes "that
+ * customer", an update answers "the updated customer", "business updated"). The run reads the
+ * whole target before its first write (the baseline: the business record, every customer, every
+ * team member, as one fingerprint each), again at each lane's end and at the run's end, and
+ * compares what it reads with what the journal says the run wrote: a record no write of the run
+ * addressed that vanished, appeared or changed is a difference, named with the writes the journal
+ * holds since the reading before (those that may have made it); with none, another writer made it.
+ */
+export const FRAME_CHECK = { id: 'FRAME', title: 'every write changes only the record it addresses: no record the run did not address vanished, appeared or changed' } as const;
+
+/** Where the baseline's fingerprints are kept, beside the journal: a line per record, for lists too long to hold as rows. */
+const FRAME_FILE = 'frame-baseline.jsonl';
+const baselineFile = (journalFile: string) => join(dirname(journalFile), FRAME_FILE);
+
+/** What a reading of the whole target keeps: a fingerprint per record, the rows of records the run may put back. */
+interface Reading {
+  /** The lists (and the singleton) read whole: only records under these are compared. */
+  roots: string[];
+  prints: Map<string, string>;
+  rows: Map<string, Row>;
+  /** Records carrying this run's marker: its own, whatever the journal says. */
+  ours: Set<string>;
+  /** Records carrying another run's marker, and which. */
+  foreign: Map<string, string>;
+  problems: string[];
+}
+
+async function readWhole(client: ApiClient, spec: Spec, target: TargetConfig): Promise<Reading> {
+  const prints = new Map<string, string>();
+  const ours = new Set<string>();
+  const foreign = new Map<string, string>();
+  const { records, problems, roots } = await readSharedRecords(client, spec, target, (_root, path, row) => {
+    if (Object.values(row).some((v) => runIdsIn(v).includes(target.runId))) return void ours.add(path);
+    const other = foreignRunId(row, target.runId);
+    if (other) foreign.set(path, other);
+    prints.set(path, fingerprint(row));
+  });
+  return { roots, prints, rows: new Map(records.map((r) => [r.path, r.record])), ours, foreign, problems };
+}
+
+/**
+ * The baseline, in the reads the run takes anyway before its first write (readSharedRecords):
+ * the shared records go to the journal as snapshots (by the caller), every record's fingerprint
+ * to the frame's file. Returns the shared records and what could not be read.
+ */
+export async function readBaseline(client: ApiClient, spec: Spec, target: TargetConfig, journalFile: string): Promise<{ records: { path: string; record: Row }[]; problems: string[] }> {
+  const lines: string[] = [];
+  const { records, problems, roots } = await readSharedRecords(client, spec, target, (_root, path, row) => void lines.push(JSON.stringify([path, fingerprint(row)])));
+  writeFileSync(baselineFile(journalFile), `${JSON.stringify({ roots })}\n${lines.join('\n')}\n`);
+  return { records, problems };
+}
+
+function loadBaseline(journalFile: string): { roots: string[]; prints: Map<string, string> } | undefined {
+  const file = baselineFile(journalFile);
+  if (!existsSync(file)) return undefined;
+  const [head, ...lines] = readFileSync(file, 'utf8').split('\n');
+  const prints = new Map<string, string>();
+  for (const line of lines) if (line) prints.set(...(JSON.parse(line) as [string, string]));
+  return { roots: (JSON.parse(head) as { roots: string[] }).roots, prints };
+}
+
+/** The run's writes as the journal names them, the record or list each addressed. */
+const writeOf = (e: JournalEntry): string | undefined =>
+  e.kind === 'wrote' ? `PATCH ${e.path}` : e.kind === 'creating' ? `POST ${e.listPath}` : e.kind === 'deleting' ? `DELETE ${e.path}` : undefined;
+
+/** Records the run addressed: open while a write of it may still show, restored once a lane put it back (then its written fields are compared). */
+function addressed(entries: JournalEntry[]): Map<string, { restored: boolean; fields: Set<string> }> {
+  const of = new Map<string, { restored: boolean; fields: Set<string> }>();
+  const touch = (path: string, fields: string[] = []) => {
+    const a = of.get(path) ?? { restored: false, fields: new Set<string>() };
+    a.restored = false;
+    for (const f of fields) a.fields.add(f);
+    of.set(path, a);
+  };
+  for (const e of entries) {
+    if (e.kind === 'wrote') touch(e.path, e.fields);
+    else if (e.kind === 'deleting' || e.kind === 'deleted' || e.kind === 'created' || e.kind === 'kept' || e.kind === 'lost') touch(e.path);
+    else if (e.kind === 'restored' && of.has(e.path)) of.get(e.path)!.restored = true;
+  }
+  return of;
+}
+
+/** Every difference the journal holds from the readings so far, the latest per record. */
+export function frameFindings(entries: JournalEntry[]): { differences: FrameDifference[]; problems: string[]; compared: string[] } {
+  const latest = new Map<string, FrameDifference>();
+  let last: { problems: string[]; compared: string[] } = { problems: [], compared: [] };
+  for (const e of entries) {
+    if (e.kind !== 'frame') continue;
+    last = e;
+    for (const d of e.differences) latest.set(d.path, d);
+  }
+  return { differences: [...latest.values()], problems: last.problems, compared: last.compared };
+}
+
+/** A difference as a person reads it, with the writes that may have made it. */
+export function describeDifference(d: FrameDifference, where?: string): string {
+  const what = `${d.path} ${d.how}${d.fields?.length ? ` (${d.fields.join(', ')})` : ''}${where ? ` (read at ${where})` : ''}`;
+  if (d.by) return `${what}: ${d.by === 'another writer' ? 'no write of the run since it was last read' : `it holds a value written by run ${d.by}`}`;
+  const last = d.writes.at(-1);
+  return d.writes.length === 1 ? `${what}, by ${last}, which did not address it` : `${what}, by one of the ${d.writes.length} writes since it was last read, none addressed to it (the last: ${last}): ${d.writes.join(', ')}`;
+}
+
+/** The suite worker's frame: one per run (its journal), read at each lane's end and by the FRAME check at the run's end. */
+export class Frame {
+  private static readonly byJournal = new Map<string, Frame>();
+  private readonly journal: Journal;
+  private readonly client: ApiClient;
+  private readonly baseline: { roots: string[]; prints: Map<string, string> };
+
+  private constructor(private readonly spec: Spec, private readonly target: TargetConfig, journalFile: string, baseline: { roots: string[]; prints: Map<string, string> }) {
+    this.journal = new Journal(journalFile);
+    // Only reads: nothing it sends goes to the journal.
+    this.client = new ApiClient(target);
+    this.baseline = baseline;
+  }
+
+  /** The run's frame, when the run took a baseline (not --read-only) and selected the FRAME check. */
+  static of(spec: Spec, target: TargetConfig): Frame | undefined {
+    if (!target.journalFile || target.readOnly || !selects(target.only, FRAME_CHECK)) return undefined;
+    let frame = Frame.byJournal.get(target.journalFile);
+    if (!frame) {
+      const baseline = loadBaseline(target.journalFile);
+      if (!baseline) return undefined;
+      Frame.byJournal.set(target.journalFile, (frame = new Frame(spec, target, target.journalFile, baseline)));
+    }
+    return frame;
+  }
+
+  /**
+   * Reads the whole target and journals what differs from what the run knows it wrote (see
+   * FRAME_CHECK). Nothing is read again when no write of the run went out since the last reading.
+   */
+  async read(where: string): Promise<void> {
+    const before = this.journal.read();
+    const lastStart = before.findLastIndex((e) => e.kind === 'frame-start');
+    const lastRead = before.findLastIndex((e) => e.kind === 'frame');
+    if (lastRead > lastStart && lastStart >= 0 && !before.slice(lastStart).some(writeOf)) return;
+    // The writes a difference may be due to: since the start of the last reading that ended (one in flight then may show only now).
+    const since = before.slice(0, lastRead + 1).findLastIndex((e) => e.kind === 'frame-start');
+    this.journal.append({ kind: 'frame-start' });
+    // A record the run put back may still read as the run's write on a target whose reads lag.
+    await quiesce(Date.now(), learnedLag(), windowOf(this.target));
+    const now = await readWhole(this.client, this.spec, this.target);
+    const entries = this.journal.read();
+    const state = outstanding(entries);
+    const writes = [...new Set(entries.slice(since + 1).map(writeOf).filter((w): w is string => w !== undefined && !(state.lease && w.endsWith(` ${state.lease}`))))];
+    const reported = new Map(frameFindings(entries).differences.map((d) => [d.path, d.now]));
+    const written = addressed(entries);
+    const roots = this.baseline.roots.filter((r) => now.roots.includes(r));
+    const under = (path: string) => roots.some((r) => path === r || path.startsWith(`${r}/`));
+    const differences: FrameDifference[] = [];
+    for (const path of new Set([...this.baseline.prints.keys(), ...now.prints.keys(), ...reported.keys()])) {
+      if (!under(path) || now.ours.has(path) || state.everCreated.has(path)) continue;
+      const mark = written.get(path);
+      if (mark && !mark.restored) continue;
+      const was = reported.has(path) ? reported.get(path)! : (this.baseline.prints.get(path) ?? null);
+      const is = now.prints.get(path) ?? null;
+      if (was === is) continue;
+      const snapshot = state.snapshots.get(path);
+      const row = now.rows.get(path);
+      // A record the run wrote and put back: its written fields are the run's to compare; the others may be the server's own (a version, a stamp).
+      const fields = snapshot && row ? changedFieldNames(snapshot, row, mark ? [...mark.fields].filter((f) => f in snapshot) : undefined) : undefined;
+      if (mark && is !== null && (!fields?.length || (await this.showsRestored(path, snapshot!, fields)))) continue;
+      const how = was === null ? 'appeared' : is === null ? 'vanished' : 'changed';
+      const by = now.foreign.get(path) ?? (writes.length ? undefined : 'another writer');
+      differences.push({ path, how, ...(fields?.length && how === 'changed' ? { fields } : {}), now: is, writes, ...(by ? { by } : {}) });
+    }
+    this.journal.append({ kind: 'frame', where, differences, problems: now.problems, compared: roots });
+    for (const d of differences) if (d.by) this.journal.append({ kind: 'interference', path: d.path, by: d.by });
+  }
+
+  /** Whether a record put back shows so once read again within the window: a reading that lagged the restore is not a difference. */
+  private async showsRestored(path: string, snapshot: Row, fields: string[]): Promise<boolean> {
+    const recordOf = recordReader(this.spec, this.target);
+    const read = async () => {
+      const answer = await this.client.send({ method: 'GET', path });
+      return is2xx(answer) ? recordOf(path, answer.json) : undefined;
+    };
+    const { shown } = await converge(read, (row) => row !== undefined && changedFieldNames(snapshot, row, fields).length === 0, windowOf(this.target), learnedLag());
+    return shown;
+  }
+
+  close(): Promise<void> {
+    return this.client.close();
+  }
+}
