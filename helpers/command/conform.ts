@@ -18,6 +18,7 @@ import { foreignRunId, overlappingRunMessage, settledByInterference } from '../s
 import { Lease, LEASE_BEAT_MS, leasePlace, liveLeasesOfOthers } from '../safety/lease.ts';
 import { formatLeftOnTarget, leftAccordingToJournal, recover, takeBaseline, type Recovery } from '../safety/after-run-cleanup.ts';
 import { RunStop } from './run-stop.ts';
+import { describeDifference, frameFindings } from '../safety/frame.ts';
 import { scanForSecrets } from '../safety/secret-scan.ts';
 import { buildRunResult, incompleteText, type RunResult, type Stopped } from '../results/run-result.ts';
 import { toSummaryMarkdown } from '../results/reporters/summary.ts';
@@ -97,7 +98,7 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
       if (!stop.reason) await runChecks(s, collector, stop);
       stop.checksOver();
       s.client.phase = 'after-run clean-up';
-      return recover(s.client, s.journal, s.target, { cleanupTimeoutMs: options.cleanupTimeoutMs });
+      return withFrame(s.journal, await recover(s.client, s.journal, s.target, { cleanupTimeoutMs: options.cleanupTimeoutMs }));
     });
     stop.cleanedUp();
     tellAfterChecks(s, collector, stop.reason, recovery);
@@ -160,6 +161,18 @@ async function claimTarget({ client, target, journal, options, say }: Session, s
   }
   if ('none' in taken) say(`warning: no lease taken on the target (${taken.none}): a run started beside this one would not know of it\n`);
   return 'lease' in taken ? taken.lease : undefined;
+}
+
+/**
+ * What the frame found changed that no write of the run addressed (helpers/safety/frame.ts), named
+ * as left on the target: the clean-up puts back only what the run wrote, and a record another
+ * write removed or added is not the run's to undo. A record the clean-up restored is not named.
+ */
+function withFrame(journal: Journal, recovery: Recovery): Recovery {
+  const { written } = outstanding(journal.read());
+  const named = new Set(recovery.leftOnTarget.map((l) => l.record));
+  const frame = frameFindings(journal.read()).differences.filter((d) => !written.has(d.path) && !named.has(d.path));
+  return { ...recovery, leftOnTarget: [...recovery.leftOnTarget, ...frame.map((d) => ({ record: d.path, problem: `${describeDifference(d).slice(d.path.length + 1)}; not the run's to put back` }))] };
 }
 
 /** Beats go on through the clean-up (an outage may hold it up to --cleanup-timeout), which deletes the lease last. */

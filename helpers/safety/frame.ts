@@ -34,7 +34,7 @@ interface Reading {
   roots: string[];
   prints: Map<string, string>;
   rows: Map<string, Row>;
-  /** Records carrying this run's marker: its own, whatever the journal says. */
+  /** Records carrying this run's marker: its own when they were not there before (a create whose answer was lost). */
   ours: Set<string>;
   /** Records carrying another run's marker, and which. */
   foreign: Map<string, string>;
@@ -46,7 +46,7 @@ async function readWhole(client: ApiClient, spec: Spec, target: TargetConfig): P
   const ours = new Set<string>();
   const foreign = new Map<string, string>();
   const { records, problems, roots } = await readSharedRecords(client, spec, target, (_root, path, row) => {
-    if (Object.values(row).some((v) => runIdsIn(v).includes(target.runId))) return void ours.add(path);
+    if (Object.values(row).some((v) => runIdsIn(v).includes(target.runId))) ours.add(path);
     const other = foreignRunId(row, target.runId);
     if (other) foreign.set(path, other);
     prints.set(path, fingerprint(row));
@@ -113,7 +113,7 @@ export function describeDifference(d: FrameDifference, where?: string): string {
   const what = `${d.path} ${d.how}${d.fields?.length ? ` (${d.fields.join(', ')})` : ''}${where ? ` (read at ${where})` : ''}`;
   if (d.by) return `${what}: ${d.by === 'another writer' ? 'no write of the run since it was last read' : `it holds a value written by run ${d.by}`}`;
   const last = d.writes.at(-1);
-  return d.writes.length === 1 ? `${what}, by ${last}, which did not address it` : `${what}, by one of the ${d.writes.length} writes since it was last read, none addressed to it (the last: ${last}): ${d.writes.join(', ')}`;
+  return d.writes.length === 1 ? `${what}, by ${last}` : `${what}, by one of the ${d.writes.length} writes since it was last read as the run left it (the last: ${last}): ${d.writes.join(', ')}`;
 }
 
 /** The suite worker's frame: one per run (its journal), read at each lane's end and by the FRAME check at the run's end. */
@@ -166,7 +166,7 @@ export class Frame {
     const under = (path: string) => roots.some((r) => path === r || path.startsWith(`${r}/`));
     const differences: FrameDifference[] = [];
     for (const path of new Set([...this.baseline.prints.keys(), ...now.prints.keys(), ...reported.keys()])) {
-      if (!under(path) || now.ours.has(path) || state.everCreated.has(path)) continue;
+      if (!under(path) || state.everCreated.has(path) || (now.ours.has(path) && !this.baseline.prints.has(path))) continue;
       const mark = written.get(path);
       if (mark && !mark.restored) continue;
       const was = reported.has(path) ? reported.get(path)! : (this.baseline.prints.get(path) ?? null);

@@ -95,7 +95,8 @@ function update(req: RefRequest, ctx: RefContext) {
   const customer = ctx.fault('customer-update-other') ? (sameName(ctx, addressed)[0] ?? addressed) : addressed;
   const updated = ctx.fault('customer-patch-replaces') ? { id: customer.id, ...structuredClone(changes) } : { ...customer, ...structuredClone(changes) };
   if (!ctx.fault('customer-update-not-persisted')) ctx.state.customers.set(String(customer.id), updated);
-  if (typeof updated.lastName === 'string' && ctx.fault('customer-update-renames-business')) ctx.state.business = { ...ctx.state.business, name: updated.lastName };
+  const lastName = (updated as Row).lastName;
+  if (typeof lastName === 'string' && ctx.fault('customer-update-renames-business')) ctx.state.business = { ...ctx.state.business, name: lastName };
   return json(200, updated);
 }
 
