@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { ApiClient, is2xx } from '../http/client.ts';
 import { readSharedRecords } from './shared-records.ts';
 import { Journal, outstanding, type FrameDifference, type JournalEntry } from './journal.ts';
@@ -80,16 +81,17 @@ const writeOf = (e: JournalEntry): string | undefined =>
   e.kind === 'wrote' ? `PATCH ${e.path}` : e.kind === 'creating' ? `POST ${e.listPath}` : e.kind === 'deleting' ? `DELETE ${e.path}` : undefined;
 
 /** Records the run addressed: open while a write of it may still show, restored once a lane put it back (then its written fields are compared). */
-function addressed(entries: JournalEntry[]): Map<string, { restored: boolean; fields: Set<string> }> {
-  const of = new Map<string, { restored: boolean; fields: Set<string> }>();
-  const touch = (path: string, fields: string[] = []) => {
-    const a = of.get(path) ?? { restored: false, fields: new Set<string>() };
+function addressed(entries: JournalEntry[]): Map<string, { restored: boolean; fields: Set<string>; values: Map<string, unknown[]> }> {
+  const of = new Map<string, { restored: boolean; fields: Set<string>; values: Map<string, unknown[]> }>();
+  const touch = (path: string, fields: string[] = [], values: Row = {}) => {
+    const a = of.get(path) ?? { restored: false, fields: new Set<string>(), values: new Map<string, unknown[]>() };
     a.restored = false;
     for (const f of fields) a.fields.add(f);
+    for (const [f, v] of Object.entries(values)) a.values.set(f, [...(a.values.get(f) ?? []), v]);
     of.set(path, a);
   };
   for (const e of entries) {
-    if (e.kind === 'wrote') touch(e.path, e.fields);
+    if (e.kind === 'wrote') touch(e.path, e.fields, e.values);
     else if (e.kind === 'deleting' || e.kind === 'deleted' || e.kind === 'created' || e.kind === 'kept' || e.kind === 'lost') touch(e.path);
     else if (e.kind === 'restored' && of.has(e.path)) of.get(e.path)!.restored = true;
   }
@@ -168,14 +170,19 @@ export class Frame {
     for (const path of new Set([...this.baseline.prints.keys(), ...now.prints.keys(), ...reported.keys()])) {
       if (!under(path) || state.everCreated.has(path) || (now.ours.has(path) && !this.baseline.prints.has(path))) continue;
       const mark = written.get(path);
+      // A record the run wrote is the run's to judge and put back until a lane has put it back.
       if (mark && !mark.restored) continue;
       const was = reported.has(path) ? reported.get(path)! : (this.baseline.prints.get(path) ?? null);
       const is = now.prints.get(path) ?? null;
       if (was === is) continue;
+      // A list may leave out what is there (absence is proof only of a list proven whole): what is missing is looked up by its path.
+      if (is === null && was !== null && (await this.found(path, was))) continue;
       const snapshot = state.snapshots.get(path);
       const row = now.rows.get(path);
       // A record the run wrote and put back: its written fields are the run's to compare; the others may be the server's own (a version, a stamp).
-      const fields = snapshot && row ? changedFieldNames(snapshot, row, mark ? [...mark.fields].filter((f) => f in snapshot) : undefined) : undefined;
+      // A field holding a value the run sent to this record is the run's own write not undone (the clean-up's to put back), not another write's doing.
+      const own = (f: string) => Boolean(mark?.values.get(f)?.some((v) => isDeepStrictEqual(v, row?.[f])));
+      const fields = snapshot && row ? changedFieldNames(snapshot, row, mark ? [...mark.fields].filter((f) => f in snapshot) : undefined).filter((f) => !own(f)) : undefined;
       if (mark && is !== null && (!fields?.length || (await this.showsRestored(path, snapshot!, fields)))) continue;
       const how = was === null ? 'appeared' : is === null ? 'vanished' : 'changed';
       const by = now.foreign.get(path) ?? (writes.length ? undefined : 'another writer');
@@ -183,6 +190,13 @@ export class Frame {
     }
     this.journal.append({ kind: 'frame', where, differences, problems: now.problems, compared: roots });
     for (const d of differences) if (d.by) this.journal.append({ kind: 'interference', path: d.path, by: d.by });
+  }
+
+  /** Whether the record at `path` is found as `print` says, though the list did not name it. */
+  private async found(path: string, print: string): Promise<boolean> {
+    const answer = await this.client.send({ method: 'GET', path });
+    const row = is2xx(answer) ? recordReader(this.spec, this.target)(path, answer.json) : undefined;
+    return row !== undefined && fingerprint(row) === print;
   }
 
   /** Whether a record put back shows so once read again within the window: a reading that lagged the restore is not a difference. */

@@ -40,7 +40,7 @@ export type JournalEntry =
   | { kind: 'deleting'; path: string }
   | { kind: 'deleted'; path: string }
   | { kind: 'snapshot'; path: string; record: Row }
-  | { kind: 'wrote'; path: string; fields: string[] }
+  | { kind: 'wrote'; path: string; fields: string[]; values?: Row }
   | { kind: 'restored'; path: string }
   | { kind: 'kept'; path: string }
   | { kind: 'interference'; path: string; by: string }
