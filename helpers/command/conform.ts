@@ -18,7 +18,8 @@ import { foreignRunId, overlappingRunMessage, settledByInterference } from '../s
 import { Lease, LEASE_BEAT_MS, leasePlace, liveLeasesOfOthers } from '../safety/lease.ts';
 import { formatLeftOnTarget, leftAccordingToJournal, recover, takeBaseline, type Recovery } from '../safety/after-run-cleanup.ts';
 import { RunStop } from './run-stop.ts';
-import { describeDifference, frameFindings } from '../safety/frame.ts';
+import { describeDifference, Frame, frameFindings } from '../safety/frame.ts';
+import type { FrameDifference } from '../safety/journal.ts';
 import { scanForSecrets } from '../safety/secret-scan.ts';
 import { buildRunResult, incompleteText, type RunResult, type Stopped } from '../results/run-result.ts';
 import { toSummaryMarkdown } from '../results/reporters/summary.ts';
@@ -98,7 +99,9 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
       if (!stop.reason) await runChecks(s, collector, stop);
       stop.checksOver();
       s.client.phase = 'after-run clean-up';
-      return withFrame(s.journal, await recover(s.client, s.journal, s.target, { cleanupTimeoutMs: options.cleanupTimeoutMs }));
+      const recovered = await recover(s.client, s.journal, s.target, { cleanupTimeoutMs: options.cleanupTimeoutMs });
+      await frameAfterCleanUp(s, spec, collector);
+      return withFrame(s.journal, recovered);
     });
     stop.cleanedUp();
     tellAfterChecks(s, collector, stop.reason, recovery);
@@ -161,6 +164,27 @@ async function claimTarget({ client, target, journal, options, say }: Session, s
   }
   if ('none' in taken) say(`warning: no lease taken on the target (${taken.none}): a run started beside this one would not know of it\n`);
   return 'lease' in taken ? taken.lease : undefined;
+}
+
+/**
+ * The frame's last reading, once the clean-up's writes (the lease's delete among them) are done:
+ * what they changed beyond what they addressed fails the FRAME check like what a check's write did.
+ */
+async function frameAfterCleanUp({ target }: Session, spec: Spec, collector: ResultCollector): Promise<void> {
+  const frame = Frame.open(spec, target, 'after-run clean-up');
+  if (!frame) return;
+  let found: FrameDifference[] = [];
+  try {
+    found = (await frame.read('the end of the clean-up')).filter((d) => !d.by);
+  } catch {
+    // Not read whole: the check judged what the suites' end showed.
+  } finally {
+    await frame.close();
+  }
+  const check = collector.checks.find((c) => c.id === 'FRAME');
+  if (!check || !found.length || check.outcome === 'failed') return;
+  check.outcome = 'failed';
+  check.reason = `records changed that no write of the run addressed (read after the clean-up): ${found.map((d) => describeDifference(d)).join('; ')}`;
 }
 
 /**

@@ -22,7 +22,7 @@ export function frameChecks(spec: Spec, target: TargetConfig): Registry<Frame | 
         changesData: true,
         async run(frame, run) {
           if (!frame) return run.notApplicable('the run took no baseline of the target to compare with (it reads one only before its first write)');
-          await frame.read("the run's end");
+          await frame.read("the suites' end");
           const { differences, problems, compared } = frameFindings(new Journal(target.journalFile!).read());
           if (problems.length) run.note(`not compared, as not read whole: ${problems.join('; ')}`);
           const foreign = differences.find((d) => d.by);

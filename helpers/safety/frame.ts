@@ -8,7 +8,7 @@ import { changedFieldNames, fingerprint } from '../records/compare.ts';
 import { runIdsIn } from '../records/run-marker.ts';
 import { recordReader } from '../records/record-shapes.ts';
 import { foreignRunId } from './interference.ts';
-import { converge, learnedLag, quiesce, windowOf } from '../core/converge.ts';
+import { converge, Lag, learnedLag, quiesce, windowOf } from '../core/converge.ts';
 import { selects } from '../core/selection.ts';
 import type { Row } from '../contract/record.ts';
 import type { Spec } from '../contract/spec.ts';
@@ -99,15 +99,20 @@ function addressed(entries: JournalEntry[]): Map<string, { restored: boolean; fi
 }
 
 /** Every difference the journal holds from the readings so far, the latest per record. */
-export function frameFindings(entries: JournalEntry[]): { differences: FrameDifference[]; problems: string[]; compared: string[] } {
+export function frameFindings(entries: JournalEntry[]): { differences: FrameDifference[]; known: Map<string, string | null>; problems: string[]; compared: string[] } {
   const latest = new Map<string, FrameDifference>();
+  const known = new Map<string, string | null>();
   let last: { problems: string[]; compared: string[] } = { problems: [], compared: [] };
   for (const e of entries) {
     if (e.kind !== 'frame') continue;
     last = e;
-    for (const d of e.differences) latest.set(d.path, d);
+    for (const d of e.differences) {
+      latest.set(d.path, d);
+      known.set(d.path, d.now);
+    }
+    for (const [path, print] of e.accepted) known.set(path, print);
   }
-  return { differences: [...latest.values()], problems: last.problems, compared: last.compared };
+  return { differences: [...latest.values()], known, problems: last.problems, compared: last.compared };
 }
 
 /** A difference as a person reads it, with the writes that may have made it. */
@@ -122,7 +127,7 @@ export function describeDifference(d: FrameDifference, where?: string): string {
 export class Frame {
   private static readonly byJournal = new Map<string, Frame>();
   private readonly journal: Journal;
-  private readonly client: ApiClient;
+  readonly client: ApiClient;
   private readonly baseline: { roots: string[]; prints: Map<string, string> };
 
   private constructor(private readonly spec: Spec, private readonly target: TargetConfig, journalFile: string, baseline: { roots: string[]; prints: Map<string, string> }) {
@@ -132,15 +137,23 @@ export class Frame {
     this.baseline = baseline;
   }
 
-  /** The run's frame, when the run took a baseline (not --read-only) and selected the FRAME check. */
+  /** The suite worker's frame of the run, when the run took a baseline (not --read-only) and selected the FRAME check. */
   static of(spec: Spec, target: TargetConfig): Frame | undefined {
-    if (!target.journalFile || target.readOnly || !selects(target.only, FRAME_CHECK)) return undefined;
-    let frame = Frame.byJournal.get(target.journalFile);
-    if (!frame) {
-      const baseline = loadBaseline(target.journalFile);
-      if (!baseline) return undefined;
-      Frame.byJournal.set(target.journalFile, (frame = new Frame(spec, target, target.journalFile, baseline)));
+    const key = `${target.journalFile} ${target.runId}`;
+    if (!Frame.byJournal.has(key)) {
+      const frame = Frame.open(spec, target);
+      if (!frame) return undefined;
+      Frame.byJournal.set(key, frame);
     }
+    return Frame.byJournal.get(key);
+  }
+
+  /** A frame of its own (the main process reads once more after the clean-up): close it after. */
+  static open(spec: Spec, target: TargetConfig, phase?: string): Frame | undefined {
+    if (!target.journalFile || target.readOnly || !selects(target.only, FRAME_CHECK)) return undefined;
+    const baseline = loadBaseline(target.journalFile);
+    const frame = baseline && new Frame(spec, target, target.journalFile, baseline);
+    if (frame && phase) frame.client.phase = phase;
     return frame;
   }
 
@@ -148,48 +161,55 @@ export class Frame {
    * Reads the whole target and journals what differs from what the run knows it wrote (see
    * FRAME_CHECK). Nothing is read again when no write of the run went out since the last reading.
    */
-  async read(where: string): Promise<void> {
+  async read(where: string): Promise<FrameDifference[]> {
     const before = this.journal.read();
     const lastStart = before.findLastIndex((e) => e.kind === 'frame-start');
     const lastRead = before.findLastIndex((e) => e.kind === 'frame');
-    if (lastRead > lastStart && lastStart >= 0 && !before.slice(lastStart).some(writeOf)) return;
+    if (lastRead > lastStart && lastStart >= 0 && !before.slice(lastStart).some(writeOf)) return [];
     // The writes a difference may be due to: since the start of the last reading that ended (one in flight then may show only now).
     const since = before.slice(0, lastRead + 1).findLastIndex((e) => e.kind === 'frame-start');
     this.journal.append({ kind: 'frame-start' });
     // A record the run put back may still read as the run's write on a target whose reads lag.
-    await quiesce(Date.now(), learnedLag(), windowOf(this.target));
+    await quiesce(Date.now(), this.lag(), windowOf(this.target));
     const now = await readWhole(this.client, this.spec, this.target);
     const entries = this.journal.read();
     const state = outstanding(entries);
-    const writes = [...new Set(entries.slice(since + 1).map(writeOf).filter((w): w is string => w !== undefined && !(state.lease && w.endsWith(` ${state.lease}`))))];
-    const reported = new Map(frameFindings(entries).differences.map((d) => [d.path, d.now]));
+    // The lease's beats write only the lease; its create and delete are writes like any other.
+    const writes = [...new Set(entries.slice(since + 1).map(writeOf).filter((w): w is string => w !== undefined && w !== `PATCH ${state.lease}`))];
+    // What each record was last known as: the baseline, else as a reading found it changed or took it after a write of the run addressed it.
+    const known = new Map(frameFindings(entries).known);
     const written = addressed(entries);
+    const inWindow = new Set([...addressed(entries.slice(since + 1)).keys()]);
     const roots = this.baseline.roots.filter((r) => now.roots.includes(r));
     const under = (path: string) => roots.some((r) => path === r || path.startsWith(`${r}/`));
     const differences: FrameDifference[] = [];
-    for (const path of new Set([...this.baseline.prints.keys(), ...now.prints.keys(), ...reported.keys()])) {
+    const accepted: [string, string | null][] = [];
+    for (const path of new Set([...this.baseline.prints.keys(), ...now.prints.keys(), ...known.keys()])) {
       if (!under(path) || state.everCreated.has(path) || (now.ours.has(path) && !this.baseline.prints.has(path))) continue;
-      const mark = written.get(path);
-      // A record the run wrote is the run's to judge and put back until a lane has put it back.
-      if (mark && !mark.restored) continue;
-      const was = reported.has(path) ? reported.get(path)! : (this.baseline.prints.get(path) ?? null);
       const is = now.prints.get(path) ?? null;
+      const was = known.has(path) ? known.get(path)! : (this.baseline.prints.get(path) ?? null);
+      // A record a write of the window addressed is as the run left it, whatever it holds: that write's checks judge it.
+      if (inWindow.has(path)) {
+        if (is !== was) accepted.push([path, is]);
+        continue;
+      }
       if (was === is) continue;
       // A list may leave out what is there (absence is proof only of a list proven whole): what is missing is looked up by its path.
       if (is === null && was !== null && (await this.found(path, was))) continue;
+      const mark = written.get(path);
       const snapshot = state.snapshots.get(path);
       const row = now.rows.get(path);
-      // A record the run wrote and put back: its written fields are the run's to compare; the others may be the server's own (a version, a stamp).
-      // A field holding a value the run sent to this record is the run's own write not undone (the clean-up's to put back), not another write's doing.
+      // A field holding a value the run sent to this record is its own write showing late (or not undone: the clean-up's to put back).
       const own = (f: string) => Boolean(mark?.values.get(f)?.some((v) => isDeepStrictEqual(v, row?.[f])));
-      const fields = snapshot && row ? changedFieldNames(snapshot, row, mark ? [...mark.fields].filter((f) => f in snapshot) : undefined).filter((f) => !own(f)) : undefined;
-      if (mark && is !== null && (!fields?.length || (await this.showsRestored(path, snapshot!, fields)))) continue;
+      const fields = snapshot && row ? changedFieldNames(snapshot, row).filter((f) => !own(f)) : undefined;
+      if (mark && is !== null && was !== null && (fields?.length === 0 || (await this.shows(path, was)))) continue;
       const how = was === null ? 'appeared' : is === null ? 'vanished' : 'changed';
       const by = now.foreign.get(path) ?? (writes.length ? undefined : 'another writer');
       differences.push({ path, how, ...(fields?.length && how === 'changed' ? { fields } : {}), now: is, writes, ...(by ? { by } : {}) });
     }
-    this.journal.append({ kind: 'frame', where, differences, problems: now.problems, compared: roots });
+    this.journal.append({ kind: 'frame', where, differences, accepted, problems: now.problems, compared: roots });
     for (const d of differences) if (d.by) this.journal.append({ kind: 'interference', path: d.path, by: d.by });
+    return differences;
   }
 
   /** Whether the record at `path` is found as `print` says, though the list did not name it. */
@@ -199,15 +219,19 @@ export class Frame {
     return row !== undefined && fingerprint(row) === print;
   }
 
-  /** Whether a record put back shows so once read again within the window: a reading that lagged the restore is not a difference. */
-  private async showsRestored(path: string, snapshot: Row, fields: string[]): Promise<boolean> {
+  /** Whether a record the run wrote reads as last known once read again within the window: a reading that lagged the run's own write is not a difference. */
+  private async shows(path: string, print: string): Promise<boolean> {
     const recordOf = recordReader(this.spec, this.target);
     const read = async () => {
       const answer = await this.client.send({ method: 'GET', path });
       return is2xx(answer) ? recordOf(path, answer.json) : undefined;
     };
-    const { shown } = await converge(read, (row) => row !== undefined && changedFieldNames(snapshot, row, fields).length === 0, windowOf(this.target), learnedLag());
-    return shown;
+    return (await converge(read, (row) => row !== undefined && fingerprint(row) === print, windowOf(this.target), this.lag())).shown;
+  }
+
+  /** The lag the run learned: in the worker as it goes, and as the suites journalled it (the main process reads after them). */
+  private lag(): Lag {
+    return Object.assign(new Lag(), { longestMs: Math.max(learnedLag().longestMs, outstanding(this.journal.read()).lagMs) });
   }
 
   close(): Promise<void> {

@@ -31,7 +31,8 @@ import { learnedLag } from '../core/converge.ts';
  * - frame-start: a reading of the whole target begins (helpers/safety/frame.ts): the writes
  *             journalled after the one before it are those a difference it finds may be due to.
  * - frame:    what that reading found changed that no write of the run addressed (`where`: a
- *             lane's end, the run's end), each difference with the writes that may have made it.
+ *             lane's end, the run's end), each difference with the writes that may have made it;
+ *             `accepted`: records a write of that window addressed, as read (the run's from there).
  */
 export type JournalEntry =
   | { kind: 'run'; origin: string; runId: string }
@@ -48,7 +49,7 @@ export type JournalEntry =
   | { kind: 'lag'; ms: number }
   | { kind: 'lost'; path: string; problem: string }
   | { kind: 'frame-start' }
-  | { kind: 'frame'; where: string; differences: FrameDifference[]; problems: string[]; compared: string[] };
+  | { kind: 'frame'; where: string; differences: FrameDifference[]; accepted: [string, string | null][]; problems: string[]; compared: string[] };
 
 /**
  * A record found otherwise than the run left it, by no write addressed to it: `now` is its
