@@ -168,7 +168,7 @@ async function claimTarget({ client, target, journal, options, say }: Session, s
 
 /**
  * The frame's last reading, once the clean-up's writes (the lease's delete among them) are done:
- * what they changed beyond what they addressed fails the FRAME check like what a check's write did.
+ * what they changed beyond what they addressed fails the WRITE-FRAME check like what a check's write did.
  */
 async function frameAfterCleanUp({ target }: Session, spec: Spec, collector: ResultCollector): Promise<void> {
   const frame = Frame.open(spec, target, 'after-run clean-up');
@@ -181,7 +181,7 @@ async function frameAfterCleanUp({ target }: Session, spec: Spec, collector: Res
   } finally {
     await frame.close();
   }
-  const check = collector.checks.find((c) => c.id === 'FRAME');
+  const check = collector.checks.find((c) => c.id === 'WRITE-FRAME');
   if (!check || !found.length || check.outcome === 'failed') return;
   check.outcome = 'failed';
   check.reason = `records changed that no write of the run addressed (read after the clean-up): ${found.map((d) => describeDifference(d)).join('; ')}`;

@@ -34,7 +34,7 @@ export type MustRequirementId =
   | 'TM-ID-NEAR-MISS'
   | 'TM-NO-CREATE'
   | 'TM-NO-DELETE'
-  | 'FRAME';
+  | 'WRITE-FRAME';
 
 /** Requirements inferred from the contract: a failed check is a warning unless --strict. */
 export type ShouldRequirementId =
@@ -66,7 +66,8 @@ export type RequirementIdPrefix =
   | 'TM-'
   | 'TM-ID-'
   | 'TM-ID-NEAR-'
-  | 'TM-NO-';
+  | 'TM-NO-'
+  | 'WRITE-';
 
 /** Statements of the contract not made into checks (not-checked), by key. */
 export type NotShownKey =

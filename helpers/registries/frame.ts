@@ -16,7 +16,7 @@ export function frameChecks(spec: Spec, target: TargetConfig): Registry<Frame | 
   return {
     entries: [
       {
-        id: 'FRAME',
+        id: 'WRITE-FRAME',
         title: FRAME_CHECK.title,
         // A --read-only run writes nothing and takes no baseline: nothing here for it to judge.
         changesData: true,

@@ -23,7 +23,7 @@ import type { TargetConfig } from '../config/target.ts';
  * addressed that vanished, appeared or changed is a difference, named with the writes the journal
  * holds since the reading before (those that may have made it); with none, another writer made it.
  */
-export const FRAME_CHECK = { id: 'FRAME', title: 'every write changes only the record it addresses: no record the run did not address vanished, appeared or changed' } as const;
+export const FRAME_CHECK = { id: 'WRITE-FRAME', title: 'every write changes only the record it addresses: no record the run did not address vanished, appeared or changed' } as const;
 
 /** Where the baseline's fingerprints are kept, beside the journal: a line per record, for lists too long to hold as rows. */
 const FRAME_FILE = 'frame-baseline.jsonl';
@@ -123,7 +123,7 @@ export function describeDifference(d: FrameDifference, where?: string): string {
   return d.writes.length === 1 ? `${what}, by ${last}` : `${what}, by one of the ${d.writes.length} writes since it was last read as the run left it (the last: ${last}): ${d.writes.join(', ')}`;
 }
 
-/** The suite worker's frame: one per run (its journal), read at each lane's end and by the FRAME check at the run's end. */
+/** The suite worker's frame: one per run (its journal), read at each lane's end and by the WRITE-FRAME check at the run's end. */
 export class Frame {
   private static readonly byJournal = new Map<string, Frame>();
   private readonly journal: Journal;
@@ -137,7 +137,7 @@ export class Frame {
     this.baseline = baseline;
   }
 
-  /** The suite worker's frame of the run, when the run took a baseline (not --read-only) and selected the FRAME check. */
+  /** The suite worker's frame of the run, when the run took a baseline (not --read-only) and selected the WRITE-FRAME check. */
   static of(spec: Spec, target: TargetConfig): Frame | undefined {
     const key = `${target.journalFile} ${target.runId}`;
     if (!Frame.byJournal.has(key)) {

@@ -64,12 +64,12 @@ export const customerFaults: Fault[] = [
     name: 'customer-delete-removes-team-member',
     description: 'Delete Customer also deletes a team member (one table of people behind both resources): the first delete takes the team member listed last with it.',
     // No customer check looks at team members, nor any team-member check at what a customer delete did: only the frame sees it.
-    kills: ['FRAME'],
+    kills: ['WRITE-FRAME'],
   },
   {
     name: 'customer-update-renames-business',
     description: "Update Customer also writes the customer's last name into the business record's name (a denormalised copy written to the wrong row).",
-    kills: ['FRAME'],
+    kills: ['WRITE-FRAME'],
   },
   {
     name: 'customer-list-stale',
