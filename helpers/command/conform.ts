@@ -19,6 +19,8 @@ import { foreignRunId, overlappingRunMessage, settledByInterference } from '../s
 import { Lease, LEASE_BEAT_MS, leasePlace, liveLeasesOfOthers } from '../safety/lease.ts';
 import { formatLeftOnTarget, leftAccordingToJournal, recover, takeBaseline, type Recovery } from '../safety/after-run-cleanup.ts';
 import { RunStop } from './run-stop.ts';
+import { describeDifference, Frame, frameFindings } from '../safety/frame.ts';
+import type { FrameDifference } from '../safety/journal.ts';
 import { scanForSecrets } from '../safety/secret-scan.ts';
 import { buildRunResult, incompleteText, type RunResult, type Stopped } from '../results/run-result.ts';
 import { toSummaryMarkdown } from '../results/reporters/summary.ts';
@@ -103,7 +105,9 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
       stop.checksOver();
       progress.cleaningUp(() => leftAccordingToJournal(s.journal, s.target.runId).length);
       s.client.phase = 'after-run clean-up';
-      return recover(s.client, s.journal, s.target, { cleanupTimeoutMs: options.cleanupTimeoutMs });
+      const recovered = await recover(s.client, s.journal, s.target, { cleanupTimeoutMs: options.cleanupTimeoutMs });
+      await frameAfterCleanUp(s, spec, collector);
+      return withFrame(s.journal, recovered);
     });
     stop.cleanedUp();
     progress.stop();
@@ -167,6 +171,39 @@ async function claimTarget({ client, target, journal, options, say }: Session, s
   }
   if ('none' in taken) say(`warning: no lease taken on the target (${taken.none}): a run started beside this one would not know of it\n`);
   return 'lease' in taken ? taken.lease : undefined;
+}
+
+/**
+ * The frame's last reading, once the clean-up's writes (the lease's delete among them) are done:
+ * what they changed beyond what they addressed fails the WRITE-FRAME check like what a check's write did.
+ */
+async function frameAfterCleanUp({ target }: Session, spec: Spec, collector: ResultCollector): Promise<void> {
+  const frame = Frame.open(spec, target, 'after-run clean-up');
+  if (!frame) return;
+  let found: FrameDifference[] = [];
+  try {
+    found = (await frame.read('the end of the clean-up')).filter((d) => !d.by);
+  } catch {
+    // Not read whole: the check judged what the suites' end showed.
+  } finally {
+    await frame.close();
+  }
+  const check = collector.checks.find((c) => c.id === 'WRITE-FRAME');
+  if (!check || !found.length || check.outcome === 'failed') return;
+  check.outcome = 'failed';
+  check.reason = `records changed that no write of the run addressed (read after the clean-up): ${found.map((d) => describeDifference(d)).join('; ')}`;
+}
+
+/**
+ * What the frame found changed that no write of the run addressed (helpers/safety/frame.ts), named
+ * as left on the target: the clean-up puts back only what the run wrote, and a record another
+ * write removed or added is not the run's to undo. A record the clean-up restored is not named.
+ */
+function withFrame(journal: Journal, recovery: Recovery): Recovery {
+  const { written } = outstanding(journal.read());
+  const named = new Set(recovery.leftOnTarget.map((l) => l.record));
+  const frame = frameFindings(journal.read()).differences.filter((d) => !written.has(d.path) && !named.has(d.path));
+  return { ...recovery, leftOnTarget: [...recovery.leftOnTarget, ...frame.map((d) => ({ record: d.path, problem: `${describeDifference(d).slice(d.path.length + 1)}; not the run's to put back` }))] };
 }
 
 /** Beats go on through the clean-up (an outage may hold it up to --cleanup-timeout), which deletes the lease last. */

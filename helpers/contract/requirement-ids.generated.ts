@@ -34,6 +34,7 @@ export type MustRequirementId =
   | 'TM-ID-NEAR-MISS'
   | 'TM-NO-CREATE'
   | 'TM-NO-DELETE'
+  | 'WRITE-FRAME'
   | 'EXPLORE-UPDATE-APPLIES'
   | 'EXPLORE-REFUSED'
   | 'EXPLORE-REFUSED-NO-RECORD'
@@ -76,7 +77,8 @@ export type RequirementIdPrefix =
   | 'TM-'
   | 'TM-ID-'
   | 'TM-ID-NEAR-'
-  | 'TM-NO-';
+  | 'TM-NO-'
+  | 'WRITE-';
 
 /** Statements of the contract not made into checks (not-checked), by key. */
 export type NotShownKey =

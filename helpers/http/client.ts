@@ -89,8 +89,9 @@ export { excerpt, fillId, is2xx } from './basics.ts';
 export type WriteEvent =
   | { kind: 'creating'; listPath: string }
   | { kind: 'created'; path: string; listPath: string; id: unknown }
+  | { kind: 'deleting'; path: string }
   | { kind: 'deleted'; path: string }
-  | { kind: 'wrote'; path: string; fields: string[] };
+  | { kind: 'wrote'; path: string; fields: string[]; values?: Record<string, unknown> };
 
 /** The target did not give a complete answer; the message says what happened, in one line. */
 export class NoAnswerError extends Error {
@@ -160,9 +161,12 @@ export class ApiClient {
     if (options.method !== 'GET' && options.method !== 'HEAD') this.writesSent += 1;
     if (options.method === 'PATCH') {
       const fields = options.body && typeof options.body === 'object' && !Array.isArray(options.body) ? Object.keys(options.body) : [];
-      this.onWrite?.({ kind: 'wrote', path: options.path, fields });
+      // The values too: a field the run put back that holds one of them later is the run's own write left, not another write's doing (helpers/safety/frame.ts).
+      this.onWrite?.({ kind: 'wrote', path: options.path, fields, ...(fields.length ? { values: options.body as Record<string, unknown> } : {}) });
     }
     if (options.method === 'POST') this.onWrite?.({ kind: 'creating', listPath: options.path });
+    // Even a delete the target refuses addresses its record: what changes there is not another's doing.
+    if (options.method === 'DELETE') this.onWrite?.({ kind: 'deleting', path: options.path });
     // Whether the last answer came while the sentinel failed too: it proves nothing, once it answers again.
     let whileDown = false;
     for (let attempt = 1; ; attempt++) {

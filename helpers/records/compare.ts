@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { SERVER_MAINTAINED, type Row } from '../contract/record.ts';
 import { sameValue } from './equivalence.ts';
@@ -46,4 +47,10 @@ const jsonKind = (v: unknown) => (Array.isArray(v) ? 'array' : typeof v);
  */
 export function comparableFields(listed: Row, found: Row): string[] {
   return Object.keys(found).filter((k) => k in listed && (listed[k] === null || found[k] === null || jsonKind(listed[k]) === jsonKind(found[k])));
+}
+
+/** The fields of a row but those the server stamps, in a fixed order, as a short digest: what a long list keeps of each record. */
+export function fingerprint(row: Row): string {
+  const fields = Object.keys(row).filter((k) => !SERVER_MAINTAINED.test(k)).sort().map((k) => [k, row[k]]);
+  return createHash('sha1').update(JSON.stringify(fields)).digest('base64');
 }

@@ -47,6 +47,8 @@ export function businessChecks(spec: Spec, target: TargetConfig): Registry<Busin
         await Promise.allSettled([...matrices.values()].map((m) => m.refused.settled()));
         const left = await record.restore();
         if (left.length) throw new Error(`the business record could not be restored: ${left.join(', ')} still differ from before the run`);
+        // Put back and verified: from here what changes it is no write of this lane's (the frame compares it again).
+        currentJournal(target)?.append({ kind: 'restored', path: updateOp.path });
       } finally {
         await client.close();
       }

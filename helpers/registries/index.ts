@@ -7,6 +7,7 @@ import { businessChecks } from './business.ts';
 import { customerChecks } from './customers.ts';
 import { teamMemberChecks } from './team-members.ts';
 import { exploreChecks } from './explore.ts';
+import { frameChecks } from './frame.ts';
 
 /**
  * Every registry, in the order a run meets them: a smoke pass over every operation, then the
@@ -20,6 +21,7 @@ export const REGISTRIES = [
   listed('customers', customerChecks),
   listed('team-members', teamMemberChecks),
   listed('exploration', exploreChecks),
+  listed('frame', frameChecks),
 ];
 
 /** A check as the listing sees it: what it is, not how it runs. */

@@ -1,6 +1,6 @@
 import { Blocked } from '../checks/definition.ts';
 import { foundRecord, said } from '../checks/assertions.ts';
-import { mismatches, sameId } from '../records/compare.ts';
+import { fingerprint, mismatches, sameId } from '../records/compare.ts';
 import { converge, windowOf } from '../core/converge.ts';
 import { ModeLock } from '../core/mode-lock.ts';
 import { customerFixture, markerBase, markerField } from '../records/fixtures.ts';
@@ -12,10 +12,9 @@ import { is2xx, NoAnswerError, type Answer, type ApiClient } from '../http/clien
 import type { CreatedRecords } from '../safety/created-records.ts';
 import { pick } from '../records/record-shapes.ts';
 import { ListReader, type ListEnd } from '../records/list-reader.ts';
-import { isRecord, SERVER_MAINTAINED, type Row } from '../contract/record.ts';
+import { isRecord, type Row } from '../contract/record.ts';
 import { recordIn } from '../contract/record-in.ts';
 import type { TwinPatch } from '../records/derived.ts';
-import { createHash } from 'node:crypto';
 import type { ResourceOps } from '../contract/resource-ops.ts';
 import type { TargetConfig } from '../config/target.ts';
 
@@ -397,10 +396,4 @@ export class CustomerLane {
     }
     return left;
   }
-}
-
-/** The fields of a row but those the server stamps, in a fixed order, as a short digest. */
-function fingerprint(row: Row): string {
-  const fields = Object.keys(row).filter((k) => !SERVER_MAINTAINED.test(k)).sort().map((k) => [k, row[k]]);
-  return createHash('sha1').update(JSON.stringify(fields)).digest('base64');
 }

@@ -8,7 +8,7 @@ import { recordIn } from '../contract/record-in.ts';
 import { isDeepStrictEqual } from 'node:util';
 import { converge, Lag, quiesce, windowOf } from '../core/converge.ts';
 import { byPath, holding, restoreFields, restoreRecord, type LeftOnTarget } from './restore-record.ts';
-import { readSharedRecords } from './shared-records.ts';
+import { readBaseline } from './frame.ts';
 import type { Spec } from '../contract/spec.ts';
 import type { TargetConfig } from '../config/target.ts';
 
@@ -22,11 +22,12 @@ export interface Recovery {
 
 /**
  * Before the suites: snapshots every record the run may change but cannot create (see
- * readSharedRecords) into the journal, so that whatever a suite writes can be put back. Returns
- * what could not be read.
+ * readSharedRecords) into the journal, so that whatever a suite writes can be put back, and in the
+ * same reads the frame's baseline of every record (helpers/safety/frame.ts). Returns what could
+ * not be read.
  */
 export async function takeBaseline(client: ApiClient, spec: Spec, target: TargetConfig, journal: Journal): Promise<string[]> {
-  const { records, problems } = await readSharedRecords(client, spec, target);
+  const { records, problems } = await readBaseline(client, spec, target, journal.file);
   for (const { path, record } of records) journal.append({ kind: 'snapshot', path, record });
   return problems;
 }

@@ -21,7 +21,7 @@ export class Interference extends Error {
  * writer's change looks like their failure, so before one is recorded, and again when the run
  * met another writer, it is settled whether that writer may have made it.
  */
-export const JUDGES_DIFFERENCES = /^(BUS-UPDATE-|BUS-AUTH-REJECTED-NO-CHANGE|CUS-UPDATE$|CUS-ISOLATION|TM-UPDATE|TM-ISOLATION)/;
+export const JUDGES_DIFFERENCES = /^(BUS-UPDATE-|BUS-AUTH-REJECTED-NO-CHANGE|CUS-UPDATE$|CUS-ISOLATION|TM-UPDATE|TM-ISOLATION|WRITE-FRAME$)/;
 
 /** The marker of another run in any string field of the record, if one is there. */
 export function foreignRunId(record: Row, ownRunId: string): string | undefined {

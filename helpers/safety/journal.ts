@@ -9,6 +9,7 @@ import { learnedLag } from '../core/converge.ts';
  * - run:      the first line: the target's origin and the run id (`--recover` checks both).
  * - creating: a create is about to be sent to `listPath` (its answer may be lost: the run marker finds it).
  * - created:  the target answered a create; `path` deletes it, `listPath` lists its collection.
+ * - deleting: a delete of `path` is about to be sent (whatever the answer, it addressed that record).
  * - deleted:  the target answered a delete of `path` with 2xx or 404: it is gone.
  * - snapshot: the record at `path` as it was before the run changed it (first one per path wins).
  * - wrote:    a PATCH of `fields` is about to be sent to `path` (written before sending).
@@ -27,20 +28,42 @@ import { learnedLag } from '../core/converge.ts';
  *             re-create under its id, or change through a write to another record. Clean-up
  *             cannot either: it is named as left on the target, unless the run wrote to it
  *             (clean-up then restores it and verifies).
+ * - frame-start: a reading of the whole target begins (helpers/safety/frame.ts): the writes
+ *             journalled after the one before it are those a difference it finds may be due to.
+ * - frame:    what that reading found changed that no write of the run addressed (`where`: a
+ *             lane's end, the run's end), each difference with the writes that may have made it;
+ *             `accepted`: records a write of that window addressed, as read (the run's from there).
  */
 export type JournalEntry =
   | { kind: 'run'; origin: string; runId: string }
   | { kind: 'creating'; listPath: string }
   | { kind: 'created'; path: string; listPath: string; id: unknown }
+  | { kind: 'deleting'; path: string }
   | { kind: 'deleted'; path: string }
   | { kind: 'snapshot'; path: string; record: Row }
-  | { kind: 'wrote'; path: string; fields: string[] }
+  | { kind: 'wrote'; path: string; fields: string[]; values?: Row }
   | { kind: 'restored'; path: string }
   | { kind: 'kept'; path: string }
   | { kind: 'interference'; path: string; by: string }
   | { kind: 'lease'; path: string }
   | { kind: 'lag'; ms: number }
-  | { kind: 'lost'; path: string; problem: string };
+  | { kind: 'lost'; path: string; problem: string }
+  | { kind: 'frame-start' }
+  | { kind: 'frame'; where: string; differences: FrameDifference[]; accepted: [string, string | null][]; problems: string[]; compared: string[] };
+
+/**
+ * A record found otherwise than the run left it, by no write addressed to it: `now` is its
+ * fingerprint as read (null: gone), `writes` the run's writes that may have made the change (none:
+ * another writer's doing), `by` another run whose marker it holds.
+ */
+export interface FrameDifference {
+  path: string;
+  how: 'vanished' | 'appeared' | 'changed';
+  fields?: string[];
+  now: string | null;
+  writes: string[];
+  by?: string;
+}
 
 /**
  * The durable record of what a run changed on the target: JSON lines appended synchronously as

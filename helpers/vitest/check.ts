@@ -8,6 +8,7 @@ import type { Spec } from '../contract/spec.ts';
 import { withExchangeLog } from '../http/exchanges.ts';
 import { redactor } from '../http/redact.ts';
 import { Interference, JUDGES_DIFFERENCES } from '../safety/interference.ts';
+import { Frame } from '../safety/frame.ts';
 import type { CheckMeta, ObservationMeta } from '../model/check-meta.ts';
 import { withRedirects } from '../checks/redirects.ts';
 import { asBlocked, Blocked, checksOf, isGroup, isObservation, NotApplicable, type Check, type CheckRun, type Declare, type Entry, type Observation } from '../checks/definition.ts';
@@ -77,6 +78,9 @@ export function registerLanes(spec: Spec, lanes: Record<string, Declare<unknown>
   for (const [resource, declare] of Object.entries(lanes)) {
     // Each lane takes its turn among them, up to --concurrency at once (helpers/vitest/runner.ts).
     describe(resource, { concurrent: besides, meta: { lane: besides } }, () => {
+      // Declared first, so that it runs after the lane's own closing hooks (vitest runs them as a stack): the frame read at the lane's end.
+      const frame = Frame.of(spec, inject('target'));
+      if (frame) afterAll(() => frame.read(`the end of the ${resource} lane`).catch(() => {}));
       register(declare, spec, resource);
     });
   }

@@ -68,6 +68,17 @@ export const customerFaults: Fault[] = [
     kills: ['CUS-ISOLATION:delete'],
   },
   {
+    name: 'customer-delete-removes-team-member',
+    description: 'Delete Customer also deletes a team member (one table of people behind both resources): the first delete takes the team member listed last with it.',
+    // No customer check looks at team members, nor any team-member check at what a customer delete did: only the frame sees it.
+    kills: ['WRITE-FRAME'],
+  },
+  {
+    name: 'customer-update-renames-business',
+    description: "Update Customer also writes the customer's last name into the business record's name (a denormalised copy written to the wrong row).",
+    kills: ['WRITE-FRAME'],
+  },
+  {
     name: 'customer-list-stale',
     description: 'List Customers answers the list as it was at the first customer request: new customers are missing.',
     kills: ['CUS-LIST:new-and-existing', 'CUS-CREATE-ONE', 'CUS-LIST:each-field-change'],

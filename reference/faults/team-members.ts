@@ -69,7 +69,8 @@ export const teamMemberFaults: Fault[] = [
   {
     name: 'team-member-update-all',
     description: 'Update Team Member applies the change to every member, not only the one addressed.',
-    kills: ['TM-ISOLATION'],
+    // The frame sees it too: the other members changed by a write not addressed to them.
+    kills: ['TM-ISOLATION', 'WRITE-FRAME'],
   },
   {
     name: 'team-member-find-other-fields',

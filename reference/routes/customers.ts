@@ -11,6 +11,8 @@ export const BROKEN_PAGING = { 'customer-list-pages-stop-early': 'stop-early', '
 const deleted = new WeakMap<State, Map<string, Row>>();
 /** The list as it was at the first customer request, for the stale-list fault. */
 const firstList = new WeakMap<State, Row[]>();
+/** Reference instances whose customer delete has taken a team member with it (fault customer-delete-removes-team-member). */
+const tookMember = new WeakSet<State>();
 
 function tombstones(ctx: RefContext): Map<string, Row> {
   let map = deleted.get(ctx.state);
@@ -131,6 +133,8 @@ function update(req: RefRequest, ctx: RefContext) {
   if (!ctx.fault('customer-update-not-persisted')) ctx.state.customers.set(String(customer.id), updated);
   // Fault customer-update-touches-business: the business name is kept in the same "contact" row.
   if (ctx.fault('customer-update-touches-business')) ctx.state.business = { ...ctx.state.business, name: `${String(updated.firstName)} ${String(updated.lastName)}` };
+  const lastName = (updated as Row).lastName;
+  if (typeof lastName === 'string' && ctx.fault('customer-update-renames-business')) ctx.state.business = { ...ctx.state.business, name: lastName };
   return json(200, updated);
 }
 
@@ -145,6 +149,11 @@ function remove(req: RefRequest, ctx: RefContext) {
   for (const victim of victims) {
     ctx.state.customers.delete(String(victim.id));
     tombstones(ctx).set(String(victim.id), victim);
+  }
+  const member = [...ctx.state.teamMembers.keys()].at(-1);
+  if (member !== undefined && !tookMember.has(ctx.state) && ctx.fault('customer-delete-removes-team-member')) {
+    tookMember.add(ctx.state);
+    ctx.state.teamMembers.delete(member);
   }
   return ctx.varies('delete-200-body') ? json(200, customer) : json(204);
 }

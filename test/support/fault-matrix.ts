@@ -66,6 +66,13 @@ const isKeyClause = (clause: string) => clause.split(',').some((c) => /^5(\.|$)/
  */
 export const READ_WITH_THE_KEY = ['BUS-AUTH-REJECTED-NO-CHANGE', 'BUS-AUTH-NO-RECORD'];
 
+/**
+ * Checks of the run as a whole, in no lane: the frame (helpers/safety/frame.ts) reads every
+ * resource after the lanes. A fault it kills runs alone (lanesOf), so it is never attributed to
+ * another fault's lane.
+ */
+export const RUN_LEVEL = ['WRITE-FRAME'];
+
 /** The lanes whose faults answer for a check: its own, and the business's for a key check of READ_WITH_THE_KEY. */
 export function lanesOfCheck(id: string): Lane[] {
   const lane = laneOfCheck(id);

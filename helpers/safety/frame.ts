@@ -1,0 +1,240 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { ApiClient, is2xx } from '../http/client.ts';
+import { readSharedRecords } from './shared-records.ts';
+import { Journal, outstanding, type FrameDifference, type JournalEntry } from './journal.ts';
+import { changedFieldNames, fingerprint } from '../records/compare.ts';
+import { runIdsIn } from '../records/run-marker.ts';
+import { recordReader } from '../records/record-shapes.ts';
+import { foreignRunId } from './interference.ts';
+import { converge, Lag, learnedLag, quiesce, windowOf } from '../core/converge.ts';
+import { selects } from '../core/selection.ts';
+import type { Row } from '../contract/record.ts';
+import type { Spec } from '../contract/spec.ts';
+import type { TargetConfig } from '../config/target.ts';
+
+/**
+ * Frame: a write changes only what it addresses (contract section 4: a delete deletes "that
+ * customer", an update answers "the updated customer", "business updated"). The run reads the
+ * whole target before its first write (the baseline: the business record, every customer, every
+ * team member, as one fingerprint each), again at each lane's end and at the run's end, and
+ * compares what it reads with what the journal says the run wrote: a record no write of the run
+ * addressed that vanished, appeared or changed is a difference, named with the writes the journal
+ * holds since the reading before (those that may have made it); with none, another writer made it.
+ */
+export const FRAME_CHECK = { id: 'WRITE-FRAME', title: 'every write changes only the record it addresses: no record the run did not address vanished, appeared or changed' } as const;
+
+/** Where the baseline's fingerprints are kept, beside the journal: a line per record, for lists too long to hold as rows. */
+const FRAME_FILE = 'frame-baseline.jsonl';
+const baselineFile = (journalFile: string) => join(dirname(journalFile), FRAME_FILE);
+
+/** What a reading of the whole target keeps: a fingerprint per record, the rows of records the run may put back. */
+interface Reading {
+  /** The lists (and the singleton) read whole: only records under these are compared. */
+  roots: string[];
+  prints: Map<string, string>;
+  rows: Map<string, Row>;
+  /** Records carrying this run's marker: its own when they were not there before (a create whose answer was lost). */
+  ours: Set<string>;
+  /** Records carrying another run's marker, and which. */
+  foreign: Map<string, string>;
+  problems: string[];
+}
+
+async function readWhole(client: ApiClient, spec: Spec, target: TargetConfig): Promise<Reading> {
+  const prints = new Map<string, string>();
+  const ours = new Set<string>();
+  const foreign = new Map<string, string>();
+  const { records, problems, roots } = await readSharedRecords(client, spec, target, (_root, path, row) => {
+    if (Object.values(row).some((v) => runIdsIn(v).includes(target.runId))) ours.add(path);
+    const other = foreignRunId(row, target.runId);
+    if (other) foreign.set(path, other);
+    prints.set(path, fingerprint(row));
+  });
+  return { roots, prints, rows: new Map(records.map((r) => [r.path, r.record])), ours, foreign, problems };
+}
+
+/**
+ * The baseline, in the reads the run takes anyway before its first write (readSharedRecords):
+ * the shared records go to the journal as snapshots (by the caller), every record's fingerprint
+ * to the frame's file. Returns the shared records and what could not be read.
+ */
+export async function readBaseline(client: ApiClient, spec: Spec, target: TargetConfig, journalFile: string): Promise<{ records: { path: string; record: Row }[]; problems: string[] }> {
+  const lines: string[] = [];
+  const { records, problems, roots } = await readSharedRecords(client, spec, target, (_root, path, row) => void lines.push(JSON.stringify([path, fingerprint(row)])));
+  writeFileSync(baselineFile(journalFile), `${JSON.stringify({ roots })}\n${lines.join('\n')}\n`);
+  return { records, problems };
+}
+
+function loadBaseline(journalFile: string): { roots: string[]; prints: Map<string, string> } | undefined {
+  const file = baselineFile(journalFile);
+  if (!existsSync(file)) return undefined;
+  const [head, ...lines] = readFileSync(file, 'utf8').split('\n');
+  const prints = new Map<string, string>();
+  for (const line of lines) if (line) prints.set(...(JSON.parse(line) as [string, string]));
+  return { roots: (JSON.parse(head) as { roots: string[] }).roots, prints };
+}
+
+/** The run's writes as the journal names them, the record or list each addressed. */
+const writeOf = (e: JournalEntry): string | undefined =>
+  e.kind === 'wrote' ? `PATCH ${e.path}` : e.kind === 'creating' ? `POST ${e.listPath}` : e.kind === 'deleting' ? `DELETE ${e.path}` : undefined;
+
+/** Records the run addressed: open while a write of it may still show, restored once a lane put it back (then its written fields are compared). */
+function addressed(entries: JournalEntry[]): Map<string, { restored: boolean; fields: Set<string>; values: Map<string, unknown[]> }> {
+  const of = new Map<string, { restored: boolean; fields: Set<string>; values: Map<string, unknown[]> }>();
+  const touch = (path: string, fields: string[] = [], values: Row = {}) => {
+    const a = of.get(path) ?? { restored: false, fields: new Set<string>(), values: new Map<string, unknown[]>() };
+    a.restored = false;
+    for (const f of fields) a.fields.add(f);
+    for (const [f, v] of Object.entries(values)) a.values.set(f, [...(a.values.get(f) ?? []), v]);
+    of.set(path, a);
+  };
+  for (const e of entries) {
+    if (e.kind === 'wrote') touch(e.path, e.fields, e.values);
+    else if (e.kind === 'deleting' || e.kind === 'deleted' || e.kind === 'created' || e.kind === 'kept' || e.kind === 'lost') touch(e.path);
+    else if (e.kind === 'restored' && of.has(e.path)) of.get(e.path)!.restored = true;
+  }
+  return of;
+}
+
+/** Every difference the journal holds from the readings so far, the latest per record. */
+export function frameFindings(entries: JournalEntry[]): { differences: FrameDifference[]; known: Map<string, string | null>; problems: string[]; compared: string[] } {
+  const latest = new Map<string, FrameDifference>();
+  const known = new Map<string, string | null>();
+  let last: { problems: string[]; compared: string[] } = { problems: [], compared: [] };
+  for (const e of entries) {
+    if (e.kind !== 'frame') continue;
+    last = e;
+    for (const d of e.differences) {
+      latest.set(d.path, d);
+      known.set(d.path, d.now);
+    }
+    for (const [path, print] of e.accepted) known.set(path, print);
+  }
+  return { differences: [...latest.values()], known, problems: last.problems, compared: last.compared };
+}
+
+/** A difference as a person reads it, with the writes that may have made it. */
+export function describeDifference(d: FrameDifference, where?: string): string {
+  const what = `${d.path} ${d.how}${d.fields?.length ? ` (${d.fields.join(', ')})` : ''}${where ? ` (read at ${where})` : ''}`;
+  if (d.by) return `${what}: ${d.by === 'another writer' ? 'no write of the run since it was last read' : `it holds a value written by run ${d.by}`}`;
+  const last = d.writes.at(-1);
+  return d.writes.length === 1 ? `${what}, by ${last}` : `${what}, by one of the ${d.writes.length} writes since it was last read as the run left it (the last: ${last}): ${d.writes.join(', ')}`;
+}
+
+/** The suite worker's frame: one per run (its journal), read at each lane's end and by the WRITE-FRAME check at the run's end. */
+export class Frame {
+  private static readonly byJournal = new Map<string, Frame>();
+  private readonly journal: Journal;
+  readonly client: ApiClient;
+  private readonly baseline: { roots: string[]; prints: Map<string, string> };
+
+  private constructor(private readonly spec: Spec, private readonly target: TargetConfig, journalFile: string, baseline: { roots: string[]; prints: Map<string, string> }) {
+    this.journal = new Journal(journalFile);
+    // Only reads: nothing it sends goes to the journal.
+    this.client = new ApiClient(target);
+    this.baseline = baseline;
+  }
+
+  /** The suite worker's frame of the run, when the run took a baseline (not --read-only) and selected the WRITE-FRAME check. */
+  static of(spec: Spec, target: TargetConfig): Frame | undefined {
+    const key = `${target.journalFile} ${target.runId}`;
+    if (!Frame.byJournal.has(key)) {
+      const frame = Frame.open(spec, target);
+      if (!frame) return undefined;
+      Frame.byJournal.set(key, frame);
+    }
+    return Frame.byJournal.get(key);
+  }
+
+  /** A frame of its own (the main process reads once more after the clean-up): close it after. */
+  static open(spec: Spec, target: TargetConfig, phase?: string): Frame | undefined {
+    if (!target.journalFile || target.readOnly || !selects(target.only, FRAME_CHECK)) return undefined;
+    const baseline = loadBaseline(target.journalFile);
+    const frame = baseline && new Frame(spec, target, target.journalFile, baseline);
+    if (frame && phase) frame.client.phase = phase;
+    return frame;
+  }
+
+  /**
+   * Reads the whole target and journals what differs from what the run knows it wrote (see
+   * FRAME_CHECK). Nothing is read again when no write of the run went out since the last reading.
+   */
+  async read(where: string): Promise<FrameDifference[]> {
+    const before = this.journal.read();
+    const lastStart = before.findLastIndex((e) => e.kind === 'frame-start');
+    const lastRead = before.findLastIndex((e) => e.kind === 'frame');
+    if (lastRead > lastStart && lastStart >= 0 && !before.slice(lastStart).some(writeOf)) return [];
+    // The writes a difference may be due to: since the start of the last reading that ended (one in flight then may show only now).
+    const since = before.slice(0, lastRead + 1).findLastIndex((e) => e.kind === 'frame-start');
+    this.journal.append({ kind: 'frame-start' });
+    // A record the run put back may still read as the run's write on a target whose reads lag.
+    await quiesce(Date.now(), this.lag(), windowOf(this.target));
+    const now = await readWhole(this.client, this.spec, this.target);
+    const entries = this.journal.read();
+    const state = outstanding(entries);
+    // The lease's beats write only the lease; its create and delete are writes like any other.
+    const writes = [...new Set(entries.slice(since + 1).map(writeOf).filter((w): w is string => w !== undefined && w !== `PATCH ${state.lease}`))];
+    // What each record was last known as: the baseline, else as a reading found it changed or took it after a write of the run addressed it.
+    const known = new Map(frameFindings(entries).known);
+    const written = addressed(entries);
+    const inWindow = new Set([...addressed(entries.slice(since + 1)).keys()]);
+    const roots = this.baseline.roots.filter((r) => now.roots.includes(r));
+    const under = (path: string) => roots.some((r) => path === r || path.startsWith(`${r}/`));
+    const differences: FrameDifference[] = [];
+    const accepted: [string, string | null][] = [];
+    for (const path of new Set([...this.baseline.prints.keys(), ...now.prints.keys(), ...known.keys()])) {
+      if (!under(path) || state.everCreated.has(path) || (now.ours.has(path) && !this.baseline.prints.has(path))) continue;
+      const is = now.prints.get(path) ?? null;
+      const was = known.has(path) ? known.get(path)! : (this.baseline.prints.get(path) ?? null);
+      // A record a write of the window addressed is as the run left it, whatever it holds: that write's checks judge it.
+      if (inWindow.has(path)) {
+        if (is !== was) accepted.push([path, is]);
+        continue;
+      }
+      if (was === is) continue;
+      // A list may leave out what is there (absence is proof only of a list proven whole): what is missing is looked up by its path.
+      if (is === null && was !== null && (await this.found(path, was))) continue;
+      const mark = written.get(path);
+      const snapshot = state.snapshots.get(path);
+      const row = now.rows.get(path);
+      // A field holding a value the run sent to this record is its own write showing late (or not undone: the clean-up's to put back).
+      const own = (f: string) => Boolean(mark?.values.get(f)?.some((v) => isDeepStrictEqual(v, row?.[f])));
+      const fields = snapshot && row ? changedFieldNames(snapshot, row).filter((f) => !own(f)) : undefined;
+      if (mark && is !== null && was !== null && (fields?.length === 0 || (await this.shows(path, was)))) continue;
+      const how = was === null ? 'appeared' : is === null ? 'vanished' : 'changed';
+      const by = now.foreign.get(path) ?? (writes.length ? undefined : 'another writer');
+      differences.push({ path, how, ...(fields?.length && how === 'changed' ? { fields } : {}), now: is, writes, ...(by ? { by } : {}) });
+    }
+    this.journal.append({ kind: 'frame', where, differences, accepted, problems: now.problems, compared: roots });
+    for (const d of differences) if (d.by) this.journal.append({ kind: 'interference', path: d.path, by: d.by });
+    return differences;
+  }
+
+  /** Whether the record at `path` is found as `print` says, though the list did not name it. */
+  private async found(path: string, print: string): Promise<boolean> {
+    const answer = await this.client.send({ method: 'GET', path });
+    const row = is2xx(answer) ? recordReader(this.spec, this.target)(path, answer.json) : undefined;
+    return row !== undefined && fingerprint(row) === print;
+  }
+
+  /** Whether a record the run wrote reads as last known once read again within the window: a reading that lagged the run's own write is not a difference. */
+  private async shows(path: string, print: string): Promise<boolean> {
+    const recordOf = recordReader(this.spec, this.target);
+    const read = async () => {
+      const answer = await this.client.send({ method: 'GET', path });
+      return is2xx(answer) ? recordOf(path, answer.json) : undefined;
+    };
+    return (await converge(read, (row) => row !== undefined && fingerprint(row) === print, windowOf(this.target), this.lag())).shown;
+  }
+
+  /** The lag the run learned: in the worker as it goes, and as the suites journalled it (the main process reads after them). */
+  private lag(): Lag {
+    return Object.assign(new Lag(), { longestMs: Math.max(learnedLag().longestMs, outstanding(this.journal.read()).lagMs) });
+  }
+
+  close(): Promise<void> {
+    return this.client.close();
+  }
+}
