@@ -3,7 +3,7 @@
  * the business, customers, and last the team members (whose create/delete probes could change
  * data on a broken target); the frame, judged over all of them at the run's end, after them.
  */
-const RESOURCE_ORDER = ['operations', 'business', 'customers', 'team-members', 'frame'];
+const RESOURCE_ORDER = ['operations', 'business', 'customers', 'team-members', 'frame', 'exploration'];
 
 /** A resource's place in that order; the reports list checks so, however the lanes interleaved. */
 export function suiteRank(resource: string): number {

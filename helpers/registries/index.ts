@@ -20,8 +20,8 @@ export const REGISTRIES = [
   listed('business', businessChecks),
   listed('customers', customerChecks),
   listed('team-members', teamMemberChecks),
-  listed('exploration', exploreChecks),
   listed('frame', frameChecks),
+  listed('exploration', exploreChecks),
 ];
 
 /** A check as the listing sees it: what it is, not how it runs. */
