@@ -291,7 +291,7 @@ async function handle(req: IncomingMessage, ctx: RefContext, options: ReferenceO
       return error(400, 'invalid_json', 'The body is not valid JSON');
     }
   }
-  const request: RefRequest = { method: req.method ?? 'GET', path: url.pathname, params: found.params, headers: req.headers, body };
+  const request: RefRequest = { method: req.method ?? 'GET', path: url.pathname, params: found.params, headers: req.headers, body, connection: req.socket };
   if (varies('auth-everywhere') || (varies('auth-writes-only') && request.method !== 'GET')) {
     const denied = requireKey(request, ctx);
     if (denied) return denied;
