@@ -37,6 +37,7 @@ export type VariationName =
   | 'list-pages-link-header'
   | 'list-sorted-by-name'
   | 'many-customers'
+  | 'media-types-checked-first'
   | 'omit-null-fields'
   | 'patch-answers-changes'
   | 'patch-answers-empty'

@@ -90,10 +90,10 @@ async function sendAll(crossings: Crossing[], send: (crossing: Crossing) => Prom
   return ended.map((e) => (e as PromiseFulfilledResult<Sent>).value);
 }
 
-/** Answers as a reason names them: "answered 200 with Accept: text/html, on a fresh connection", the first few. */
-function answered(sent: Sent[]): string {
+/** Answers as a reason names them, the first few: "answered 200 with Accept: text/html, on a fresh connection"; `of` the ways the case was sent. */
+function answered(sent: Sent[], of?: number): string {
   const named = sent.slice(0, 3).map(({ crossing, answer }) => `answered ${answer.status} ${crossing.description}`);
-  return `${named.join('; ')}${sent.length > 3 ? `; and ${sent.length - 3} more of the ${sent.length} ways it was sent` : ''}`;
+  return `${named.join('; ')}${sent.length > 3 ? `; and ${sent.length - 3} more` : ''}${of === undefined ? '' : ` (${sent.length} of the ${of} ways it was sent)`}`;
 }
 
 /**
@@ -184,8 +184,8 @@ function refusedWith401(op: Operation, c: AuthCase, suffix: string, key: string,
         // a refusal all the same, which tells nothing of the key check, noted and not failed.
         const wrong = refusal.sent.filter(({ crossing, answer }) => is2xx(answer) || (crossing.contractual && answer.status !== 401));
         const otherwise = refusal.sent.filter(({ crossing, answer }) => !crossing.contractual && !is2xx(answer) && answer.status !== 401);
-        if (otherwise.length) run.note(`refused otherwise than with 401 where the request was not as the contract writes it: ${answered(otherwise)}`);
-        ensure(!wrong.length, `${op.method} ${op.path} ${c.description} ${answered(wrong)}; the contract gives 401, whatever else the request carries`);
+        if (otherwise.length) run.note(`refused otherwise than with 401 where the request was not as the contract writes it: ${answered(otherwise, refusal.sent.length)}`);
+        ensure(!wrong.length, `${op.method} ${op.path} ${c.description} ${answered(wrong, refusal.sent.length)}; the contract gives 401, whatever else the request carries`);
       } catch (e) {
         if (!b.refusals.has(key)) b.refusals.set(key, { blocked: asBlocked(e, requestCheck) });
         throw e;
