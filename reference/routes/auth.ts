@@ -16,6 +16,10 @@ export function requireKey(req: RefRequest, ctx: RefContext): RefResponse | unde
 }
 
 function checkKey(req: RefRequest, ctx: RefContext): RefResponse | undefined {
+  // Fault auth-json-accept-only: the key guards the JSON route; a retrieval asking for anything else falls through to a page route.
+  if (ctx.fault('auth-json-accept-only') && req.method === 'GET' && !/application\/json/.test(req.headers.accept ?? '')) return undefined;
+  // Fault auth-json-content-type-only: the key check sits behind the JSON body parser; a body labelled otherwise goes by it.
+  if (ctx.fault('auth-json-content-type-only') && req.body !== undefined && !/^application\/json\b/.test(req.headers['content-type'] ?? '')) return undefined;
   const header = req.headers.authorization;
   const deny = (message: string): RefResponse => {
     const shown = ctx.fault('auth-401-echoes-key') ? `${message} (got "${header}")` : message;

@@ -120,8 +120,7 @@ const wrongTypeFields = (ctx: RefContext) => Object.keys(ctx.state.business).fil
 const staleCopies = new WeakMap<object, Record<string, unknown>>();
 
 function retrieve(req: RefRequest, ctx: RefContext) {
-  // Fault auth-json-accept-only: a retrieval that does not ask for JSON goes to a page route that checks no key.
-  const keyless = (ctx.fault('business-get-without-key') && req.headers.authorization === undefined) || (ctx.fault('auth-json-accept-only') && !/application\/json/.test(req.headers.accept ?? ''));
+  const keyless = ctx.fault('business-get-without-key') && req.headers.authorization === undefined;
   const denied = keyless ? undefined : requireKey(req, ctx);
   if (denied) return denied;
   let business = ctx.state.business;
@@ -164,8 +163,7 @@ function mangle(field: string, value: unknown, ctx: RefContext): { field: string
 
 function update(req: RefRequest, ctx: RefContext) {
   if (ctx.fault('business-patch-405')) return error(405, 'method_not_allowed', 'Method not allowed on this path');
-  // Fault auth-json-content-type-only: the key is checked by the JSON body parser's route only; any other body goes by it.
-  const keyless = (ctx.fault('business-patch-without-key') && req.headers.authorization === undefined) || (ctx.fault('auth-json-content-type-only') && !/^application\/json\b/.test(req.headers['content-type'] ?? ''));
+  const keyless = ctx.fault('business-patch-without-key') && req.headers.authorization === undefined;
   const denied = keyless ? undefined : requireKey(req, ctx);
   if (denied && !ctx.fault('business-rejected-patch-applied')) return denied;
   if (!isRecord(req.body)) return ctx.varies('business-update-unvalidated') ? json(200, enveloped(ctx, ctx.state.business)) : error(400, 'invalid_body', 'The body must be a JSON object');
