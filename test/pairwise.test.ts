@@ -1,10 +1,12 @@
 /**
  * The pairwise covering the 401 matrix is crossed by (helpers/core/pairwise.ts): every value of
  * each dimension meets every value of every other, the seeds are kept, the same rows every time,
- * and about as few rows as the two largest dimensions need.
+ * and about as few rows as the two largest dimensions need. Its crossings go out a few at a time
+ * (inTurn).
  */
 import { describe, expect, test } from 'vitest';
 import { pairwise } from '../helpers/core/pairwise.ts';
+import { inTurn } from '../helpers/core/at-once.ts';
 
 /** The pairs (and, for one dimension, the values) the rows leave unmet. */
 function unmet(sizes: number[], rows: number[][]): string[] {
@@ -52,5 +54,29 @@ describe('pairwise', () => {
   test('a dimension without values leaves nothing to cross', () => {
     expect(pairwise([3, 0, 2])).toEqual([]);
     expect(pairwise([])).toEqual([]);
+  });
+});
+
+describe('inTurn', () => {
+  test('runs at most n at a time, all of them, in the order asked, and goes on after a failure', async () => {
+    const turn = inTurn(3);
+    let running = 0;
+    let most = 0;
+    const started: number[] = [];
+    const work = (i: number) => turn(async () => {
+      started.push(i);
+      running += 1;
+      most = Math.max(most, running);
+      await new Promise((r) => setTimeout(r, 5 + (i % 4)));
+      running -= 1;
+      if (i === 4) throw new Error('four');
+      return i;
+    });
+    const results = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => work(i)));
+    expect(most).toBe(3);
+    expect(started).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    expect(results.filter((r) => r.status === 'fulfilled').map((r) => (r as PromiseFulfilledResult<number>).value)).toEqual(Array.from({ length: 20 }, (_, i) => i).filter((i) => i !== 4));
+    // Slots freed by the failure too: more work still runs.
+    expect(await turn(async () => 'after')).toBe('after');
   });
 });

@@ -13,6 +13,7 @@ import { is2xx, type Answer, type ApiClient, type RequestShape } from '../http/c
 import { headerNearMisses } from '../http/authorization.ts';
 import { mediaTypeValues } from '../http/media-types.ts';
 import { pairwise } from '../core/pairwise.ts';
+import { atOnce, inTurn } from '../core/at-once.ts';
 import { recordValuesShown } from '../checks/disclosure.ts';
 import type { Operation } from '../contract/spec.ts';
 import type { TargetConfig } from '../config/target.ts';
@@ -88,14 +89,6 @@ async function sendCrossed(client: ApiClient, retrieveOp: Operation, crossing: C
   }
 }
 
-/** Every crossing of a case at once; the first failure, once all have ended (none is left in flight). */
-async function sendAll(crossings: Crossing[], send: (crossing: Crossing) => Promise<Sent>): Promise<Sent[]> {
-  const ended = await Promise.allSettled(crossings.map(send));
-  const failed = ended.find((e) => e.status === 'rejected');
-  if (failed) throw failed.reason;
-  return ended.map((e) => (e as PromiseFulfilledResult<Sent>).value);
-}
-
 /** Answers as a reason names them, the first few: "answered 200 with Accept: text/html, on a fresh connection"; `of` the ways the case was sent. */
 function answered(sent: Sent[], of?: number): string {
   const named = sent.slice(0, 3).map(({ crossing, answer }) => `answered ${answer.status} ${crossing.description}`);
@@ -116,19 +109,23 @@ function matricesOf(b: BusinessRun, retrieveOp: Operation, plans: { op: Operatio
   // change. The checks that judge it show its read, no other (a log of its own).
   const standing = withExchangeLog([], async () => ({ row: await record.current(), read: record.lastReadExchange }));
   standing.catch(() => {}); // awaited by each case, whose check reports it
+  // A few hundred new connections at once went unanswered for 10 s on a loaded machine: no more
+  // are open at a time than the matrix sent at once before it was crossed.
+  const turn = inTurn(40);
+  const crossed = (x: Crossing, send: (shape: RequestShape) => Promise<Answer>) => turn(() => sendCrossed(client, retrieveOp, x, send));
   for (const { op, writes, cases, crossings } of plans) {
     const refused = concurrentSteps(cases, async (c): Promise<Refusal> => {
       const ways = crossings.get(c)!;
       if (!writes) {
         // A retrieval needs nothing first; the record is only what its refusal must not carry.
-        const sent = await sendAll(ways, (x) => sendCrossed(client, retrieveOp, x, (shape) => client.call(op, { auth: c.auth, ...shape })));
+        const sent = await atOnce(ways.map((x) => crossed(x, (shape) => client.call(op, { auth: c.auth, ...shape }))));
         const seen = await standing.catch(() => undefined);
         return { sent, before: seen?.row, beforeRead: seen?.read };
       }
       // An update needs the snapshot to be undone: without one the request is not sent.
       record.before();
       const { row: before, read } = await standing;
-      const sent = await sendAll(ways, (x) => sendCrossed(client, retrieveOp, x, (shape) => record.update(b.probeBody(before), c.auth, shape)));
+      const sent = await atOnce(ways.map((x) => crossed(x, (shape) => record.update(b.probeBody(before), c.auth, shape))));
       return { sent, before, beforeRead: read };
     });
     const afterRefusals = sharedStep(async () => {
