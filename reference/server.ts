@@ -297,7 +297,13 @@ async function handle(req: IncomingMessage, ctx: RefContext, options: ReferenceO
     }
   }
   body = incomingRecord(varies, found.route.operationId, body);
-  const request: RefRequest = { method: req.method ?? 'GET', path: url.pathname, params: found.params, headers: req.headers, body };
+  const request: RefRequest = { method: req.method ?? 'GET', path: url.pathname, params: found.params, headers: req.headers, body, connection: req.socket };
+  // Variation media-types-checked-first: what the request asks for and sends is negotiated before any key is checked.
+  if (varies('media-types-checked-first')) {
+    const accept = request.headers.accept;
+    if (accept !== undefined && !/(^|,)\s*(application\/json|application\/\*|\*\/\*)\s*(;|,|$)/i.test(accept)) return error(406, 'not_acceptable', 'Only application/json is served');
+    if (body !== undefined && !/^application\/json\s*(;|$)/i.test(request.headers['content-type'] ?? '')) return error(415, 'unsupported_media_type', 'The body must be application/json');
+  }
   if (varies('auth-everywhere') || (varies('auth-writes-only') && request.method !== 'GET')) {
     const denied = requireKey(request, ctx);
     if (denied) return denied;

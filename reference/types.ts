@@ -10,6 +10,8 @@ export interface RefRequest {
   headers: IncomingHttpHeaders;
   /** Parsed JSON body; undefined when there is none. */
   body: unknown;
+  /** The connection it came on (fault auth-cached-on-connection keeps the key check's verdict on it). */
+  connection?: object;
 }
 
 export interface RefResponse {

@@ -48,6 +48,7 @@ export type VariationName =
   | 'list-sorted-by-name'
   | 'lock-version'
   | 'many-customers'
+  | 'media-types-checked-first'
   | 'omit-null-fields'
   | 'patch-answers-changes'
   | 'patch-answers-empty'

@@ -242,6 +242,8 @@ export const VARIATIONS: Variation[] = [
   { name: 'tm-unknown-id-403', notShown: 'unknown-team-member', description: 'Finding a team member by an id that names none of the caller\'s answers 403.' },
   { name: 'errors-problem-json', notShown: 'errors', description: 'Errors answer RFC 9457 problem details (application/problem+json).' },
   { name: 'errors-plain-text', notShown: 'errors', description: 'Errors answer a line of plain text, not JSON.' },
+  // Section 4 requires Accept and Content-Type application/json: a request with others may be refused for that before its key is looked at.
+  { name: 'media-types-checked-first', notShown: 'errors', description: 'Before any key is checked, an Accept that admits no application/json answers 406 and a body not labelled application/json answers 415.' },
   {
     name: 'business-update-unvalidated', notShown: 'errors',
     description: 'The business update checks no value\'s type: a value that is not a string is stored as sent (strings are checked as before), and a body that is not an object changes nothing (200).',

@@ -28,6 +28,12 @@ export interface Operation {
   /** The collection the record belongs to (the path without its {id}). */
   collectionPath: string;
   hasRequestBody: boolean;
+  /**
+   * The headers whose value the spec fixes, by their spec name: each header parameter with a
+   * `const`, and Content-Type, the media type of the request body (section 4's header table of
+   * the business operations: Accept and Content-Type are application/json).
+   */
+  declaredHeaders: Record<string, string>;
   /** JSON Schema of the documented success body, when the spec documents a JSON one. */
   successSchema?: Record<string, unknown>;
   clause: string;
@@ -96,6 +102,10 @@ export async function readSpec(file: string, options: { validate: boolean } = { 
         itemPath: /\{[^}]+\}$/.test(path),
         collectionPath: path.replace(/\/\{[^}]+\}$/, ''),
         hasRequestBody: Boolean(op.requestBody),
+        declaredHeaders: {
+          ...Object.fromEntries(([...(item.parameters ?? []), ...(op.parameters ?? [])] as Json[]).filter((p) => p.in === 'header' && p.schema?.const !== undefined).map((p) => [p.name, String(p.schema.const)])),
+          ...(op.requestBody?.content && { 'Content-Type': Object.keys(op.requestBody.content)[0] }),
+        },
         successSchema: op.responses[success]?.content?.['application/json']?.schema,
         clause: String(op['x-clause'] ?? ''),
       });

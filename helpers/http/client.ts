@@ -58,14 +58,25 @@ const MAX_BACKOFF_MS = 4_000;
 /** Which Authorization header a request carries. */
 export type Auth = 'valid' | 'none' | 'expired' | { authorization: string };
 
-export interface SendOptions {
+/**
+ * What a request carries besides its path, body and key, where it is not what the client sends
+ * itself (the 401 matrix varies each: helpers/registries/business-auth.ts).
+ */
+export interface RequestShape {
+  /** Headers that replace the client's own (Accept and Content-Type are application/json); undefined leaves one out. */
+  headers?: Record<string, string | undefined>;
+  /** A query string, "?" included. */
+  query?: string;
+  /** A connection of the caller's own (ApiClient.connection) instead of the client's pool. */
+  connection?: Dispatcher;
+}
+
+export interface SendOptions extends RequestShape {
   method: string;
   /** Path under the base URL, starting with "/". */
   path: string;
   body?: unknown;
   auth?: Auth;
-  /** Accept header; the contract requires application/json on the business operations. */
-  accept?: string;
 }
 
 /** A complete answer from the target. */
@@ -134,8 +145,18 @@ export class ApiClient {
   }
 
   /** Calls a documented operation; `id` fills the path's {id}. */
-  call(op: Operation, options: { id?: unknown; body?: unknown; auth?: Auth } = {}): Promise<Answer> {
-    return this.send({ method: op.method, path: fillId(op.path, options.id), body: options.body, auth: options.auth });
+  call(op: Operation, options: { id?: unknown; body?: unknown; auth?: Auth } & RequestShape = {}): Promise<Answer> {
+    const { id, ...sent } = options;
+    return this.send({ method: op.method, path: fillId(op.path, id), ...sent });
+  }
+
+  /**
+   * One new connection to the target, for requests that must go on it and no other (a fresh
+   * connection; one that has just carried the valid key); the caller closes it. Through a plain
+   * http proxy, it is the connection to the proxy.
+   */
+  connection(): Dispatcher {
+    return dispatcherFor(this.target.network ?? {}, this.target.timeoutMs, 1);
   }
 
   /**
@@ -150,7 +171,7 @@ export class ApiClient {
    * check is blocked by the environment. A POST that may have been taken is not asked again.
    */
   async send(options: SendOptions): Promise<Answer> {
-    const url = this.target.baseUrl + options.path;
+    const url = this.target.baseUrl + options.path + (options.query ?? '');
     const headers = this.headersFor(options);
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);
     const env = inCheck() && this.target.sentinels?.length ? environmentOf(this.target.runId) : undefined;
@@ -235,10 +256,14 @@ export class ApiClient {
 
   private headersFor(options: SendOptions): Record<string, string> {
     const headers: Record<string, string> = Object.fromEntries((this.target.headers ?? []).map((h) => [h.name.toLowerCase(), h.value]));
-    headers.accept = options.accept ?? 'application/json';
+    headers.accept = 'application/json';
     const authorization = this.authorization(options.auth ?? 'valid');
     if (authorization !== undefined) headers.authorization = authorization;
     if (options.body !== undefined) headers['content-type'] = 'application/json';
+    for (const [name, value] of Object.entries(options.headers ?? {})) {
+      if (value === undefined) delete headers[name.toLowerCase()];
+      else headers[name.toLowerCase()] = value;
+    }
     return headers;
   }
 
@@ -260,7 +285,7 @@ export class ApiClient {
     try {
       // undici's request() never follows redirects: a 3xx is reported as the answer it is,
       // and the key is never sent to another origin.
-      const res = await request(this.dispatcher, url, {
+      const res = await request(options.connection ?? this.dispatcher, url, {
         method: options.method as Dispatcher.HttpMethod,
         headers,
         body,

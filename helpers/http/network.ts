@@ -104,11 +104,14 @@ export function diagnoseTls(baseUrl: string, network: Network, timeoutMs: number
   });
 }
 
-/** The undici dispatcher for a target: direct or through its proxy, with the CA and client certificate given. */
-export function dispatcherFor(network: Network, timeoutMs: number): Dispatcher {
+/**
+ * The undici dispatcher for a target: direct or through its proxy, with the CA and client
+ * certificate given; `connections` caps its connections to an origin (1: a single one).
+ */
+export function dispatcherFor(network: Network, timeoutMs: number, connections?: number): Dispatcher {
   // undici is loaded when a request is to be sent: --help, --version and usage errors start without it.
   const tls = tlsMaterial(network);
-  const timeouts = { headersTimeout: timeoutMs, bodyTimeout: timeoutMs };
+  const timeouts = { headersTimeout: timeoutMs, bodyTimeout: timeoutMs, ...(connections && { connections }) };
   if (!network.proxy) return new (loadAgent())({ connect: { timeout: timeoutMs, ...tls }, ...timeouts });
   // Through a proxy, https requests are tunnelled (CONNECT): the client certificate and the key
   // in the Authorization header reach the target only. The CA may also be the proxy's own.

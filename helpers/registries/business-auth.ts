@@ -1,21 +1,25 @@
 /**
  * Sections 5 and 7: the 401 matrix of the business operations. Every request without a valid key
- * is refused with 401, echoes no key, carries no value of the record, and (an update) changes nothing.
+ * is refused with 401, echoes no key, carries no value of the record, and (an update) changes
+ * nothing: whatever else it carries, since authorization is a function of the key alone. Each
+ * case is sent in several ways (its crossings, below), and each of its checks judges them all.
  */
 import { asBlocked, type Check, type Group } from '../checks/definition.ts';
 import { ensure } from '../checks/assertions.ts';
 import { concurrentSteps, sharedStep } from '../checks/shared-step.ts';
 import { recordExchange, withExchangeLog } from '../http/exchanges.ts';
 import { selects } from '../core/selection.ts';
-import { is2xx } from '../http/client.ts';
+import { is2xx, type Answer, type ApiClient, type RequestShape } from '../http/client.ts';
 import { headerNearMisses } from '../http/authorization.ts';
+import { mediaTypeValues } from '../http/media-types.ts';
+import { pairwise } from '../core/pairwise.ts';
+import { atOnce, inTurn } from '../core/at-once.ts';
 import { recordValuesShown } from '../checks/disclosure.ts';
 import type { Operation } from '../contract/spec.ts';
 import type { TargetConfig } from '../config/target.ts';
 import type { CheckId } from '../contract/catalog.ts';
-import type { Row } from '../contract/record.ts';
 import { changedFieldNames } from '../records/compare.ts';
-import type { AuthCase, BusinessRun, Matrix, Refusal } from './business-run.ts';
+import type { AuthCase, BusinessRun, Crossing, Matrix, Refusal, Sent } from './business-run.ts';
 
 function authCases(target: TargetConfig): AuthCase[] {
   return [
@@ -33,13 +37,74 @@ function authCases(target: TargetConfig): AuthCase[] {
   ];
 }
 
+const CONNECTIONS = [
+  { connection: 'fresh', description: 'on a fresh connection' },
+  { connection: 'after-valid-key', description: 'on a connection that had just carried the valid key' },
+] as const;
+/** A query string the business operations do not document: whatever a target makes of it, it leaves the key's verdict as it was. */
+const QUERY = '?probe=1';
+
+/**
+ * Every case crossed with the other inputs its request carries: each header the spec fixes
+ * (Accept; Content-Type on the update) as declared and with the values beside it
+ * (helpers/http/media-types.ts), a query string or none, a fresh connection or one that has just
+ * carried the valid key (a key check cached on the connection). Pairwise, not every combination:
+ * each case meets every value of every dimension, and each value every other; each case's first
+ * crossing is the request as the contract writes it (its declared headers, no query).
+ */
+function crossingsOf(op: Operation, cases: AuthCase[]): Map<AuthCase, Crossing[]> {
+  const headers = Object.entries(op.declaredHeaders).map(([name, declared]) => ({ name, declared, values: mediaTypeValues(name, declared) }));
+  const sizes = [cases.length, ...headers.map((h) => h.values.length), 2, CONNECTIONS.length];
+  const crossed = new Map(cases.map((c): [AuthCase, Crossing[]] => [c, []]));
+  for (const [k, ...row] of pairwise(sizes, cases.map((_, k) => [k, ...sizes.slice(1).map(() => 0)]))) {
+    const sent = headers.map((h, d) => ({ ...h, value: h.values[row[d]] }));
+    const query = row[headers.length] ? QUERY : '';
+    const { connection, description } = CONNECTIONS[row[headers.length + 1]];
+    const other = sent.filter((h) => h.value !== h.declared).map((h) => (h.value === undefined ? `no ${h.name} header` : `${h.name}: ${h.value}`));
+    crossed.get(cases[k])!.push({
+      headers: Object.fromEntries(sent.map((h) => [h.name, h.value])),
+      query,
+      connection,
+      contractual: !other.length && !query,
+      description: [other.length ? `with ${other.join(', ')}` : 'with the declared headers', ...(query ? [`the query ${query}`] : []), description].join(', '),
+    });
+  }
+  return crossed;
+}
+
+/**
+ * A crossing sent on a connection of its own: a fresh one, or one that has just carried a
+ * retrieval with the valid key. The two are asked at once: the connection takes one request at
+ * a time, in order, so the refused one goes the moment the retrieval is answered, leaving the
+ * connection no idle time in which to be closed (under load, a wait of a few seconds was enough).
+ */
+async function sendCrossed(client: ApiClient, retrieveOp: Operation, crossing: Crossing, send: (shape: RequestShape) => Promise<Answer>): Promise<Sent> {
+  const connection = client.connection();
+  try {
+    // Its answer is not judged, only the refusal's: whatever a retrieval with the valid key gets
+    // (the business lane's to judge), the connection was asked with the key.
+    const keyed = crossing.connection === 'after-valid-key' ? client.call(retrieveOp, { connection }).catch(() => undefined) : undefined;
+    const answer = await send({ headers: crossing.headers, query: crossing.query || undefined, connection });
+    await keyed;
+    return { crossing, answer };
+  } finally {
+    connection.close().catch(() => {});
+  }
+}
+
+/** Answers as a reason names them, the first few: "answered 200 with Accept: text/html, on a fresh connection"; `of` the ways the case was sent. */
+function answered(sent: Sent[], of?: number): string {
+  const named = sent.slice(0, 3).map(({ crossing, answer }) => `answered ${answer.status} ${crossing.description}`);
+  return `${named.join('; ')}${sent.length > 3 ? `; and ${sent.length - 3} more` : ''}${of === undefined ? '' : ` (${sent.length} of the ${of} ways it was sent)`}`;
+}
+
 /**
  * A refused request changes nothing, and needs nothing but the record as it stands: the cases
  * this run holds the target to go out together, retrievals and updates alike, when the first
  * check asks for one; one read after every refused update has been answered tells whether any
  * changed the record.
  */
-function matricesOf(b: BusinessRun, plans: { op: Operation; writes: boolean; cases: AuthCase[] }[]): Map<string, Matrix<AuthCase>> {
+function matricesOf(b: BusinessRun, retrieveOp: Operation, plans: { op: Operation; writes: boolean; cases: AuthCase[]; crossings: Map<AuthCase, Crossing[]> }[]): Map<string, Matrix<AuthCase>> {
   if (b.matrices.size) return b.matrices;
   const { client, record } = b;
   // The record as it stands before any refused request, read with the valid key (the last read,
@@ -47,18 +112,24 @@ function matricesOf(b: BusinessRun, plans: { op: Operation; writes: boolean; cas
   // change. The checks that judge it show its read, no other (a log of its own).
   const standing = withExchangeLog([], async () => ({ row: await record.current(), read: record.lastReadExchange }));
   standing.catch(() => {}); // awaited by each case, whose check reports it
-  for (const { op, writes, cases } of plans) {
+  // A few hundred new connections at once went unanswered for 10 s on a loaded machine: no more
+  // are open at a time than the matrix sent at once before it was crossed.
+  const turn = inTurn(40);
+  const crossed = (x: Crossing, send: (shape: RequestShape) => Promise<Answer>) => turn(() => sendCrossed(client, retrieveOp, x, send));
+  for (const { op, writes, cases, crossings } of plans) {
     const refused = concurrentSteps(cases, async (c): Promise<Refusal> => {
+      const ways = crossings.get(c)!;
       if (!writes) {
         // A retrieval needs nothing first; the record is only what its refusal must not carry.
-        const answer = await client.call(op, { auth: c.auth });
+        const sent = await atOnce(ways.map((x) => crossed(x, (shape) => client.call(op, { auth: c.auth, ...shape }))));
         const seen = await standing.catch(() => undefined);
-        return { answer, before: seen?.row, beforeRead: seen?.read };
+        return { sent, before: seen?.row, beforeRead: seen?.read };
       }
       // An update needs the snapshot to be undone: without one the request is not sent.
       record.before();
       const { row: before, read } = await standing;
-      return { answer: await record.update(b.probeBody(before), c.auth), before, beforeRead: read };
+      const sent = await atOnce(ways.map((x) => crossed(x, (shape) => record.update(b.probeBody(before), c.auth, shape))));
+      return { sent, before, beforeRead: read };
     });
     const afterRefusals = sharedStep(async () => {
       await refused.settled();
@@ -81,18 +152,19 @@ export function authentication(target: TargetConfig, secured: Operation[], retri
     // The cases this run holds the target to: --only may leave some out, and --read-only every
     // update (the matrices go out together, when the first check of either operation asks).
     const cases = writes && target.readOnly ? [] : all.filter((c) => !c.unavailable && selects(target.only, { id: requestCheckOf(c), title: titleOf(c) }));
-    return { op, writes, requestCheckOf, titleOf, cases };
+    // Made for every case the target can be sent, whatever --only leaves out: the same crossings every run.
+    return { op, writes, requestCheckOf, titleOf, cases, crossings: crossingsOf(op, all.filter((c) => !c.unavailable)) };
   });
   return {
     group: 'authentication',
     entries: plans.map(({ op, writes, requestCheckOf, titleOf }): Group<BusinessRun> => {
-      const matrix = (b: BusinessRun) => matricesOf(b, plans).get(op.operationId)!;
+      const matrix = (b: BusinessRun) => matricesOf(b, retrieveOp, plans).get(op.operationId)!;
       const perCase = all.flatMap((c) => {
         const needed = requestCheckOf(c);
         const key = `${op.operationId}:${c.name}`;
         const checks = [refusedWith401(op, c, caseSuffix(c), key, titleOf(c), writes, matrix)];
         if (c.keys.length) checks.push(noEcho(op, c, needed, key, writes));
-        if (writes) checks.push(rejectedNoChange(c, needed, key, matrix));
+        if (writes) checks.push(rejectedNoChange(c, needed, key, matrix, retrieveOp));
         return checks;
       });
       return { group: op.operationId, entries: [...perCase, noRecord(op, all, writes, matrix)] };
@@ -111,9 +183,15 @@ function refusedWith401(op: Operation, c: AuthCase, suffix: string, key: string,
           run.notApplicable(c.unavailable);
         }
         const refusal = await matrix(b).refused(c);
-        const { answer } = refusal;
         b.refusals.set(key, refusal);
-        ensure(answer.status === 401, `${op.method} ${op.path} ${c.description} answered ${answer.status}; the contract gives 401`);
+        // Nothing is served without a valid key, however the request is sent: 401 is the answer
+        // the contract gives. A request it does not write (another Accept or Content-Type than
+        // the required application/json, a query) may be refused for that first (406, 415, 400):
+        // a refusal all the same, which tells nothing of the key check, noted and not failed.
+        const wrong = refusal.sent.filter(({ crossing, answer }) => is2xx(answer) || (crossing.contractual && answer.status !== 401));
+        const otherwise = refusal.sent.filter(({ crossing, answer }) => !crossing.contractual && !is2xx(answer) && answer.status !== 401);
+        if (otherwise.length) run.note(`refused otherwise than with 401 where the request was not as the contract writes it: ${answered(otherwise, refusal.sent.length)}`);
+        ensure(!wrong.length, `${op.method} ${op.path} ${c.description} ${answered(wrong, refusal.sent.length)}; the contract gives 401, whatever else the request carries`);
       } catch (e) {
         if (!b.refusals.has(key)) b.refusals.set(key, { blocked: asBlocked(e, requestCheck) });
         throw e;
@@ -126,32 +204,40 @@ function noEcho(op: Operation, c: AuthCase, requestCheck: CheckId, key: string, 
   return {
     id: `BUS-AUTH-NO-ECHO:${op.operationId}:${c.name}`, title: `the 401 ${c.description} does not echo the key`, changesData: writes, needs: [requestCheck],
     async run(b, run) {
-      const { answer } = b.refusalOf(key, requestCheck, run);
-      if (answer.status !== 401) run.notApplicable(`the answer was ${answer.status}, not 401`);
-      const echoed = c.keys.filter(Boolean).some((k) => answer.text.includes(k) || Object.values(answer.headers).some((v) => v.includes(k)));
-      ensure(!echoed, `the 401 answer ${c.description} contains the key that was sent`);
+      const { sent } = b.refusalOf(key, requestCheck, run);
+      const refusals = sent.filter(({ answer }) => answer.status === 401);
+      if (!refusals.length) run.notApplicable(`no answer was 401: ${answered(sent)}`);
+      const echoes = (answer: Answer) => c.keys.filter(Boolean).some((k) => answer.text.includes(k) || Object.values(answer.headers).some((v) => v.includes(k)));
+      const echoed = refusals.filter(({ answer }) => echoes(answer));
+      ensure(!echoed.length, `the 401 answer ${c.description} contains the key that was sent: ${answered(echoed)}`);
     },
   };
 }
 
-function rejectedNoChange(c: AuthCase, requestCheck: CheckId, key: string, matrix: (b: BusinessRun) => Matrix<AuthCase>): Check<BusinessRun> {
+function rejectedNoChange(c: AuthCase, requestCheck: CheckId, key: string, matrix: (b: BusinessRun) => Matrix<AuthCase>, retrieveOp: Operation): Check<BusinessRun> {
   return {
     id: `BUS-AUTH-REJECTED-NO-CHANGE:${c.name}`, title: `an update refused ${c.description} changes nothing`, changesData: true, needs: [requestCheck],
     async run(b, run) {
       const { record } = b;
-      const { answer, before, beforeRead } = b.refusalOf(key, requestCheck, run);
+      const { sent, before, beforeRead } = b.refusalOf(key, requestCheck, run);
       if (beforeRead) recordExchange(beforeRead);
-      if (is2xx(answer)) run.notApplicable(`the update was not refused: it answered ${answer.status}`);
+      const refused = sent.filter(({ answer }) => !is2xx(answer));
+      if (!refused.length) run.notApplicable(`the update was not refused: it ${answered(sent)}`);
       const names = record.exposed().map((f) => f.name);
-      // Nothing changed after all of them: this one, refused, changed nothing.
+      // Nothing changed after all of them: these, refused, changed nothing.
       if (changedFieldNames(before ?? {}, await matrix(b).afterRefusals(), names).length === 0) return;
-      // Some update of the lot changed the record; which one, one read cannot tell: this one
-      // is sent again alone, between two reads.
-      const standingNow = await record.current();
-      const again = await record.update(b.probeBody(standingNow), c.auth);
-      if (is2xx(again)) run.notApplicable(`sent again alone, the update was not refused: it answered ${again.status}`);
-      const changed = changedFieldNames(standingNow, await record.read(), names);
-      ensure(changed.length === 0, `the update refused with ${again.status} changed ${changed.join(', ')}`);
+      // Some update of the lot changed the record; which one, one read cannot tell: each way
+      // this one was refused is sent again alone, between two reads.
+      let judged = 0;
+      for (const { crossing } of refused) {
+        const standingNow = await record.current();
+        const again = await sendCrossed(b.client, retrieveOp, crossing, (shape) => record.update(b.probeBody(standingNow), c.auth, shape));
+        if (is2xx(again.answer)) continue;
+        judged += 1;
+        const changed = changedFieldNames(standingNow, await record.read(), names);
+        ensure(changed.length === 0, `the update refused with ${again.answer.status} ${crossing.description} changed ${changed.join(', ')}`);
+      }
+      if (!judged) run.notApplicable('sent again alone, the update was not refused');
     },
   };
 }
@@ -167,12 +253,14 @@ function noRecord(op: Operation, all: AuthCase[], writes: boolean, matrix: (b: B
       for (const c of all.filter((a) => !a.unavailable)) {
         // A case whose request could not be sent is its own check's to report.
         const refusal = await matrix(b).refused(c).catch(() => undefined);
-        if (!refusal || is2xx(refusal.answer)) continue;
+        // An answer 2xx is its own check's failure.
+        const refusals = refusal?.sent.filter(({ answer }) => !is2xx(answer)) ?? [];
+        if (!refusal || !refusals.length) continue;
         judged += 1;
         if (refusal.beforeRead) recordExchange(refusal.beforeRead);
         const protectedRecord = refusal.before ?? (await b.record.current());
-        const values = recordValuesShown(refusal.answer, protectedRecord, names, refusal.answer.exchange.request.body);
-        if (values.length) shown.push(`${c.description} (${refusal.answer.status}): ${values.join(', ')}`);
+        const carrying = refusals.map((s) => ({ ...s, values: recordValuesShown(s.answer, protectedRecord, names, s.answer.exchange.request.body) })).filter((s) => s.values.length);
+        if (carrying.length) shown.push(`${c.description} (${answered(carrying)}): ${[...new Set(carrying.flatMap((s) => s.values))].join(', ')}`);
       }
       if (!judged) run.blocked(`BUS-AUTH-INVALID:${op.operationId}:unknown-key`, 'no request without a valid key was answered with a refusal');
       ensure(shown.length === 0, `refusals of ${op.method} ${op.path} carry values of the business record: ${shown.join('; ')}`);

@@ -41,8 +41,27 @@ export interface EdgeStep { value: unknown; status?: number; read?: Row; failure
  */
 export interface MultiStep { before: Row; body: Row; status: number; after?: Row; exchanges: Exchange[] }
 
-/** A refused request's answer, and the record as it stood before the refusals (`beforeRead`: the read that showed it). */
-export type Refusal = { answer: Answer; before?: Row; beforeRead?: Exchange };
+/**
+ * One way a request of the 401 matrix goes out besides its key: the headers the spec fixes, as
+ * declared or not, a query string, and the connection (see business-auth.ts).
+ */
+export interface Crossing {
+  /** Each header the spec fixes, as sent (undefined: left out). */
+  headers: Record<string, string | undefined>;
+  /** A query string ("?" included), or ''. */
+  query: string;
+  connection: 'fresh' | 'after-valid-key';
+  /** The request as the contract writes it (its declared headers, no query): only then is the answer 401 exactly. */
+  contractual: boolean;
+  /** How a reason names it: "with Accept: text/html, on a fresh connection". */
+  description: string;
+}
+
+/** A request of the 401 matrix, as it was sent, and its answer. */
+export type Sent = { crossing: Crossing; answer: Answer };
+
+/** A case's answers, one per crossing, and the record as it stood before the refusals (`beforeRead`: the read that showed it). */
+export type Refusal = { sent: Sent[]; before?: Row; beforeRead?: Exchange };
 
 /** A request of the 401 matrix: what it lacks or gets wrong of "Bearer <key>". */
 export interface AuthCase {

@@ -11,6 +11,8 @@ const NEAR_MISSES = [
   'unknown-key', 'key-with-characters-before', 'key-with-extra-characters', 'key-then-space-and-junk', 'key-without-first-character',
   'key-without-last-character', 'key-with-middle-character-changed', 'key-with-one-character-changed', 'key-with-case-changed',
 ];
+/** Every case of one operation's 401 matrix: the missing key, each near miss, the expired key. */
+const everyCase = (op: 'retrieveBusiness' | 'updateBusiness'): CheckId[] => [`BUS-AUTH-MISSING:${op}`, ...ids(`BUS-AUTH-INVALID:${op}`, NEAR_MISSES), `BUS-AUTH-EXPIRED:${op}`];
 const bothOps = (...names: string[]) => (['retrieveBusiness', 'updateBusiness'] as const).flatMap((op) => names.map((name): CheckId => `BUS-AUTH-INVALID:${op}:${name}`));
 /** The documented fields under the reference's names: one wrong-type fault each. */
 const FIELDS = [
@@ -238,6 +240,23 @@ export const businessFaults: Fault[] = [
     name: 'business-patch-without-key',
     description: 'PATCH /api/v1/business without an Authorization header is applied.',
     kills: ['BUS-AUTH-MISSING:updateBusiness'],
+  },
+  // The key's verdict depends on something besides the key: each case is crossed with the other
+  // inputs its request carries, and every case meets each of them (helpers/registries/business-auth.ts).
+  {
+    name: 'auth-json-accept-only',
+    description: 'GET /api/v1/business is served without a valid key when Accept does not ask for application/json (absent, */*, text/html, application/xml).',
+    kills: everyCase('retrieveBusiness'),
+  },
+  {
+    name: 'auth-json-content-type-only',
+    description: 'PATCH /api/v1/business without a valid key is applied (200) when Content-Type is not application/json (absent, application/merge-patch+json, text/plain).',
+    kills: everyCase('updateBusiness'),
+  },
+  {
+    name: 'auth-cached-on-connection',
+    description: 'The key check is cached on the connection: once a connection carried the valid key, later requests on it need none.',
+    kills: [...everyCase('retrieveBusiness'), ...everyCase('updateBusiness')],
   },
   {
     name: 'auth-empty-token-accepted',

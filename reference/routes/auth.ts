@@ -1,10 +1,25 @@
 import { error, type RefContext, type RefRequest, type RefResponse } from '../types.ts';
 
+/** Fault auth-cached-on-connection: the connections that have carried the valid key. */
+const keyedConnections = new WeakSet<object>();
+
 /**
  * Bearer-key check of section 5: returns the 401 answer for a missing, expired or invalid key,
  * or undefined when the request may proceed.
  */
 export function requireKey(req: RefRequest, ctx: RefContext): RefResponse | undefined {
+  const cached = ctx.fault('auth-cached-on-connection') && req.connection !== undefined;
+  if (cached && keyedConnections.has(req.connection!)) return undefined;
+  const denied = checkKey(req, ctx);
+  if (cached && !denied) keyedConnections.add(req.connection!);
+  return denied;
+}
+
+function checkKey(req: RefRequest, ctx: RefContext): RefResponse | undefined {
+  // Fault auth-json-accept-only: the key guards the JSON route; a retrieval asking for anything else falls through to a page route.
+  if (ctx.fault('auth-json-accept-only') && req.method === 'GET' && !/application\/json/.test(req.headers.accept ?? '')) return undefined;
+  // Fault auth-json-content-type-only: the key check sits behind the JSON body parser; a body labelled otherwise goes by it.
+  if (ctx.fault('auth-json-content-type-only') && req.body !== undefined && !/^application\/json\b/.test(req.headers['content-type'] ?? '')) return undefined;
   const header = req.headers.authorization;
   const deny = (message: string): RefResponse => {
     const shown = ctx.fault('auth-401-echoes-key') ? `${message} (got "${header}")` : message;

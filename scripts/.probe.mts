@@ -1,0 +1,15 @@
+import { startReference } from '../reference/server.ts';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+const [kind, name] = process.argv.slice(2);
+const ref = await startReference(kind === 'fault' ? { fault: name as never } : { variations: [name] as never });
+const dir = join(mkdtempSync(join(tmpdir(), 'probe-')), 'r');
+const { main } = await import('../dist/helpers/command/cli.js');
+let out = '';
+const code = await main(['--base-url', ref.url, '--report-dir', dir], { SCHEDULING_API_KEY: ref.apiKey, SCHEDULING_EXPIRED_KEY: ref.expiredKey, PATH: process.env.PATH ?? '' }, { stdout: { write: (t: string) => (out += t) }, stderr: { write: (t: string) => (out += t) } });
+await ref.close();
+const r = JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8'));
+const bad = r.checks.filter((c: { outcome: string }) => ['failed', 'warning', 'blocked'].includes(c.outcome)).map((c: { id: string; outcome: string; reason: string }) => `${c.outcome} ${c.id}: ${(c.reason ?? '').slice(0, 160)}`);
+console.log(`${kind} ${name}: exit ${code} ${r.verdict}; left ${r.leftOnTarget.length}\n  ${bad.slice(0, 8).join('\n  ')}`);
+process.exit(0);
