@@ -45,30 +45,37 @@ const CONNECTIONS = [
 const QUERY = '?probe=1';
 
 /**
- * Every case crossed with the other inputs its request carries: each header the spec fixes
- * (Accept; Content-Type on the update) as declared and with the values beside it
- * (helpers/http/media-types.ts), a query string or none, a fresh connection or one that has just
- * carried the valid key (a key check cached on the connection). Pairwise, not every combination:
- * each case meets every value of every dimension, and each value every other; each case's first
- * crossing is the request as the contract writes it (its declared headers, no query).
+ * The other inputs a request carries, crossed with the kinds of refusal (a missing key, an invalid
+ * one, an expired one): each header the spec fixes (Accept; Content-Type on the update) as
+ * declared and with the values beside it (helpers/http/media-types.ts), a query string or none, a
+ * fresh connection or one that has just carried the valid key (a key check cached on the
+ * connection). Pairwise: every value of every dimension meets every kind of refusal, and each
+ * value every other; what a kind is crossed with goes with one case of it (the unknown key, for
+ * an invalid one), every other case is sent as the contract writes it (its declared headers, no
+ * query). The requests grow as the two largest dimensions, not as the cases times the values.
  */
 function crossingsOf(op: Operation, cases: AuthCase[]): Map<AuthCase, Crossing[]> {
   const headers = Object.entries(op.declaredHeaders).map(([name, declared]) => ({ name, declared, values: mediaTypeValues(name, declared) }));
-  const sizes = [cases.length, ...headers.map((h) => h.values.length), 2, CONNECTIONS.length];
+  const kinds = [...new Set(cases.map((c) => c.requirement))];
+  const carrier = kinds.map((k) => cases.find((c) => c.requirement === k && c.name === 'unknown-key') ?? cases.find((c) => c.requirement === k)!);
+  const sizes = [kinds.length, ...headers.map((h) => h.values.length), 2, CONNECTIONS.length];
+  const declared = sizes.slice(1).map(() => 0);
   const crossed = new Map(cases.map((c): [AuthCase, Crossing[]] => [c, []]));
-  for (const [k, ...row] of pairwise(sizes, cases.map((_, k) => [k, ...sizes.slice(1).map(() => 0)]))) {
+  const crossing = (row: number[]): Crossing => {
     const sent = headers.map((h, d) => ({ ...h, value: h.values[row[d]] }));
     const query = row[headers.length] ? QUERY : '';
     const { connection, description } = CONNECTIONS[row[headers.length + 1]];
     const other = sent.filter((h) => h.value !== h.declared).map((h) => (h.value === undefined ? `no ${h.name} header` : `${h.name}: ${h.value}`));
-    crossed.get(cases[k])!.push({
+    return {
       headers: Object.fromEntries(sent.map((h) => [h.name, h.value])),
       query,
       connection,
       contractual: !other.length && !query,
       description: [other.length ? `with ${other.join(', ')}` : 'with the declared headers', ...(query ? [`the query ${query}`] : []), description].join(', '),
-    });
-  }
+    };
+  };
+  for (const c of cases) if (!carrier.includes(c)) crossed.get(c)!.push(crossing(declared));
+  for (const [k, ...row] of pairwise(sizes, kinds.map((_, k) => [k, ...declared]))) crossed.get(carrier[k])!.push(crossing(row));
   return crossed;
 }
 
