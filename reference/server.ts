@@ -387,7 +387,14 @@ function write(res: ServerResponse, answer: RefResponse): void {
     headers['content-type'] = 'application/json; charset=utf-8';
   }
   res.writeHead(answer.status, headers);
-  res.end(payload);
+  if (!answer.trickleMs || !payload) return void res.end(payload);
+  const bytes = Buffer.from(payload);
+  let sent = 0;
+  const drip = setInterval(() => {
+    if (res.destroyed) return clearInterval(drip);
+    res.write(bytes.subarray(sent, ++sent));
+    if (sent >= bytes.length) clearInterval(drip), res.end();
+  }, answer.trickleMs).unref();
 }
 
 /**

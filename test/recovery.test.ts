@@ -170,3 +170,55 @@ describe('--recover <report-dir>', () => {
     expect(ref.state.snapshot()).toEqual(before);
   });
 });
+
+describe('--recover of two runs that overlapped', () => {
+  const OLDER = 'scr-20260101-01d01d01';
+  const NEWER = 'scr-20260101-7e7e7e02';
+
+  /**
+   * What two runs that wrote at once leave (two runs that took no lease, as runs once did): the
+   * older one marked the name and blanked the address; the newer one, which found those values
+   * in its baseline, marked the address and blanked the website. Each met the other as interference.
+   */
+  function overlapped(ref: RunningReference) {
+    const before = ref.state.snapshot();
+    const origin = new URL(ref.url).origin;
+    const dirs = [mkdtempSync(join(tmpdir(), 'scr-older-')), mkdtempSync(join(tmpdir(), 'scr-newer-'))];
+    const [older, newer] = dirs.map((dir) => new Journal(join(dir, 'run-journal.jsonl')));
+    older.append({ kind: 'run', origin, runId: OLDER, at: '2026-01-01T10:00:00.000Z' });
+    older.append({ kind: 'snapshot', path: '/api/v1/business', record: before.business });
+    older.append({ kind: 'wrote', path: '/api/v1/business', fields: ['name', 'address'] });
+    ref.state.business = { ...ref.state.business, name: `Conformance Check Business ${OLDER}`, address: '' };
+    newer.append({ kind: 'run', origin, runId: NEWER, at: '2026-01-01T10:00:09.600Z' });
+    newer.append({ kind: 'snapshot', path: '/api/v1/business', record: ref.state.snapshot().business });
+    newer.append({ kind: 'wrote', path: '/api/v1/business', fields: ['address', 'websiteUrl'] });
+    ref.state.business = { ...ref.state.business, address: `1 Example Street ${NEWER}`, websiteUrl: '' };
+    older.append({ kind: 'interference', path: '/api/v1/business', by: NEWER });
+    newer.append({ kind: 'interference', path: '/api/v1/business', by: OLDER });
+    // Each left a customer: the older its own, the newer its lease.
+    for (const [journal, label] of [[older, `Customer ${OLDER} create`], [newer, `Customer ${NEWER} lease-1767261609`]] as const) {
+      const created = ref.state.insert(ref.state.customers, { firstName: 'Conformance', lastName: label, email: `${label.length}@example.com` }, 'cus');
+      journal.append({ kind: 'created', path: `/api/v1/customers/${String(created.id)}`, listPath: '/api/v1/customers', id: created.id });
+    }
+    return { before, dirs };
+  }
+
+  test('each journal alone cannot put the record back (the other run\'s values are not its to undo), and says to give both', async () => {
+    const ref = await reference();
+    const { before, dirs } = overlapped(ref);
+    const run = await runMain(['--base-url', ref.url, '--recover', dirs[0]], { SCHEDULING_API_KEY: ref.apiKey });
+    expect(run.code).toBe(2);
+    expect(run.stdout).toContain(`address not put back: ${NEWER} changed the record during the run (when it is done, \`--recover\` this run's report directory and that run's together`);
+    expect(ref.state.snapshot().business).not.toEqual(before.business);
+  });
+
+  test('both journals, given in any order: the newer run is undone first, then the older, so that every field ends as the older run found it; the data as before both', async () => {
+    const ref = await reference();
+    const { before, dirs } = overlapped(ref);
+    const run = await runMain(['--base-url', ref.url, '--recover', dirs[0], '--recover', dirs[1]], { SCHEDULING_API_KEY: ref.apiKey });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout.indexOf(`Recovering run ${NEWER}`)).toBeLessThan(run.stdout.indexOf(`Recovering run ${OLDER}`));
+    expect(ref.state.snapshot()).toEqual(before);
+    for (const dir of dirs) expect(existsSync(join(dir, 'recover-requests.jsonl'))).toBe(true);
+  });
+});

@@ -94,11 +94,11 @@ async function runWith(options: RunOptions, state: RunState, io: Io): Promise<nu
   // The run timeout counts from here (start-up is part of the run), not counting --wait-for-target.
   const started = Date.now();
   state.redact = redactor(options);
-  if (options.recover !== undefined && !options.baseUrl) throw new UsageError('--recover needs --base-url: the target the earlier run changed');
+  if (options.recover.length && !options.baseUrl) throw new UsageError('--recover needs --base-url: the target the earlier run changed');
   if (options.release !== undefined && !options.baseUrl) throw new UsageError('--release needs --base-url: the target the earlier run changed');
   if (options.list) return await (await import('./list.ts')).listCommand(options, io);
   // Every path the command writes or reads is checked before anything is sent or started.
-  const recovery = options.recover !== undefined ? await recoveryJournal(options.recover, options.baseUrl!) : undefined;
+  const recovery = options.recover.length ? await recoveryJournals(options.recover, options.baseUrl!) : undefined;
   if (isRun(options)) prepareOutputs(options);
   // What a run needs is loaded when it is needed: --help, --version and usage errors start fast.
   if (!options.baseUrl) {
@@ -110,7 +110,7 @@ async function runWith(options: RunOptions, state: RunState, io: Io): Promise<nu
   const redact = (state.redact = redactor(target));
   // The run itself (vitest above all, ~0.3 s) loads while the target is asked (the preflight):
   // time a distant target would otherwise leave this process idle.
-  const conformModule = options.sweep || options.recover !== undefined || options.release !== undefined ? undefined : import('./conform.ts');
+  const conformModule = options.sweep || options.recover.length || options.release !== undefined ? undefined : import('./conform.ts');
   conformModule?.then((m) => m.suitesModule()).catch(() => {}); // awaited below; a failure to load is reported there
   if (conformModule) state.earlyWorker = startEarlyWorker();
   io.stdout.write(`${targetLine(target, Boolean(state.reference))}\n`);
@@ -134,7 +134,7 @@ export function fallbackOf(given: Given, env: Record<string, string | undefined>
 }
 
 /** Whether the command runs the suites (not --list, --sweep, --release or --recover, which write no verdict). */
-const isRun = (o: { list?: unknown; sweep?: unknown; recover?: unknown; release?: unknown }) => !o.list && !o.sweep && o.recover === undefined && o.release === undefined;
+const isRun = (o: { list?: unknown; sweep?: unknown; recover?: unknown; release?: unknown }) => !o.list && !o.sweep && ![o.recover ?? []].flat().length && o.release === undefined;
 
 /** The Markdown summary of a run that could not test the target: the one line that says why. */
 function notTestedSummary(line: string, summaryFile: string | undefined, stepSummaryFile: string | undefined): void {
@@ -202,27 +202,52 @@ interface Recovery {
   dir: string;
   journal: Journal;
   runId: string;
+  /** When the run started (epoch ms): runs that overlapped are undone newest first. */
+  startedAt: number;
 }
 
-async function recoveryJournal(dir: string, baseUrl: string): Promise<Recovery> {
+/** Each --recover DIR's journal, the newest run first: undone in that order, each record ends as the oldest run found it. */
+async function recoveryJournals(dirs: string[], baseUrl: string): Promise<Recovery[]> {
   const { Journal } = await import('../safety/journal.ts');
-  const file = join(dir, JOURNAL_FILE);
-  if (!existsSync(file)) throw new UsageError(`--recover ${dir}: no ${JOURNAL_FILE} there (give the report directory of the run); nothing was sent to the target`);
-  const journal = new Journal(file);
-  const run = journal.read().find((e) => e.kind === 'run');
   const origin = new URL(baseUrl).origin;
-  if (!run) throw new UsageError(`--recover ${dir}: the journal does not say which target its run changed, so it is not undone on ${origin}`);
-  if (run.origin !== origin) throw new UsageError(`--recover ${dir}: that run changed ${run.origin}, not ${origin}; nothing was done`);
-  return { dir, journal, runId: run.runId };
+  const recoveries = dirs.map((dir, given): Recovery => {
+    const file = join(dir, JOURNAL_FILE);
+    if (!existsSync(file)) throw new UsageError(`--recover ${dir}: no ${JOURNAL_FILE} there (give the report directory of the run); nothing was sent to the target`);
+    const journal = new Journal(file);
+    const run = journal.read().find((e) => e.kind === 'run');
+    if (!run) throw new UsageError(`--recover ${dir}: the journal does not say which target its run changed, so it is not undone on ${origin}`);
+    if (run.origin !== origin) throw new UsageError(`--recover ${dir}: that run changed ${run.origin}, not ${origin}; nothing was done`);
+    // A journal written before runs said when they started: the order given, oldest first.
+    return { dir, journal, runId: run.runId, startedAt: run.at ? Date.parse(run.at) : given };
+  });
+  const runs = new Set(recoveries.map((r) => r.runId));
+  if (runs.size < recoveries.length) throw new UsageError('--recover: the same run\'s journal is given twice; nothing was sent to the target');
+  return recoveries.toSorted((a, b) => b.startedAt - a.startedAt);
 }
 
 /**
- * `--recover DIR`: finishes, from the run journal in DIR, what that run could not undo, verifies
- * it, and says what is left (exit 2 if anything is). Only against the origin the run's baseline
- * was taken from (recoveryJournal): another target's records are not the journal's to touch. Its own requests go
- * to RECOVER_FILES in DIR, scanned for the keys like a run's reports.
+ * `--recover DIR...`: finishes, from the run journal in each DIR, what that run could not undo,
+ * verifies it, and says what is left (exit 2 if anything is). Only against the origin the run's
+ * baseline was taken from (recoveryJournals): another target's records are not the journal's to
+ * touch. Runs that overlapped are undone newest first, and what one of them wrote is not another
+ * writer's to the others: each record ends as the oldest of them found it. Each run's requests go
+ * to RECOVER_FILES in its DIR, scanned for the keys like a run's reports.
  */
-async function recoverCommand(target: TargetConfig, { dir, journal, runId }: Recovery, cleanupTimeoutMs: number, redact: (t: string) => string, io: Io, preflightRequests: WireEntry[]): Promise<number> {
+async function recoverCommand(target: TargetConfig, recoveries: Recovery[], cleanupTimeoutMs: number, redact: (t: string) => string, io: Io, preflightRequests: WireEntry[]): Promise<number> {
+  const { outstanding } = await import('../safety/journal.ts');
+  const written = recoveries.map((r) => ({ runId: r.runId, paths: new Set(outstanding(r.journal.read()).written.keys()) }));
+  let code: number = EXIT.conformant;
+  for (const [i, recovery] of recoveries.entries()) {
+    const others = written.filter((w) => w.runId !== recovery.runId);
+    // Another writer the run met is one of these runs: by its marker, or (unmarked) where one of them wrote too.
+    const overlapped = (path: string, by: string) => others.some((o) => o.runId === by || (!by.startsWith('scr-') && o.paths.has(path)));
+    if (recoveries.length > 1) io.stdout.write(`Recovering run ${recovery.runId} (${recovery.dir}):\n`);
+    code = Math.max(code, await recoverOne(target, recovery, { cleanupTimeoutMs, overlapped }, redact, io, i === 0 ? preflightRequests : []));
+  }
+  return code;
+}
+
+async function recoverOne(target: TargetConfig, { dir, journal, runId }: Recovery, options: { cleanupTimeoutMs: number; overlapped: (path: string, by: string) => boolean }, redact: (t: string) => string, io: Io, preflightRequests: WireEntry[]): Promise<number> {
   const [{ readRequestLog }, { journalledClient }, { recover, formatLeftOnTarget }, { requestLogHar }, { scanForSecrets }] = await Promise.all([
     import('../http/exchanges.ts'),
     import('../safety/journal.ts'),
@@ -240,7 +265,7 @@ async function recoverCommand(target: TargetConfig, { dir, journal, runId }: Rec
   client.phase = 'recovery';
   let code: number;
   try {
-    const recovery = await recover(client, journal, { ...target, runId }, { cleanupTimeoutMs });
+    const recovery = await recover(client, journal, { ...target, runId }, options);
     if (recovery.deleted.length) io.stdout.write(redact(`Deleted: ${recovery.deleted.join(', ')}\n`));
     if (recovery.restored.length) io.stdout.write(redact(`Restored: ${recovery.restored.join(', ')}\n`));
     io.stdout.write(redact(formatLeftOnTarget(recovery.leftOnTarget)));

@@ -122,7 +122,7 @@ function openSession(options: RunOptions, baseTarget: TargetConfig, redact: (t: 
   }
   if (options.certify && options.expectFile) io.stderr.write(`note: --expect ${options.expectFile} is ignored: a certification holds every check to the contract\n`);
   const journal = Journal.start(join(dir, JOURNAL_FILE));
-  journal.append({ kind: 'run', origin: new URL(baseTarget.baseUrl).origin, runId: baseTarget.runId });
+  journal.append({ kind: 'run', origin: new URL(baseTarget.baseUrl).origin, runId: baseTarget.runId, at: new Date().toISOString() });
   const requestLog = join(dir, REQUEST_LOG_FILE);
   writeFileSync(requestLog, preflightRequests.map((e) => `${JSON.stringify(e)}\n`).join(''));
   const target: TargetConfig = { ...baseTarget, journalFile: journal.file, requestLogFile: requestLog, only: options.only };
@@ -136,9 +136,10 @@ function openSession(options: RunOptions, baseTarget: TargetConfig, redact: (t: 
 /**
  * Before the first change: the baseline of what the run may change, no other run's values in it,
  * and the run's lease. Another run at work (its values in the baseline, or its live lease) ends
- * this one before it changes anything; a run that could take no lease goes on, warned.
+ * this one before it changes anything, and so does a lease that could not be taken now (no write
+ * without one); only a target whose own customer operations make a lease impossible is tested without.
  */
-async function claimTarget({ client, target, journal, options, say }: Session, spec: Spec): Promise<Lease | undefined> {
+async function claimTarget({ client, target, journal, options, say, recoverLine }: Session, spec: Spec): Promise<Lease | undefined> {
   const place = leasePlace(spec, target);
   // Whether another run holds a lease is asked at once with the baseline: both only read.
   const looked = place && liveLeasesOfOthers(client, place, target.runId);
@@ -153,13 +154,17 @@ async function claimTarget({ client, target, journal, options, say }: Session, s
   }
   client.phase = 'lease';
   const taken = await Lease.take(client, target, place, journal, looked);
-  if ('busy' in taken) {
-    client.phase = 'after-run clean-up';
-    await recover(client, journal, target, { cleanupTimeoutMs: options.cleanupTimeoutMs });
-    throw new TargetError(overlappingRunMessage(taken.busy.runId, taken.busy, true));
+  if ('lease' in taken) return taken.lease;
+  if ('unheld' in taken) {
+    say(`warning: no run can hold a lease on this target (${taken.unheld}): the customers' checks judge that; a run started beside this one would not know of it\n`);
+    return undefined;
   }
-  if ('none' in taken) say(`warning: no lease taken on the target (${taken.none}): a run started beside this one would not know of it\n`);
-  return 'lease' in taken ? taken.lease : undefined;
+  // Whatever the attempt made (a lease whose answer was lost, one that gave way) is undone before the run ends.
+  client.phase = 'after-run clean-up';
+  const { leftOnTarget } = await recover(client, journal, target, { cleanupTimeoutMs: options.cleanupTimeoutMs });
+  if ('busy' in taken) throw new TargetError(overlappingRunMessage(taken.busy.runId, taken.busy, true));
+  const left = leftOnTarget.length ? `; left on the target: ${leftOnTarget.map((l) => `${l.record} (${l.problem})`).join(', ')}: \`${recoverLine}\` undoes it` : '';
+  throw new TargetError(`INCOMPLETE: no lease could be taken on the target (${taken.none}); a run that changes data holds one, so no check ran${left || ' and nothing is left changed'}. Run again when the target answers, or with --read-only to run the checks that change nothing`);
 }
 
 /** Beats go on through the clean-up (an outage may hold it up to --cleanup-timeout), which deletes the lease last. */

@@ -6,7 +6,8 @@ import { learnedLag } from '../core/converge.ts';
 
 /**
  * One line of the run journal. Paths are concrete (ids filled in), relative to the base URL.
- * - run:      the first line: the target's origin and the run id (`--recover` checks both).
+ * - run:      the first line: the target's origin and the run id (`--recover` checks both), and
+ *             when the run started (`--recover` undoes runs that overlapped newest first).
  * - creating: a create is about to be sent to `listPath` (its answer may be lost: the run marker finds it).
  * - created:  the target answered a create; `path` deletes it, `listPath` lists its collection.
  * - deleted:  the target answered a delete of `path` with 2xx or 404: it is gone.
@@ -29,7 +30,7 @@ import { learnedLag } from '../core/converge.ts';
  *             (clean-up then restores it and verifies).
  */
 export type JournalEntry =
-  | { kind: 'run'; origin: string; runId: string }
+  | { kind: 'run'; origin: string; runId: string; at?: string }
   | { kind: 'creating'; listPath: string }
   | { kind: 'created'; path: string; listPath: string; id: unknown }
   | { kind: 'deleted'; path: string }

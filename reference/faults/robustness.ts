@@ -30,8 +30,12 @@ export const ROBUSTNESS_FAULTS: RobustnessFault[] = [
   { name: 'overlapping-run', description: 'After the 5th business update, another conformance run (scr-20260101-0badcafe) writes its value into the business name.' },
   { name: 'overlapping-run-unmarked', description: 'After the 2nd business update, another conformance run (scr-20260101-0badcafe), going (its live lease among the customers), changes the business currencyIso: a value no marker can carry.' },
   { name: 'overlapping-run-team-members', description: 'After the 2nd team member update, another conformance run (scr-20260101-0badcafe) writes its value into the first name of the last team member.' },
+  { name: 'trickle-first:<operationId>', description: 'The first answer of the operation sends its headers, then its body one byte every 500 ms.' },
   { name: 'not-json:<operationId>', description: 'The operation is handled and answers 200 "OK" labelled application/json.' },
 ];
+
+/** How slowly a trickling body comes: a customer list takes minutes. */
+const TRICKLE_MS = 500;
 
 export const HUGE_BODY_BYTES = 20 * 1024 * 1024;
 
@@ -74,6 +78,7 @@ export function robustness(names: string[], options: { redirectTo?: string } = {
   const gatewayAt = from('gateway-outage-3s-from');
   const revokedAt = from('key-revoked-from');
   let gatewayFrom: number | undefined;
+  const trickled = new Set<string>();
   const notNow: RefResponse = { status: 503, headers: { 'retry-after': '0' }, body: { error: 'unavailable', message: 'Try again later' } };
   return {
     before(op, path, method = 'GET'): RefResponse | 'hang' | undefined {
@@ -103,6 +108,7 @@ export function robustness(names: string[], options: { redirectTo?: string } = {
       }
       if (forOp('truncated-json', op)) return { ...answer, raw: body.slice(0, Math.max(1, Math.floor(body.length / 2))) };
       if (forOp('not-json', op)) return { status: 200, raw: 'OK' };
+      if (forOp('trickle-first', op) && !trickled.has(op!)) return trickled.add(op!), { ...answer, trickleMs: TRICKLE_MS };
       if (forOp('server-error', op) && answer.status < 300) return { status: 500, body: { error: 'internal', message: 'Something went wrong' } };
       return answer;
     },
