@@ -170,6 +170,33 @@ describe('an anomaly inside a check asks the sentinel before the answer is judge
     await client.close();
   });
 
+  test('no answer (a reset) while the sentinel answers proves nothing: blocked by the environment, never judged; a POST is not sent again', async () => {
+    const seen: string[] = [];
+    const config = await serve((req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      if (req.url === '/x') return void req.socket.destroy();
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+    const client = new ApiClient({ ...config, runId: `scr-20260101-0000${String(++runs).padStart(4, '0')}`, sentinels: ['/sentinel'] });
+    const error = await inCheck(() => client.send({ method: 'POST', path: '/x', body: {} })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TurnedAway);
+    expect((error as TurnedAway).message).toBe('blocked by the environment: POST /x got no answer (connection reset by the target), and is not asked again, as it may have been taken (the clean-up finds what it created by the run marker)');
+    expect(seen).toEqual(['POST /x', 'GET /sentinel']);
+    await client.close();
+  });
+
+  test('a DELETE whose first attempt got no answer and whose repeat answers 404 proves nothing: the first may have deleted it', async () => {
+    let deletes = 0;
+    const config = await serve((req, res) => {
+      if (req.method === 'DELETE' && ++deletes === 1) return void req.socket.destroy();
+      res.writeHead(req.method === 'DELETE' ? 404 : 200, { 'content-type': 'application/json' }).end('{}');
+    });
+    const client = new ApiClient({ ...config, runId: `scr-20260101-0000${String(++runs).padStart(4, '0')}`, sentinels: ['/sentinel'] });
+    await expect(inCheck(() => client.send({ method: 'DELETE', path: '/x' }))).rejects.toThrow('blocked by the environment: DELETE /x got no answer (connection reset by the target), and asked again answered 404: the first attempt may have deleted it');
+    expect(deletes).toBe(2);
+    await client.close();
+  });
+
   test('an outage of every path (HTML 502) is waited out within the budget, and the answer after it judged', async () => {
     // Longer than the quick retries (1.75 s), well within the budget.
     const until = Date.now() + 2500;
