@@ -249,7 +249,7 @@ function responder(ctx: RefContext, options: ReferenceOptions): (req: IncomingMe
     if (early === 'hang') return;
     if (early) return void misbehave.delay().then(() => write(res, early));
     handle(req, ctx, options, rateLimited, replica)
-      .then((answer) => misbehave.after(operationId, shapeAnyAnswer(ctx.varies, answer)))
+      .then((answer) => misbehave.after(operationId, shapeAnyAnswer(ctx.varies, answer), req.headers.authorization))
       .then(
         async (answer) => {
           if (answer === 'hang') return;

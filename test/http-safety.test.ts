@@ -5,7 +5,7 @@
  */
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -15,6 +15,7 @@ import { withExchangeLog, type Exchange } from '../helpers/http/exchanges.ts';
 import { DEFAULT_VENDOR_CONFIG } from '../helpers/config/vendor-config.ts';
 import type { TargetConfig } from '../helpers/config/target.ts';
 import { scanForSecrets } from '../helpers/safety/secret-scan.ts';
+import { redactor } from '../helpers/http/redact.ts';
 import { plainHttpWarning } from '../helpers/command/options.ts';
 
 const KEY = 'sk_unit_never_shown_0815';
@@ -277,6 +278,25 @@ describe('secrets', () => {
     );
     expect(leaks).toHaveLength(2);
     expect(JSON.stringify(leaks)).not.toContain(KEY);
+  });
+
+  test('every form a key travels in (URL-encoded; base64 and base64url of the key, of key: and of :key; the key inside a body encoded whole, wherever it starts) is redacted, and the scan finds any the redaction missed', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'scr-scan-'));
+    const b64 = (text: string) => [Buffer.from(text).toString('base64'), Buffer.from(text).toString('base64url')];
+    // Keys whose encodings hold + and /, so that base64 and base64url differ.
+    for (const key of [KEY, '>>>?key~~~??>']) {
+      const forms = [encodeURIComponent(key), ...[key, `${key}:`, `:${key}`, `{"token":"${key}"}`, `x${key}`, `xy${key}`].flatMap(b64)];
+      const redact = redactor({ apiKey: key });
+      forms.forEach((form, i) => {
+        const raw = join(dir, `raw-${i}.txt`);
+        const redacted = join(dir, `redacted-${i}.txt`);
+        writeFileSync(raw, `before ${form} after`);
+        writeFileSync(redacted, redact(`before ${form} after`));
+        expect(scanForSecrets([raw], { apiKey: key }).map((l) => l.key), form).toEqual([expect.stringContaining('$SCHEDULING_API_KEY')]);
+        expect(scanForSecrets([redacted], { apiKey: key }), form).toEqual([]);
+        expect(readFileSync(redacted, 'utf8'), form).toMatch(/\$SCHEDULING_API_KEY/);
+      });
+    }
   });
 
   test('a plain-HTTP base URL other than loopback gets a warning, unless --allow-http', () => {

@@ -9,7 +9,10 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { startReference, type ReferenceOptions, type RunningReference } from '../reference/server.ts';
 import { runCli, runInProcess, type CliRun } from './support/cli.ts';
 import { readResult } from './support/verdicts.ts';
-import { expectNoKeys } from './support/safety.ts';
+import { expectNoKeys, reportFiles } from './support/safety.ts';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const running: RunningReference[] = [];
 afterAll(() => Promise.all(running.map((r) => r.close())));
@@ -35,6 +38,21 @@ const result = (run: CliRun) => readResult(run) as Result;
 const check = (run: CliRun, id: string) => result(run).checks.find((c) => c.id === id);
 
 describe.concurrent('a misbehaving target', () => {
+  test('a target that echoes the keys encoded (base64, base64url, as Basic credentials) in its error bodies: no form of them reaches the terminal, result.json, report.html, JUnit, the HAR, requests.jsonl or the summary', async () => {
+    const ref = await reference({ robustness: ['echo-key-encoded'] });
+    const before = ref.state.snapshot();
+    const summary = join(mkdtempSync(join(tmpdir(), 'scr-summary-')), 'summary.md');
+    const run = await runInProcess(['--base-url', ref.url, '--summary', summary], env(ref));
+    expect(run.code, run.stderr).toBe(0);
+    const files = [...reportFiles(run), summary];
+    for (const name of ['result.json', 'report.html', 'junit.xml', 'exchanges.har', 'requests.jsonl']) expect(files).toContain(join(run.reportDir, name));
+    // The echo reached the reports, redacted: the target did send the keys.
+    expect(readFileSync(join(run.reportDir, 'requests.jsonl'), 'utf8')).toContain('<$SCHEDULING_API_KEY, base64>');
+    expect(readFileSync(join(run.reportDir, 'requests.jsonl'), 'utf8')).toContain('<$SCHEDULING_EXPIRED_KEY, base64');
+    expectNoKeys(run, [ref.apiKey, ref.expiredKey], files);
+    expect(ref.state.snapshot()).toEqual(before);
+  });
+
   test('503 with Retry-After on every 5th request: the run completes, retries show, nothing is left behind', async () => {
     const ref = await reference({ robustness: ['unavailable-every-5th'] });
     const before = ref.state.snapshot();

@@ -31,11 +31,14 @@ export const ROBUSTNESS_FAULTS: RobustnessFault[] = [
   { name: 'overlapping-run-unmarked', description: 'After the 2nd business update, another conformance run (scr-20260101-0badcafe), going (its live lease among the customers), changes the business currencyIso: a value no marker can carry.' },
   { name: 'overlapping-run-team-members', description: 'After the 2nd team member update, another conformance run (scr-20260101-0badcafe) writes its value into the first name of the last team member.' },
   { name: 'trickle-first:<operationId>', description: 'The first answer of the operation sends its headers, then its body one byte every 500 ms.' },
+  { name: 'echo-key-encoded', description: 'Every error answer (4xx) to a request carrying a key echoes it in its body, encoded: base64 and base64url of the key, and base64 of key: and :key (a Basic credential), as a debugging gateway might.' },
   { name: 'not-json:<operationId>', description: 'The operation is handled and answers 200 "OK" labelled application/json.' },
 ];
 
 /** How slowly a trickling body comes: a customer list takes minutes. */
 const TRICKLE_MS = 500;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export const HUGE_BODY_BYTES = 20 * 1024 * 1024;
 
@@ -48,8 +51,8 @@ export function robustnessNamed(name: string): boolean {
 export interface Robustness {
   /** An answer instead of the reference's, 'hang' for none ever, or undefined to handle the request. */
   before(operationId: string | undefined, path: string, method?: string): RefResponse | 'hang' | undefined;
-  /** The answer to send in place of the reference's own. */
-  after(operationId: string | undefined, answer: RefResponse): RefResponse | 'hang';
+  /** The answer to send in place of the reference's own; `authorization`: the request's header. */
+  after(operationId: string | undefined, answer: RefResponse, authorization?: string): RefResponse | 'hang';
   /** Resolves when the answer may go out. */
   delay(): Promise<void>;
   /** Whether the valid key has been revoked by now (key-revoked-from). */
@@ -96,8 +99,13 @@ export function robustness(names: string[], options: { redirectTo?: string } = {
       }
       return undefined;
     },
-    after(op, answer) {
+    after(op, answer, authorization) {
       if (forOp('hang', op)) return 'hang';
+      const key = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1];
+      if (on.has('echo-key-encoded') && key && answer.status >= 400 && answer.status < 500 && isObject(answer.body)) {
+        const b64 = (text: string, how: BufferEncoding = 'base64') => Buffer.from(text).toString(how);
+        return { ...answer, body: { ...answer.body, debug: { token: b64(key), tokenUrl: b64(key, 'base64url'), basic: b64(`${key}:`), basicUser: b64(`:${key}`) } } };
+      }
       const body = answer.raw ?? (answer.body === undefined ? '' : JSON.stringify(answer.body));
       if (forOp('huge-body', op)) {
         huge ??= `{"pad":"${'x'.repeat(HUGE_BODY_BYTES)}"}`;
