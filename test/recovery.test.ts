@@ -3,7 +3,7 @@
  * backoff for a bounded time and verifies by reading back; `--recover <report-dir>` finishes,
  * from the run journal, what an earlier run could not undo. In process, against the reference.
  */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -220,5 +220,31 @@ describe('--recover of two runs that overlapped', () => {
     expect(run.stdout.indexOf(`Recovering run ${NEWER}`)).toBeLessThan(run.stdout.indexOf(`Recovering run ${OLDER}`));
     expect(ref.state.snapshot()).toEqual(before);
     for (const dir of dirs) expect(existsSync(join(dir, 'recover-requests.jsonl'))).toBe(true);
+  });
+});
+
+describe('a report directory reused (a fixed --report-dir, as in CI)', () => {
+  test('an interrupted run\'s journal is kept for the --recover it printed, whatever later runs in the folder do; --recover takes the journal file too; finished runs\' journals are pruned', async () => {
+    const first = await reference();
+    const dir = mkdtempSync(join(tmpdir(), 'scr-reused-'));
+    const { before } = leftByARun(first, dir);
+    // The next run in the folder, against another target, finishes.
+    const other = await reference();
+    const next = await runMain(['--base-url', other.url, '--report-dir', dir], { SCHEDULING_API_KEY: other.apiKey, SCHEDULING_EXPIRED_KEY: other.expiredKey });
+    expect(next.code, next.stderr).toBe(0);
+    const journals = () => readdirSync(dir).filter((f) => f.startsWith('run-journal')).sort();
+    expect(journals()).toEqual(['run-journal.jsonl', `run-journal.${RUN}.jsonl`]);
+    // The --recover the interrupted run printed still undoes it; the finished run's journal is not another target's to refuse.
+    const recovered = await runMain(['--base-url', first.url, '--recover', dir], { SCHEDULING_API_KEY: first.apiKey });
+    expect(recovered.code, recovered.stdout + recovered.stderr).toBe(0);
+    expect(first.state.snapshot()).toEqual(before);
+    // Its journal file, given as such, is taken too (nothing is left now: the recovery verifies and says so).
+    const again = await runMain(['--base-url', first.url, '--recover', join(dir, `run-journal.${RUN}.jsonl`)], { SCHEDULING_API_KEY: first.apiKey });
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/Left on the target: nothing/);
+    // A third run prunes the journals of the runs that finished (both, now), keeping its own.
+    const third = await runMain(['--base-url', other.url, '--report-dir', dir, '--only', '^OP-DOCUMENTED:retrieveBusiness '], { SCHEDULING_API_KEY: other.apiKey });
+    expect(third.code, third.stderr).toBe(0);
+    expect(journals()).toEqual(['run-journal.jsonl']);
   });
 });

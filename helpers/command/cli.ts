@@ -7,8 +7,8 @@ import { redactor } from '../http/redact.ts';
 import type { TargetConfig } from '../config/target.ts';
 import type { RunningReference } from '../../reference/server.ts';
 import type { WireEntry } from '../http/exchanges.ts';
-import { appendFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { appendFileSync, existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { processIo, type Ended, type Io } from './io.ts';
 import { prepareOutputs } from './outputs.ts';
 import { writeNotTested } from './not-tested.ts';
@@ -98,7 +98,7 @@ async function runWith(options: RunOptions, state: RunState, io: Io): Promise<nu
   if (options.release !== undefined && !options.baseUrl) throw new UsageError('--release needs --base-url: the target the earlier run changed');
   if (options.list) return await (await import('./list.ts')).listCommand(options, io);
   // Every path the command writes or reads is checked before anything is sent or started.
-  const recovery = options.recover.length ? await recoveryJournals(options.recover, options.baseUrl!) : undefined;
+  const recovery = options.recover.length ? await recoveryJournals(options.recover, options.baseUrl!, (t) => io.stdout.write(t)) : undefined;
   if (isRun(options)) prepareOutputs(options);
   // What a run needs is loaded when it is needed: --help, --version and usage errors start fast.
   if (!options.baseUrl) {
@@ -206,22 +206,33 @@ interface Recovery {
   startedAt: number;
 }
 
-/** Each --recover DIR's journal, the newest run first: undone in that order, each record ends as the oldest run found it. */
-async function recoveryJournals(dirs: string[], baseUrl: string): Promise<Recovery[]> {
-  const { Journal } = await import('../safety/journal.ts');
+/**
+ * The journals --recover names, the newest run first (undone in that order, each record ends as
+ * the oldest run found it): a journal file as given, or every unfinished journal in a report
+ * directory (a run that reused it moved an unfinished one aside: see Journal.start). Journals of
+ * another target in a directory are left, named; one given alone is refused.
+ */
+async function recoveryJournals(paths: string[], baseUrl: string, say: (text: string) => void): Promise<Recovery[]> {
+  const { Journal, journalsIn } = await import('../safety/journal.ts');
   const origin = new URL(baseUrl).origin;
-  const recoveries = dirs.map((dir, given): Recovery => {
-    const file = join(dir, JOURNAL_FILE);
-    if (!existsSync(file)) throw new UsageError(`--recover ${dir}: no ${JOURNAL_FILE} there (give the report directory of the run); nothing was sent to the target`);
-    const journal = new Journal(file);
-    const run = journal.read().find((e) => e.kind === 'run');
-    if (!run) throw new UsageError(`--recover ${dir}: the journal does not say which target its run changed, so it is not undone on ${origin}`);
-    if (run.origin !== origin) throw new UsageError(`--recover ${dir}: that run changed ${run.origin}, not ${origin}; nothing was done`);
+  const recoveries: Recovery[] = [];
+  for (const [given, path] of paths.entries()) {
+    const isDir = existsSync(path) && statSync(path).isDirectory();
+    const files = isDir ? journalsIn(path, JOURNAL_FILE) : existsSync(path) ? [path] : [];
+    if (!files.length) throw new UsageError(`--recover ${path}: no ${JOURNAL_FILE} there (give the report directory of the run, or its journal); nothing was sent to the target`);
+    const unfinished = files.filter((f) => !new Journal(f).finished());
+    const found = (unfinished.length ? unfinished : files).map((file) => ({ journal: new Journal(file), run: new Journal(file).read().find((e) => e.kind === 'run') }));
+    const ours = found.filter((f) => f.run?.origin === origin);
+    if (!ours.length) {
+      const { run } = found[0];
+      if (!run) throw new UsageError(`--recover ${path}: the journal does not say which target its run changed, so it is not undone on ${origin}`);
+      throw new UsageError(`--recover ${path}: that run changed ${run.origin}, not ${origin}; nothing was done`);
+    }
+    for (const other of found.filter((f) => !ours.includes(f))) say(`Left: ${other.journal.file}, whose run changed ${other.run?.origin ?? 'an unnamed target'}, not ${origin}\n`);
     // A journal written before runs said when they started: the order given, oldest first.
-    return { dir, journal, runId: run.runId, startedAt: run.at ? Date.parse(run.at) : given };
-  });
-  const runs = new Set(recoveries.map((r) => r.runId));
-  if (runs.size < recoveries.length) throw new UsageError('--recover: the same run\'s journal is given twice; nothing was sent to the target');
+    for (const { journal, run } of ours) recoveries.push({ dir: dirname(journal.file), journal, runId: run!.runId, startedAt: run!.at ? Date.parse(run!.at) : given });
+  }
+  if (new Set(recoveries.map((r) => r.runId)).size < recoveries.length) throw new UsageError('--recover: the same run\'s journal is given twice; nothing was sent to the target');
   return recoveries.toSorted((a, b) => b.startedAt - a.startedAt);
 }
 
@@ -237,17 +248,20 @@ async function recoverCommand(target: TargetConfig, recoveries: Recovery[], clea
   const { outstanding } = await import('../safety/journal.ts');
   const written = recoveries.map((r) => ({ runId: r.runId, paths: new Set(outstanding(r.journal.read()).written.keys()) }));
   let code: number = EXIT.conformant;
+  const begun = new Set<string>();
   for (const [i, recovery] of recoveries.entries()) {
     const others = written.filter((w) => w.runId !== recovery.runId);
     // Another writer the run met is one of these runs: by its marker, or (unmarked) where one of them wrote too.
     const overlapped = (path: string, by: string) => others.some((o) => o.runId === by || (!by.startsWith('scr-') && o.paths.has(path)));
     if (recoveries.length > 1) io.stdout.write(`Recovering run ${recovery.runId} (${recovery.dir}):\n`);
-    code = Math.max(code, await recoverOne(target, recovery, { cleanupTimeoutMs, overlapped }, redact, io, i === 0 ? preflightRequests : []));
+    const fresh = !begun.has(recovery.dir);
+    begun.add(recovery.dir);
+    code = Math.max(code, await recoverOne(target, recovery, { cleanupTimeoutMs, overlapped }, redact, io, i === 0 ? preflightRequests : [], fresh));
   }
   return code;
 }
 
-async function recoverOne(target: TargetConfig, { dir, journal, runId }: Recovery, options: { cleanupTimeoutMs: number; overlapped: (path: string, by: string) => boolean }, redact: (t: string) => string, io: Io, preflightRequests: WireEntry[]): Promise<number> {
+async function recoverOne(target: TargetConfig, { dir, journal, runId }: Recovery, options: { cleanupTimeoutMs: number; overlapped: (path: string, by: string) => boolean }, redact: (t: string) => string, io: Io, preflightRequests: WireEntry[], fresh: boolean): Promise<number> {
   const [{ readRequestLog }, { journalledClient }, { recover, formatLeftOnTarget }, { requestLogHar }, { scanForSecrets }] = await Promise.all([
     import('../http/exchanges.ts'),
     import('../safety/journal.ts'),
@@ -259,7 +273,8 @@ async function recoverOne(target: TargetConfig, { dir, journal, runId }: Recover
   const origin = new URL(target.baseUrl).origin;
   const requestLog = join(dir, RECOVER_FILES.requests);
   const har = join(dir, RECOVER_FILES.har);
-  writeFileSync(requestLog, preflightRequests.map((e) => `${JSON.stringify(e)}\n`).join(''));
+  // Several runs recovered from one folder share its record of the recovery.
+  (fresh ? writeFileSync : appendFileSync)(requestLog, preflightRequests.map((e) => `${JSON.stringify(e)}\n`).join(''));
   const startedAt = new Date().toISOString();
   const client = journalledClient({ ...target, runId, journalFile: file, requestLogFile: requestLog });
   client.phase = 'recovery';
@@ -270,6 +285,7 @@ async function recoverOne(target: TargetConfig, { dir, journal, runId }: Recover
     if (recovery.restored.length) io.stdout.write(redact(`Restored: ${recovery.restored.join(', ')}\n`));
     io.stdout.write(redact(formatLeftOnTarget(recovery.leftOnTarget)));
     code = recovery.leftOnTarget.length ? EXIT.usage : EXIT.conformant;
+    if (!recovery.leftOnTarget.length) journal.append({ kind: 'finished' });
   } finally {
     await client.close();
     // Written whatever happened: the record is most wanted when the recovery failed.

@@ -100,6 +100,7 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
       return recover(s.client, s.journal, s.target, { cleanupTimeoutMs: options.cleanupTimeoutMs });
     });
     stop.cleanedUp();
+    if (!recovery.leftOnTarget.length) s.journal.append({ kind: 'finished' });
     tellAfterChecks(s, collector, stop.reason, recovery);
     // Another writer met during the run (helpers/safety/interference.ts): what it touched proves nothing.
     const interference = outstanding(s.journal.read()).interference;
@@ -162,6 +163,7 @@ async function claimTarget({ client, target, journal, options, say, recoverLine 
   // Whatever the attempt made (a lease whose answer was lost, one that gave way) is undone before the run ends.
   client.phase = 'after-run clean-up';
   const { leftOnTarget } = await recover(client, journal, target, { cleanupTimeoutMs: options.cleanupTimeoutMs });
+  if (!leftOnTarget.length) journal.append({ kind: 'finished' });
   if ('busy' in taken) throw new TargetError(overlappingRunMessage(taken.busy.runId, taken.busy, true));
   const left = leftOnTarget.length ? `; left on the target: ${leftOnTarget.map((l) => `${l.record} (${l.problem})`).join(', ')}: \`${recoverLine}\` undoes it` : '';
   throw new TargetError(`INCOMPLETE: no lease could be taken on the target (${taken.none}); a run that changes data holds one, so no check ran${left || ' and nothing is left changed'}. Run again when the target answers, or with --read-only to run the checks that change nothing`);

@@ -1,4 +1,5 @@
-import { appendFileSync, existsSync, readFileSync, renameSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import type { Row } from '../contract/record.ts';
 import type { TargetConfig } from '../config/target.ts';
 import { ApiClient } from '../http/client.ts';
@@ -23,6 +24,8 @@ import { learnedLag } from '../core/converge.ts';
  * - lag:      the suites learned that a write took `ms` to show in reads (see converge): the
  *             clean-up reads once that long has passed (three times over), so that an older copy
  *             does not answer for a record it restores.
+ * - finished: the run's clean-up (or a --recover of it) left nothing on the target: the journal
+ *             is no longer needed to undo anything, and the next run in the folder prunes it.
  * - lost:     a suite could not put `path` back by any request the API offers (`problem` says
  *             why): a record a broken target let the run create and not delete, delete and not
  *             re-create under its id, or change through a write to another record. Clean-up
@@ -41,7 +44,8 @@ export type JournalEntry =
   | { kind: 'interference'; path: string; by: string }
   | { kind: 'lease'; path: string }
   | { kind: 'lag'; ms: number }
-  | { kind: 'lost'; path: string; problem: string };
+  | { kind: 'lost'; path: string; problem: string }
+  | { kind: 'finished' };
 
 /**
  * The durable record of what a run changed on the target: JSON lines appended synchronously as
@@ -52,13 +56,27 @@ export class Journal {
   constructor(readonly file: string) {}
 
   /**
-   * A journal for a new run. A journal left in the same place by an earlier run (a reused
-   * --report-dir) is moved aside, not read: its records belong to that run, and it is kept
-   * because after a crash it is the record of what that run left behind.
+   * A journal for a new run. The journals earlier runs left in the folder (a reused
+   * --report-dir) are not read as this run's: a finished one is pruned; an unfinished one is the
+   * record of what its run left behind, kept under its run's name, where `--recover DIR` (which
+   * undoes every unfinished journal in DIR) still finds it.
    */
   static start(file: string): Journal {
-    if (existsSync(file)) renameSync(file, file.replace(/\.jsonl$/, `.${statSync(file).mtime.toISOString().replace(/[:.]/g, '-')}.jsonl`));
+    for (const earlier of journalsIn(dirname(file), basename(file))) {
+      const journal = new Journal(earlier);
+      const entries = journal.read();
+      if (entries.at(-1)?.kind === 'finished') rmSync(earlier, { force: true });
+      else if (earlier === file) {
+        const run = entries.find((e) => e.kind === 'run');
+        renameSync(file, file.replace(/\.jsonl$/, `.${run?.runId ?? Date.now()}.jsonl`));
+      }
+    }
     return new Journal(file);
+  }
+
+  /** Whether the run's clean-up left nothing to undo. */
+  finished(): boolean {
+    return this.read().at(-1)?.kind === 'finished';
   }
 
   append(entry: JournalEntry): void {
@@ -79,6 +97,15 @@ export class Journal {
     }
     return entries;
   }
+}
+
+/** The run journals in a folder: `name` (run-journal.jsonl) and those earlier runs left beside it (run-journal.<run>.jsonl). */
+export function journalsIn(dir: string, name: string): string[] {
+  const [stem, ext] = [name.replace(/\.jsonl$/, ''), '.jsonl'];
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f === name || (f.startsWith(`${stem}.`) && f.endsWith(ext)))
+    .map((f) => join(dir, f));
 }
 
 /** What the journal says is still on the target, without asking it. */
