@@ -248,3 +248,25 @@ describe('a report directory reused (a fixed --report-dir, as in CI)', () => {
     expect(journals()).toEqual(['run-journal.jsonl']);
   });
 });
+
+describe('this folder\'s own stopped run', () => {
+  test('its live lease does not read as another run at work: the next run in the folder says it is its own stopped run and points to --recover, which frees the target at once', async () => {
+    const ref = await reference();
+    const dir = mkdtempSync(join(tmpdir(), 'scr-own-'));
+    const { journal, before } = leftByARun(ref, dir);
+    // Stopped by a second Ctrl-C: its lease was refreshed a moment ago and lives on for LEASE_TTL_MS.
+    const lease = ref.state.insert(ref.state.customers, { firstName: 'Conformance', lastName: `Customer ${RUN} lease-${Math.floor(Date.now() / 1000)}`, email: 'lease@example.com' }, 'cus');
+    journal.append({ kind: 'lease', path: `/api/v1/customers/${String(lease.id)}` });
+    const env = { SCHEDULING_API_KEY: ref.apiKey, SCHEDULING_EXPIRED_KEY: ref.expiredKey };
+    const blocked = await runMain(['--base-url', ref.url, '--report-dir', dir], env);
+    expect(blocked.code).toBe(2);
+    expect(blocked.stderr).toContain(`run ${RUN}, which holds this target, is this report folder's own run, stopped before it finished (its journal is ${join(dir, `run-journal.${RUN}.jsonl`)}); nothing was changed: \``);
+    expect(blocked.stderr).toMatch(/--recover \S+\` undoes what it left and frees the target at once/);
+    expect(blocked.stderr).not.toMatch(/wait for it to finish/);
+    const recovered = await runMain(['--base-url', ref.url, '--recover', dir], { SCHEDULING_API_KEY: ref.apiKey });
+    expect(recovered.code, recovered.stdout + recovered.stderr).toBe(0);
+    expect(ref.state.snapshot()).toEqual(before);
+    const next = await runMain(['--base-url', ref.url, '--report-dir', dir], env);
+    expect(next.code, next.stderr).toBe(0);
+  });
+});

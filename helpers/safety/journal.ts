@@ -1,5 +1,6 @@
 import { appendFileSync, existsSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { hostname } from 'node:os';
 import type { Row } from '../contract/record.ts';
 import type { TargetConfig } from '../config/target.ts';
 import { ApiClient } from '../http/client.ts';
@@ -8,7 +9,9 @@ import { learnedLag } from '../core/converge.ts';
 /**
  * One line of the run journal. Paths are concrete (ids filled in), relative to the base URL.
  * - run:      the first line: the target's origin and the run id (`--recover` checks both), and
- *             when the run started (`--recover` undoes runs that overlapped newest first).
+ *             when the run started (`--recover` undoes runs that overlapped newest first), and
+ *             the machine and process that ran it (a later run in the folder tells its own
+ *             stopped run from one still going).
  * - creating: a create is about to be sent to `listPath` (its answer may be lost: the run marker finds it).
  * - created:  the target answered a create; `path` deletes it, `listPath` lists its collection.
  * - deleted:  the target answered a delete of `path` with 2xx or 404: it is gone.
@@ -33,7 +36,7 @@ import { learnedLag } from '../core/converge.ts';
  *             (clean-up then restores it and verifies).
  */
 export type JournalEntry =
-  | { kind: 'run'; origin: string; runId: string; at?: string }
+  | { kind: 'run'; origin: string; runId: string; at?: string; host?: string; pid?: number }
   | { kind: 'creating'; listPath: string }
   | { kind: 'created'; path: string; listPath: string; id: unknown }
   | { kind: 'deleted'; path: string }
@@ -106,6 +109,32 @@ export function journalsIn(dir: string, name: string): string[] {
   return readdirSync(dir)
     .filter((f) => f === name || (f.startsWith(`${stem}.`) && f.endsWith(ext)))
     .map((f) => join(dir, f));
+}
+
+/**
+ * The unfinished journal of run `runId` in a report folder, when that run is no longer going on
+ * this machine (its process is gone): a run this folder's user stopped, whose lease still holds
+ * the target until it lapses or `--recover` undoes it.
+ */
+export function stoppedRunIn(dir: string, name: string, runId: string): string | undefined {
+  for (const file of journalsIn(dir, name)) {
+    const journal = new Journal(file);
+    const entries = journal.read();
+    const run = entries.find((e) => e.kind === 'run');
+    if (run?.runId !== runId || entries.at(-1)?.kind === 'finished') continue;
+    if (run.host === hostname() && run.pid !== undefined && alive(run.pid)) return undefined;
+    return file;
+  }
+  return undefined;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** What the journal says is still on the target, without asking it. */
