@@ -254,7 +254,7 @@ function responder(ctx: RefContext, options: ReferenceOptions): (req: IncomingMe
     if (early === 'hang') return;
     if (early) return void misbehave.delay().then(() => write(res, early));
     handle(req, ctx, options, rateLimited, replica)
-      .then((answer) => misbehave.after(operationId, shapeAnyAnswer(ctx.varies, answer)))
+      .then((answer) => misbehave.after(operationId, shapeAnyAnswer(ctx.varies, answer), req.headers.authorization))
       .then(
         async (answer) => {
           if (answer === 'hang') return;
@@ -442,7 +442,14 @@ function write(res: ServerResponse, answer: RefResponse): void {
     headers['content-type'] = 'application/json; charset=utf-8';
   }
   res.writeHead(answer.status, headers);
-  res.end(payload);
+  if (!answer.trickleMs || !payload) return void res.end(payload);
+  const bytes = Buffer.from(payload);
+  let sent = 0;
+  const drip = setInterval(() => {
+    if (res.destroyed) return clearInterval(drip);
+    res.write(bytes.subarray(sent, ++sent));
+    if (sent >= bytes.length) clearInterval(drip), res.end();
+  }, answer.trickleMs).unref();
 }
 
 /**

@@ -20,6 +20,8 @@ export interface RefResponse {
   body?: unknown;
   raw?: string;
   headers?: Record<string, string>;
+  /** The body is sent one byte every this many ms, after the headers (a body that trickles). */
+  trickleMs?: number;
 }
 
 export interface RefContext {

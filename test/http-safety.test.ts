@@ -5,7 +5,7 @@
  */
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -15,6 +15,7 @@ import { withExchangeLog, type Exchange } from '../helpers/http/exchanges.ts';
 import { DEFAULT_VENDOR_CONFIG } from '../helpers/config/vendor-config.ts';
 import type { TargetConfig } from '../helpers/config/target.ts';
 import { scanForSecrets } from '../helpers/safety/secret-scan.ts';
+import { redactor } from '../helpers/http/redact.ts';
 import { plainHttpWarning } from '../helpers/command/options.ts';
 
 const KEY = 'sk_unit_never_shown_0815';
@@ -170,6 +171,33 @@ describe('an anomaly inside a check asks the sentinel before the answer is judge
     await client.close();
   });
 
+  test('no answer (a reset) while the sentinel answers proves nothing: blocked by the environment, never judged; a POST is not sent again', async () => {
+    const seen: string[] = [];
+    const config = await serve((req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      if (req.url === '/x') return void req.socket.destroy();
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+    const client = new ApiClient({ ...config, runId: `scr-20260101-0000${String(++runs).padStart(4, '0')}`, sentinels: ['/sentinel'] });
+    const error = await inCheck(() => client.send({ method: 'POST', path: '/x', body: {} })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TurnedAway);
+    expect((error as TurnedAway).message).toBe('blocked by the environment: POST /x got no answer (connection reset by the target), and is not asked again, as it may have been taken (the clean-up finds what it created by the run marker)');
+    expect(seen).toEqual(['POST /x', 'GET /sentinel']);
+    await client.close();
+  });
+
+  test('a DELETE whose first attempt got no answer and whose repeat answers 404 proves nothing: the first may have deleted it', async () => {
+    let deletes = 0;
+    const config = await serve((req, res) => {
+      if (req.method === 'DELETE' && ++deletes === 1) return void req.socket.destroy();
+      res.writeHead(req.method === 'DELETE' ? 404 : 200, { 'content-type': 'application/json' }).end('{}');
+    });
+    const client = new ApiClient({ ...config, runId: `scr-20260101-0000${String(++runs).padStart(4, '0')}`, sentinels: ['/sentinel'] });
+    await expect(inCheck(() => client.send({ method: 'DELETE', path: '/x' }))).rejects.toThrow('blocked by the environment: DELETE /x got no answer (connection reset by the target), and asked again answered 404: the first attempt may have deleted it');
+    expect(deletes).toBe(2);
+    await client.close();
+  });
+
   test('an outage of every path (HTML 502) is waited out within the budget, and the answer after it judged', async () => {
     // Longer than the quick retries (1.75 s), well within the budget.
     const until = Date.now() + 2500;
@@ -250,6 +278,25 @@ describe('secrets', () => {
     );
     expect(leaks).toHaveLength(2);
     expect(JSON.stringify(leaks)).not.toContain(KEY);
+  });
+
+  test('every form a key travels in (URL-encoded; base64 and base64url of the key, of key: and of :key; the key inside a body encoded whole, wherever it starts) is redacted, and the scan finds any the redaction missed', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'scr-scan-'));
+    const b64 = (text: string) => [Buffer.from(text).toString('base64'), Buffer.from(text).toString('base64url')];
+    // Keys whose encodings hold + and /, so that base64 and base64url differ.
+    for (const key of [KEY, '>>>?key~~~??>']) {
+      const forms = [encodeURIComponent(key), ...[key, `${key}:`, `:${key}`, `{"token":"${key}"}`, `x${key}`, `xy${key}`].flatMap(b64)];
+      const redact = redactor({ apiKey: key });
+      forms.forEach((form, i) => {
+        const raw = join(dir, `raw-${i}.txt`);
+        const redacted = join(dir, `redacted-${i}.txt`);
+        writeFileSync(raw, `before ${form} after`);
+        writeFileSync(redacted, redact(`before ${form} after`));
+        expect(scanForSecrets([raw], { apiKey: key }).map((l) => l.key), form).toEqual([expect.stringContaining('$SCHEDULING_API_KEY')]);
+        expect(scanForSecrets([redacted], { apiKey: key }), form).toEqual([]);
+        expect(readFileSync(redacted, 'utf8'), form).toMatch(/\$SCHEDULING_API_KEY/);
+      });
+    }
   });
 
   test('a plain-HTTP base URL other than loopback gets a warning, unless --allow-http', () => {

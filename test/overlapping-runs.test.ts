@@ -229,6 +229,34 @@ describe('two runs started together', () => {
     for (const [delay, outcome] of tries) expectNoFalseFailure(outcome, `${delay} ms apart, --rate 60`);
   });
 
+  test('the first customer list trickles: the run it answers cannot take its lease within --timeout and ends INCOMPLETE before its first write; the other, started while it waits, goes on alone; the data as found', async () => {
+    const ref = await startReference({ robustness: ['trickle-first:listCustomers'] });
+    running.push(ref);
+    const before = ref.state.snapshot();
+    const first = runInProcess(['--base-url', ref.url, '--timeout', '3000'], env(ref));
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const runs = await Promise.all([first, runInProcess(['--base-url', ref.url, '--timeout', '3000'], env(ref))]);
+    const stopped = runs.filter((r) => r.code === 2);
+    expect(stopped, runs.map((r) => r.stderr).join('\n')).toHaveLength(1);
+    expect(stopped[0].stderr).toMatch(/INCOMPLETE: no lease could be taken on the target \(looking for other runs' leases: GET \/api\/v1\/customers: no answer in 3 s\); a run that changes data holds one, so no check ran and nothing is left changed\. Run again when the target answers, or with --read-only/);
+    const sent = readFileSync(join(stopped[0].reportDir, 'requests.jsonl'), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { exchange: { request: { method: string } } }).exchange.request.method);
+    expect(sent.filter((m) => m !== 'GET')).toEqual([]);
+    expect(runs.find((r) => r.code !== 2)?.code).toBe(0);
+    expect(ref.state.snapshot()).toEqual(before);
+  });
+
+  test('a lease create answered 307 (or any answer that is not its record): INCOMPLETE before the first write, nothing left', async () => {
+    const other = await startReference();
+    running.push(other);
+    const ref = await startReference({ robustness: ['redirect:createCustomer'], redirectTo: other.url });
+    running.push(ref);
+    const before = ref.state.snapshot();
+    const run = await runInProcess(['--base-url', ref.url], env(ref));
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain('INCOMPLETE: no lease could be taken on the target (creating it (POST /api/v1/customers) answered 307)');
+    expect(ref.state.snapshot()).toEqual(before);
+  });
+
   test('another run, going, changes a field no marker can carry: the difference is settled as interference (exit 2), and JUnit, JSON and summary agree', async () => {
     const ref = await startReference({ robustness: ['overlapping-run-unmarked'] });
     running.push(ref);

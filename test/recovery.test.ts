@@ -3,7 +3,7 @@
  * backoff for a bounded time and verifies by reading back; `--recover <report-dir>` finishes,
  * from the run journal, what an earlier run could not undo. In process, against the reference.
  */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -169,5 +169,105 @@ describe('--recover <report-dir>', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/https:\/\/staging\.example\.com/);
     expect(ref.state.snapshot()).toEqual(before);
+  });
+});
+
+describe('--recover of two runs that overlapped', () => {
+  const OLDER = 'scr-20260101-01d01d01';
+  const NEWER = 'scr-20260101-7e7e7e02';
+
+  /**
+   * What two runs that wrote at once leave (two runs that took no lease, as runs once did): the
+   * older one marked the name and blanked the address; the newer one, which found those values
+   * in its baseline, marked the address and blanked the website. Each met the other as interference.
+   */
+  function overlapped(ref: RunningReference) {
+    const before = ref.state.snapshot();
+    const origin = new URL(ref.url).origin;
+    const dirs = [mkdtempSync(join(tmpdir(), 'scr-older-')), mkdtempSync(join(tmpdir(), 'scr-newer-'))];
+    const [older, newer] = dirs.map((dir) => new Journal(join(dir, 'run-journal.jsonl')));
+    older.append({ kind: 'run', origin, runId: OLDER, at: '2026-01-01T10:00:00.000Z' });
+    older.append({ kind: 'snapshot', path: '/api/v1/business', record: before.business });
+    older.append({ kind: 'wrote', path: '/api/v1/business', fields: ['name', 'address'] });
+    ref.state.business = { ...ref.state.business, name: `Conformance Check Business ${OLDER}`, address: '' };
+    newer.append({ kind: 'run', origin, runId: NEWER, at: '2026-01-01T10:00:09.600Z' });
+    newer.append({ kind: 'snapshot', path: '/api/v1/business', record: ref.state.snapshot().business });
+    newer.append({ kind: 'wrote', path: '/api/v1/business', fields: ['address', 'websiteUrl'] });
+    ref.state.business = { ...ref.state.business, address: `1 Example Street ${NEWER}`, websiteUrl: '' };
+    older.append({ kind: 'interference', path: '/api/v1/business', by: NEWER });
+    newer.append({ kind: 'interference', path: '/api/v1/business', by: OLDER });
+    // Each left a customer: the older its own, the newer its lease.
+    for (const [journal, label] of [[older, `Customer ${OLDER} create`], [newer, `Customer ${NEWER} lease-1767261609`]] as const) {
+      const created = ref.state.insert(ref.state.customers, { firstName: 'Conformance', lastName: label, email: `${label.length}@example.com` }, 'cus');
+      journal.append({ kind: 'created', path: `/api/v1/customers/${String(created.id)}`, listPath: '/api/v1/customers', id: created.id });
+    }
+    return { before, dirs };
+  }
+
+  test('each journal alone cannot put the record back (the other run\'s values are not its to undo), and says to give both', async () => {
+    const ref = await reference();
+    const { before, dirs } = overlapped(ref);
+    const run = await runMain(['--base-url', ref.url, '--recover', dirs[0]], { SCHEDULING_API_KEY: ref.apiKey });
+    expect(run.code).toBe(2);
+    expect(run.stdout).toContain(`address not put back: ${NEWER} changed the record during the run (when it is done, \`--recover\` this run's report directory and that run's together`);
+    expect(ref.state.snapshot().business).not.toEqual(before.business);
+  });
+
+  test('both journals, given in any order: the newer run is undone first, then the older, so that every field ends as the older run found it; the data as before both', async () => {
+    const ref = await reference();
+    const { before, dirs } = overlapped(ref);
+    const run = await runMain(['--base-url', ref.url, '--recover', dirs[0], '--recover', dirs[1]], { SCHEDULING_API_KEY: ref.apiKey });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout.indexOf(`Recovering run ${NEWER}`)).toBeLessThan(run.stdout.indexOf(`Recovering run ${OLDER}`));
+    expect(ref.state.snapshot()).toEqual(before);
+    for (const dir of dirs) expect(existsSync(join(dir, 'recover-requests.jsonl'))).toBe(true);
+  });
+});
+
+describe('a report directory reused (a fixed --report-dir, as in CI)', () => {
+  test('an interrupted run\'s journal is kept for the --recover it printed, whatever later runs in the folder do; --recover takes the journal file too; finished runs\' journals are pruned', async () => {
+    const first = await reference();
+    const dir = mkdtempSync(join(tmpdir(), 'scr-reused-'));
+    const { before } = leftByARun(first, dir);
+    // The next run in the folder, against another target, finishes.
+    const other = await reference();
+    const next = await runMain(['--base-url', other.url, '--report-dir', dir], { SCHEDULING_API_KEY: other.apiKey, SCHEDULING_EXPIRED_KEY: other.expiredKey });
+    expect(next.code, next.stderr).toBe(0);
+    const journals = () => readdirSync(dir).filter((f) => f.startsWith('run-journal')).sort();
+    expect(journals()).toEqual(['run-journal.jsonl', `run-journal.${RUN}.jsonl`]);
+    // The --recover the interrupted run printed still undoes it; the finished run's journal is not another target's to refuse.
+    const recovered = await runMain(['--base-url', first.url, '--recover', dir], { SCHEDULING_API_KEY: first.apiKey });
+    expect(recovered.code, recovered.stdout + recovered.stderr).toBe(0);
+    expect(first.state.snapshot()).toEqual(before);
+    // Its journal file, given as such, is taken too (nothing is left now: the recovery verifies and says so).
+    const again = await runMain(['--base-url', first.url, '--recover', join(dir, `run-journal.${RUN}.jsonl`)], { SCHEDULING_API_KEY: first.apiKey });
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/Left on the target: nothing/);
+    // A third run prunes the journals of the runs that finished (both, now), keeping its own.
+    const third = await runMain(['--base-url', other.url, '--report-dir', dir, '--only', '^OP-DOCUMENTED:retrieveBusiness '], { SCHEDULING_API_KEY: other.apiKey });
+    expect(third.code, third.stderr).toBe(0);
+    expect(journals()).toEqual(['run-journal.jsonl']);
+  });
+});
+
+describe('this folder\'s own stopped run', () => {
+  test('its live lease does not read as another run at work: the next run in the folder says it is its own stopped run and points to --recover, which frees the target at once', async () => {
+    const ref = await reference();
+    const dir = mkdtempSync(join(tmpdir(), 'scr-own-'));
+    const { journal, before } = leftByARun(ref, dir);
+    // Stopped by a second Ctrl-C: its lease was refreshed a moment ago and lives on for LEASE_TTL_MS.
+    const lease = ref.state.insert(ref.state.customers, { firstName: 'Conformance', lastName: `Customer ${RUN} lease-${Math.floor(Date.now() / 1000)}`, email: 'lease@example.com' }, 'cus');
+    journal.append({ kind: 'lease', path: `/api/v1/customers/${String(lease.id)}` });
+    const env = { SCHEDULING_API_KEY: ref.apiKey, SCHEDULING_EXPIRED_KEY: ref.expiredKey };
+    const blocked = await runMain(['--base-url', ref.url, '--report-dir', dir], env);
+    expect(blocked.code).toBe(2);
+    expect(blocked.stderr).toContain(`run ${RUN}, which holds this target, is this report folder's own run, stopped before it finished (its journal is ${join(dir, `run-journal.${RUN}.jsonl`)}); nothing was changed: \``);
+    expect(blocked.stderr).toMatch(/--recover \S+\` undoes what it left and frees the target at once/);
+    expect(blocked.stderr).not.toMatch(/wait for it to finish/);
+    const recovered = await runMain(['--base-url', ref.url, '--recover', dir], { SCHEDULING_API_KEY: ref.apiKey });
+    expect(recovered.code, recovered.stdout + recovered.stderr).toBe(0);
+    expect(ref.state.snapshot()).toEqual(before);
+    const next = await runMain(['--base-url', ref.url, '--report-dir', dir], env);
+    expect(next.code, next.stderr).toBe(0);
   });
 });

@@ -9,7 +9,10 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { startReference, type ReferenceOptions, type RunningReference } from '../reference/server.ts';
 import { runCli, runInProcess, type CliRun } from './support/cli.ts';
 import { readResult } from './support/verdicts.ts';
-import { expectNoKeys } from './support/safety.ts';
+import { expectNoKeys, reportFiles } from './support/safety.ts';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const running: RunningReference[] = [];
 afterAll(() => Promise.all(running.map((r) => r.close())));
@@ -35,6 +38,21 @@ const result = (run: CliRun) => readResult(run) as Result;
 const check = (run: CliRun, id: string) => result(run).checks.find((c) => c.id === id);
 
 describe.concurrent('a misbehaving target', () => {
+  test('a target that echoes the keys encoded (base64, base64url, as Basic credentials) in its error bodies: no form of them reaches the terminal, result.json, report.html, JUnit, the HAR, requests.jsonl or the summary', async () => {
+    const ref = await reference({ robustness: ['echo-key-encoded'] });
+    const before = ref.state.snapshot();
+    const summary = join(mkdtempSync(join(tmpdir(), 'scr-summary-')), 'summary.md');
+    const run = await runInProcess(['--base-url', ref.url, '--summary', summary], env(ref));
+    expect(run.code, run.stderr).toBe(0);
+    const files = [...reportFiles(run), summary];
+    for (const name of ['result.json', 'report.html', 'junit.xml', 'exchanges.har', 'requests.jsonl']) expect(files).toContain(join(run.reportDir, name));
+    // The echo reached the reports, redacted: the target did send the keys.
+    expect(readFileSync(join(run.reportDir, 'requests.jsonl'), 'utf8')).toContain('<$SCHEDULING_API_KEY, base64>');
+    expect(readFileSync(join(run.reportDir, 'requests.jsonl'), 'utf8')).toContain('<$SCHEDULING_EXPIRED_KEY, base64');
+    expectNoKeys(run, [ref.apiKey, ref.expiredKey], files);
+    expect(ref.state.snapshot()).toEqual(before);
+  });
+
   test('503 with Retry-After on every 5th request: the run completes, retries show, nothing is left behind', async () => {
     const ref = await reference({ robustness: ['unavailable-every-5th'] });
     const before = ref.state.snapshot();
@@ -65,15 +83,16 @@ describe.concurrent('a misbehaving target', () => {
 
   // Alone in this file: the reference answers from this process, whose other tests run the command in process.
   // A child process: the command must end by itself with a request still hanging (no socket keeps it alive).
-  test.sequential('one endpoint hanging: its checks fail with "no answer in N s", the run ends in bounded time and cleans up', async () => {
+  test.sequential('one endpoint hanging: no answer proves nothing, so its checks are blocked by the environment with "no answer in N s", never failed; the run ends in bounded time (exit 2) and cleans up', async () => {
     const ref = await reference({ robustness: ['hang:findCustomer'] });
     const before = ref.state.snapshot();
     const started = Date.now();
     const run = await runCli(['--base-url', ref.url, '--timeout', '1000'], env(ref));
     // Each hanging request costs its timeout and one sentinel; a busy 2-core machine is 5-7x slower.
     expect(Date.now() - started).toBeLessThan(60_000);
-    expect(run.code, run.stderr).toBe(1);
-    expect(check(run, 'OP-DOCUMENTED:findCustomer')).toMatchObject({ outcome: 'failed', reason: expect.stringMatching(/no answer in 1 s/) });
+    expect(run.code, run.stderr).toBe(2);
+    expect(check(run, 'OP-DOCUMENTED:findCustomer')).toMatchObject({ outcome: 'blocked', reason: expect.stringMatching(/^blocked by the environment: GET \/api\/v1\/customers\/\S+ got no answer \(no answer in 1 s\)/) });
+    expect(result(run).checks.filter((c) => c.outcome === 'failed').map((c) => c.id)).toEqual([]);
     expectSafe(run, ref, before);
   });
 

@@ -7,8 +7,8 @@ import { redactor } from '../http/redact.ts';
 import type { TargetConfig } from '../config/target.ts';
 import type { RunningReference } from '../../reference/server.ts';
 import type { WireEntry } from '../http/exchanges.ts';
-import { appendFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { appendFileSync, existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { randomInt } from 'node:crypto';
 import { processIo, type Ended, type Io } from './io.ts';
 import { prepareOutputs } from './outputs.ts';
@@ -95,11 +95,11 @@ async function runWith(options: RunOptions, state: RunState, io: Io): Promise<nu
   // The run timeout counts from here (start-up is part of the run), not counting --wait-for-target.
   const started = Date.now();
   state.redact = redactor(options);
-  if (options.recover !== undefined && !options.baseUrl) throw new UsageError('--recover needs --base-url: the target the earlier run changed');
+  if (options.recover.length && !options.baseUrl) throw new UsageError('--recover needs --base-url: the target the earlier run changed');
   if (options.release !== undefined && !options.baseUrl) throw new UsageError('--release needs --base-url: the target the earlier run changed');
   if (options.list) return await (await import('./list.ts')).listCommand(options, io);
   // Every path the command writes or reads is checked before anything is sent or started.
-  const recovery = options.recover !== undefined ? await recoveryJournal(options.recover, options.baseUrl!) : undefined;
+  const recovery = options.recover.length ? await recoveryJournals(options.recover, options.baseUrl!, (t) => io.stdout.write(t)) : undefined;
   if (isRun(options)) prepareOutputs(options);
   // What a run needs is loaded when it is needed: --help, --version and usage errors start fast.
   if (!options.baseUrl) {
@@ -111,7 +111,7 @@ async function runWith(options: RunOptions, state: RunState, io: Io): Promise<nu
   const redact = (state.redact = redactor(target));
   // The run itself (vitest above all, ~0.3 s) loads while the target is asked (the preflight):
   // time a distant target would otherwise leave this process idle.
-  const conformModule = options.sweep || options.recover !== undefined || options.release !== undefined ? undefined : import('./conform.ts');
+  const conformModule = options.sweep || options.recover.length || options.release !== undefined ? undefined : import('./conform.ts');
   conformModule?.then((m) => m.suitesModule()).catch(() => {}); // awaited below; a failure to load is reported there
   if (conformModule) state.earlyWorker = startEarlyWorker();
   io.stdout.write(`${targetLine(target, Boolean(state.reference))}\n`);
@@ -136,7 +136,7 @@ export function fallbackOf(given: Given, env: Record<string, string | undefined>
 }
 
 /** Whether the command runs the suites (not --list, --sweep, --release or --recover, which write no verdict). */
-const isRun = (o: { list?: unknown; sweep?: unknown; recover?: unknown; release?: unknown }) => !o.list && !o.sweep && o.recover === undefined && o.release === undefined;
+const isRun = (o: { list?: unknown; sweep?: unknown; recover?: unknown; release?: unknown }) => !o.list && !o.sweep && ![o.recover ?? []].flat().length && o.release === undefined;
 
 /** The Markdown summary of a run that could not test the target: the one line that says why. */
 function notTestedSummary(line: string, summaryFile: string | undefined, stepSummaryFile: string | undefined): void {
@@ -209,27 +209,66 @@ interface Recovery {
   dir: string;
   journal: Journal;
   runId: string;
-}
-
-async function recoveryJournal(dir: string, baseUrl: string): Promise<Recovery> {
-  const { Journal } = await import('../safety/journal.ts');
-  const file = join(dir, JOURNAL_FILE);
-  if (!existsSync(file)) throw new UsageError(`--recover ${dir}: no ${JOURNAL_FILE} there (give the report directory of the run); nothing was sent to the target`);
-  const journal = new Journal(file);
-  const run = journal.read().find((e) => e.kind === 'run');
-  const origin = new URL(baseUrl).origin;
-  if (!run) throw new UsageError(`--recover ${dir}: the journal does not say which target its run changed, so it is not undone on ${origin}`);
-  if (run.origin !== origin) throw new UsageError(`--recover ${dir}: that run changed ${run.origin}, not ${origin}; nothing was done`);
-  return { dir, journal, runId: run.runId };
+  /** When the run started (epoch ms): runs that overlapped are undone newest first. */
+  startedAt: number;
 }
 
 /**
- * `--recover DIR`: finishes, from the run journal in DIR, what that run could not undo, verifies
- * it, and says what is left (exit 2 if anything is). Only against the origin the run's baseline
- * was taken from (recoveryJournal): another target's records are not the journal's to touch. Its own requests go
- * to RECOVER_FILES in DIR, scanned for the keys like a run's reports.
+ * The journals --recover names, the newest run first (undone in that order, each record ends as
+ * the oldest run found it): a journal file as given, or every unfinished journal in a report
+ * directory (a run that reused it moved an unfinished one aside: see Journal.start). Journals of
+ * another target in a directory are left, named; one given alone is refused.
  */
-async function recoverCommand(target: TargetConfig, { dir, journal, runId }: Recovery, cleanupTimeoutMs: number, redact: (t: string) => string, io: Io, preflightRequests: WireEntry[]): Promise<number> {
+async function recoveryJournals(paths: string[], baseUrl: string, say: (text: string) => void): Promise<Recovery[]> {
+  const { Journal, journalsIn } = await import('../safety/journal.ts');
+  const origin = new URL(baseUrl).origin;
+  const recoveries: Recovery[] = [];
+  for (const [given, path] of paths.entries()) {
+    const isDir = existsSync(path) && statSync(path).isDirectory();
+    const files = isDir ? journalsIn(path, JOURNAL_FILE) : existsSync(path) ? [path] : [];
+    if (!files.length) throw new UsageError(`--recover ${path}: no ${JOURNAL_FILE} there (give the report directory of the run, or its journal); nothing was sent to the target`);
+    const unfinished = files.filter((f) => !new Journal(f).finished());
+    const found = (unfinished.length ? unfinished : files).map((file) => ({ journal: new Journal(file), run: new Journal(file).read().find((e) => e.kind === 'run') }));
+    const ours = found.filter((f) => f.run?.origin === origin);
+    if (!ours.length) {
+      const { run } = found[0];
+      if (!run) throw new UsageError(`--recover ${path}: the journal does not say which target its run changed, so it is not undone on ${origin}`);
+      throw new UsageError(`--recover ${path}: that run changed ${run.origin}, not ${origin}; nothing was done`);
+    }
+    for (const other of found.filter((f) => !ours.includes(f))) say(`Left: ${other.journal.file}, whose run changed ${other.run?.origin ?? 'an unnamed target'}, not ${origin}\n`);
+    // A journal written before runs said when they started: the order given, oldest first.
+    for (const { journal, run } of ours) recoveries.push({ dir: dirname(journal.file), journal, runId: run!.runId, startedAt: run!.at ? Date.parse(run!.at) : given });
+  }
+  if (new Set(recoveries.map((r) => r.runId)).size < recoveries.length) throw new UsageError('--recover: the same run\'s journal is given twice; nothing was sent to the target');
+  return recoveries.toSorted((a, b) => b.startedAt - a.startedAt);
+}
+
+/**
+ * `--recover DIR...`: finishes, from the run journal in each DIR, what that run could not undo,
+ * verifies it, and says what is left (exit 2 if anything is). Only against the origin the run's
+ * baseline was taken from (recoveryJournals): another target's records are not the journal's to
+ * touch. Runs that overlapped are undone newest first, and what one of them wrote is not another
+ * writer's to the others: each record ends as the oldest of them found it. Each run's requests go
+ * to RECOVER_FILES in its DIR, scanned for the keys like a run's reports.
+ */
+async function recoverCommand(target: TargetConfig, recoveries: Recovery[], cleanupTimeoutMs: number, redact: (t: string) => string, io: Io, preflightRequests: WireEntry[]): Promise<number> {
+  const { outstanding } = await import('../safety/journal.ts');
+  const written = recoveries.map((r) => ({ runId: r.runId, paths: new Set(outstanding(r.journal.read()).written.keys()) }));
+  let code: number = EXIT.conformant;
+  const begun = new Set<string>();
+  for (const [i, recovery] of recoveries.entries()) {
+    const others = written.filter((w) => w.runId !== recovery.runId);
+    // Another writer the run met is one of these runs: by its marker, or (unmarked) where one of them wrote too.
+    const overlapped = (path: string, by: string) => others.some((o) => o.runId === by || (!by.startsWith('scr-') && o.paths.has(path)));
+    if (recoveries.length > 1) io.stdout.write(`Recovering run ${recovery.runId} (${recovery.dir}):\n`);
+    const fresh = !begun.has(recovery.dir);
+    begun.add(recovery.dir);
+    code = Math.max(code, await recoverOne(target, recovery, { cleanupTimeoutMs, overlapped }, redact, io, i === 0 ? preflightRequests : [], fresh));
+  }
+  return code;
+}
+
+async function recoverOne(target: TargetConfig, { dir, journal, runId }: Recovery, options: { cleanupTimeoutMs: number; overlapped: (path: string, by: string) => boolean }, redact: (t: string) => string, io: Io, preflightRequests: WireEntry[], fresh: boolean): Promise<number> {
   const [{ readRequestLog }, { journalledClient }, { recover, formatLeftOnTarget }, { requestLogHar }, { scanForSecrets }] = await Promise.all([
     import('../http/exchanges.ts'),
     import('../safety/journal.ts'),
@@ -241,17 +280,19 @@ async function recoverCommand(target: TargetConfig, { dir, journal, runId }: Rec
   const origin = new URL(target.baseUrl).origin;
   const requestLog = join(dir, RECOVER_FILES.requests);
   const har = join(dir, RECOVER_FILES.har);
-  writeFileSync(requestLog, preflightRequests.map((e) => `${JSON.stringify(e)}\n`).join(''));
+  // Several runs recovered from one folder share its record of the recovery.
+  (fresh ? writeFileSync : appendFileSync)(requestLog, preflightRequests.map((e) => `${JSON.stringify(e)}\n`).join(''));
   const startedAt = new Date().toISOString();
   const client = journalledClient({ ...target, runId, journalFile: file, requestLogFile: requestLog });
   client.phase = 'recovery';
   let code: number;
   try {
-    const recovery = await recover(client, journal, { ...target, runId }, { cleanupTimeoutMs });
+    const recovery = await recover(client, journal, { ...target, runId }, options);
     if (recovery.deleted.length) io.stdout.write(redact(`Deleted: ${recovery.deleted.join(', ')}\n`));
     if (recovery.restored.length) io.stdout.write(redact(`Restored: ${recovery.restored.join(', ')}\n`));
     io.stdout.write(redact(formatLeftOnTarget(recovery.leftOnTarget)));
     code = recovery.leftOnTarget.length ? EXIT.usage : EXIT.conformant;
+    if (!recovery.leftOnTarget.length) journal.append({ kind: 'finished' });
   } finally {
     await client.close();
     // Written whatever happened: the record is most wanted when the recovery failed.

@@ -1,6 +1,7 @@
 import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { readRequestLog, type WireEntry } from '../http/exchanges.ts';
 import { join, resolve } from 'node:path';
+import { hostname } from 'node:os';
 import { EXIT, TargetError, UsageError } from '../core/errors.ts';
 import { defaultConcurrency, type RunOptions } from './options.ts';
 import type { TargetConfig } from '../config/target.ts';
@@ -14,7 +15,7 @@ import { resourceAt } from '../contract/resource-ops.ts';
 import { suiteVersion } from '../core/version.ts';
 import { BLOCKS_BEFORE_STOP } from '../http/environment.ts';
 import { sentinelPaths } from './preflight.ts';
-import { Journal, journalledClient, outstanding } from '../safety/journal.ts';
+import { Journal, journalledClient, outstanding, stoppedRunIn } from '../safety/journal.ts';
 import { foreignRunId, overlappingRunMessage, settledByInterference } from '../safety/interference.ts';
 import { Lease, LEASE_BEAT_MS, leasePlace, liveLeasesOfOthers } from '../safety/lease.ts';
 import { formatLeftOnTarget, leftAccordingToJournal, recover, takeBaseline, type Recovery } from '../safety/after-run-cleanup.ts';
@@ -111,6 +112,7 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
     });
     stop.cleanedUp();
     progress.stop();
+    if (!recovery.leftOnTarget.length) s.journal.append({ kind: 'finished' });
     tellAfterChecks(s, collector, stop.reason, recovery);
     // Another writer met during the run (helpers/safety/interference.ts): what it touched proves nothing.
     const interference = outstanding(s.journal.read()).interference;
@@ -133,7 +135,7 @@ function openSession(options: RunOptions, baseTarget: TargetConfig, redact: (t: 
   }
   if (options.certify && options.expectFile) io.stderr.write(`note: --expect ${options.expectFile} is ignored: a certification holds every check to the contract\n`);
   const journal = Journal.start(join(dir, JOURNAL_FILE));
-  journal.append({ kind: 'run', origin: new URL(baseTarget.baseUrl).origin, runId: baseTarget.runId });
+  journal.append({ kind: 'run', origin: new URL(baseTarget.baseUrl).origin, runId: baseTarget.runId, at: new Date().toISOString(), host: hostname(), pid: process.pid });
   const requestLog = join(dir, REQUEST_LOG_FILE);
   writeFileSync(requestLog, preflightRequests.map((e) => `${JSON.stringify(e)}\n`).join(''));
   const target: TargetConfig = { ...baseTarget, journalFile: journal.file, requestLogFile: requestLog };
@@ -147,9 +149,11 @@ function openSession(options: RunOptions, baseTarget: TargetConfig, redact: (t: 
 /**
  * Before the first change: the baseline of what the run may change, no other run's values in it,
  * and the run's lease. Another run at work (its values in the baseline, or its live lease) ends
- * this one before it changes anything; a run that could take no lease goes on, warned.
+ * this one before it changes anything, and so does a lease that could not be taken now (no write
+ * without one); only a target whose own customer operations make a lease impossible is tested without.
  */
-async function claimTarget({ client, target, journal, options, say }: Session, spec: Spec): Promise<Lease | undefined> {
+async function claimTarget(s: Session, spec: Spec): Promise<Lease | undefined> {
+  const { client, target, journal, options, say, recoverLine } = s;
   const place = leasePlace(spec, target);
   // Whether another run holds a lease is asked at once with the baseline: both only read.
   const looked = place && liveLeasesOfOthers(client, place, target.runId);
@@ -160,17 +164,33 @@ async function claimTarget({ client, target, journal, options, say }: Session, s
     const other = foreignRunId(record, target.runId);
     if (!other) continue;
     const live = place ? (await liveLeasesOfOthers(client, place, target.runId).catch(() => [])).find((l) => l.runId === other) : undefined;
-    throw new TargetError(overlappingRunMessage(other, live, Boolean(live)));
+    journal.append({ kind: 'finished' }); // nothing was written: nothing to undo
+    throw new TargetError(ownStoppedRun(s, other) ?? overlappingRunMessage(other, live, Boolean(live)));
   }
   client.phase = 'lease';
   const taken = await Lease.take(client, target, place, journal, looked);
-  if ('busy' in taken) {
-    client.phase = 'after-run clean-up';
-    await recover(client, journal, target, { cleanupTimeoutMs: options.cleanupTimeoutMs });
-    throw new TargetError(overlappingRunMessage(taken.busy.runId, taken.busy, true));
+  if ('lease' in taken) return taken.lease;
+  if ('unheld' in taken) {
+    say(`warning: no run can hold a lease on this target (${taken.unheld}): the customers' checks judge that; a run started beside this one would not know of it\n`);
+    return undefined;
   }
-  if ('none' in taken) say(`warning: no lease taken on the target (${taken.none}): a run started beside this one would not know of it\n`);
-  return 'lease' in taken ? taken.lease : undefined;
+  // Whatever the attempt made (a lease whose answer was lost, one that gave way) is undone before the run ends.
+  client.phase = 'after-run clean-up';
+  const { leftOnTarget } = await recover(client, journal, target, { cleanupTimeoutMs: options.cleanupTimeoutMs });
+  if (!leftOnTarget.length) journal.append({ kind: 'finished' });
+  if ('busy' in taken) throw new TargetError(ownStoppedRun(s, taken.busy.runId) ?? overlappingRunMessage(taken.busy.runId, taken.busy, true));
+  const left = leftOnTarget.length ? `; left on the target: ${leftOnTarget.map((l) => `${l.record} (${l.problem})`).join(', ')}: \`${recoverLine}\` undoes it` : '';
+  throw new TargetError(`INCOMPLETE: no lease could be taken on the target (${taken.none}); a run that changes data holds one, so no check ran${left || ' and nothing is left changed'}. Run again when the target answers, or with --read-only to run the checks that change nothing`);
+}
+
+/**
+ * Why the run does not start when the run holding the target is this folder's own, stopped (a
+ * second Ctrl-C, a killed job): its lease lives on until it lapses, and its journal is here.
+ */
+function ownStoppedRun({ dir, recoverLine }: Session, runId: string): string | undefined {
+  const file = stoppedRunIn(dir, JOURNAL_FILE, runId);
+  if (!file) return undefined;
+  return `run ${runId}, which holds this target, is this report folder's own run, stopped before it finished (its journal is ${file}); nothing was changed: \`${recoverLine}\` undoes what it left and frees the target at once`;
 }
 
 /**

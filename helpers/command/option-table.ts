@@ -110,9 +110,9 @@ export const OPTIONS = [
     help: 'read answer bodies up to N MiB; a larger one blocks its check, never fails it (default {default})',
   },
   {
-    flag: 'recover', arg: 'DIR', field: 'recover',
+    flag: 'recover', arg: 'DIR', field: 'recover', repeatable: true,
     refuses: [{ flags: ['sweep', 'read-only', 'only'], why: '--recover only undoes what an earlier run left: it cannot be combined with --sweep, --read-only or --only' }],
-    help: 'only undo, from DIR\'s run journal, what that run left on the target, then exit',
+    help: 'only undo, from DIR\'s run journals (or a journal file), what those runs left on the target, then exit;\nrepeat it for runs that overlapped: the newest is undone first, so that each record\nends as the oldest run found it',
   },
   {
     flag: 'release', arg: 'RUN', check: runId, field: 'release',

@@ -19,7 +19,7 @@ export function prepareOutputs(options: RunOptions): void {
 
 /**
  * Makes the report directory and clears an earlier run's verdict from it (its journal stays:
- * Journal.start moves it aside). `keep`: files of this run already there.
+ * Journal.start keeps an unfinished one aside and prunes a finished one). `keep`: files of this run already there.
  */
 export function prepareReportDir(dir: string, keep: string[] = []): void {
   try {

@@ -26,6 +26,7 @@ export class RunStop {
   /** Why a lane gave up on the environment, when that stopped the run. */
   environmentGone: string | undefined;
   private suites: SuiteRun | undefined;
+  private reporting = false;
   private readonly timer: NodeJS.Timeout;
   private readonly removeHandlers: () => void;
   private readonly environment;
@@ -33,10 +34,12 @@ export class RunStop {
   constructor(private readonly o: RunStopOptions) {
     this.removeHandlers = (o.interrupts ?? onInterrupt)(
       (signal) => {
+        if (this.reporting) return this.whileReporting(signal);
         this.reason ??= 'interrupted';
         this.stopChecks(`\n${signal}: no new checks start; restoring and cleaning up the target (a second signal exits at once)\n`);
       },
       (signal) => {
+        if (this.reporting) return this.whileReporting(signal);
         o.say(`\n${signal} again: exiting at once.\n${o.leftOnExit()}`);
         process.exit(EXIT.interrupted);
       },
@@ -67,9 +70,17 @@ export class RunStop {
     clearTimeout(this.timer);
   }
 
-  /** Signals take their default course again: the target is cleaned up. */
+  /**
+   * The target is cleaned up; the reports are written next, in moments, from what is in memory:
+   * a signal now is told so and waited out, never the default exit that would end the run
+   * without its verdict or what it left.
+   */
   cleanedUp(): void {
-    this.removeHandlers();
+    this.reporting = true;
+  }
+
+  private whileReporting(signal: string): void {
+    this.o.say(`\n${signal}: the target is cleaned up; the reports are being written, then the run ends\n`);
   }
 
   close(): void {

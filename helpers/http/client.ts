@@ -190,9 +190,12 @@ export class ApiClient {
     if (options.method === 'DELETE') this.onWrite?.({ kind: 'deleting', path: options.path });
     // Whether the last answer came while the sentinel failed too: it proves nothing, once it answers again.
     let whileDown = false;
+    // An attempt that got no answer may have been applied: a repeated DELETE then meets the record gone.
+    let lost: string | undefined;
     for (let attempt = 1; ; attempt++) {
       await this.limiter?.wait();
       const outcome = await this.attempt(options, url, headers, body, attempt);
+      if ('failure' in outcome) lost = outcome.failure;
       if ('limit' in outcome && inCheck()) throw new TurnedAway(`${asked}: ${outcome.failure}`, 'the suite');
       const trouble = anomalyOf(outcome, options.auth ?? 'valid');
       // A refused key is an answer in which the target says it did not take the request.
@@ -224,8 +227,15 @@ export class ApiClient {
       // An outage the clean-up may wait out; a refused key does not come back by waiting.
       if (trouble !== undefined && trouble !== KEY_REFUSED) this.troubles += 1;
       if (options.method !== 'GET' && options.method !== 'HEAD') this.lastWriteAt = Date.now();
-      if ('failure' in outcome) throw new NoAnswerError(`${asked}: ${outcome.failure}`);
+      if ('failure' in outcome) {
+        // No answer says nothing of the implementation, whatever the sentinel says: the network or a proxy may have lost it.
+        if (env) throw new TurnedAway(`${asked} ${trouble}${repeatable ? '' : ', and is not asked again, as it may have been taken (the clean-up finds what it created by the run marker)'}`, 'the environment');
+        throw new NoAnswerError(`${asked}: ${outcome.failure}`);
+      }
       this.journalAnswer(options, outcome);
+      if (env && lost !== undefined && options.method === 'DELETE' && outcome.status === 404) {
+        throw new TurnedAway(`${asked} got no answer (${lost}), and asked again answered 404: the first attempt may have deleted it`, 'the environment');
+      }
       if (POST_RETRY_STATUSES.includes(outcome.status) && inCheck()) {
         throw new TurnedAway(`${asked} answered ${outcome.status} each of the ${attempt} times it was asked (the target says "not now"): try again later${outcome.status === 429 ? ', or with a lower --rate' : ''}`);
       }

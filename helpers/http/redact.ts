@@ -57,11 +57,43 @@ export function secretPlaceholders(secrets: Secrets): (readonly [secret: string,
   return [...keys, ...fromEnv];
 }
 
-/** Returns a function that replaces every occurrence of the secrets (and the valid key's near misses) in a string with their placeholders. */
+/** A secret shorter than this is not looked for inside base64 text: what is its own there would be too short to tell from other text. */
+const ENCODED_MIN_BYTES = 8;
+
+/**
+ * The forms a secret travels in besides itself, each as it reads wherever it sits: URL-encoded,
+ * and inside base64 or base64url text (a Basic credential `user:key` or `key:`, a token echoed
+ * encoded, a body encoded whole). Base64 writes 3 bytes as 4 characters, so a secret reads one of
+ * three ways, by where it starts; only the characters made of its own bytes alone are taken.
+ */
+export function encodedForms(secret: string): { form: string; how: string }[] {
+  const forms = new Map<string, string>([[encodeURIComponent(secret), 'URL-encoded']]);
+  const bytes = Buffer.from(secret);
+  if (bytes.length >= ENCODED_MIN_BYTES) {
+    for (const offset of [0, 1, 2]) {
+      const b64 = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64').replace(/=+$/, '');
+      const own = b64.slice([0, 2, 3][offset], (offset + bytes.length) % 3 ? -1 : undefined);
+      forms.set(own, forms.get(own) ?? 'base64');
+      forms.set(own.replace(/\+/g, '-').replace(/\//g, '_'), forms.get(own.replace(/\+/g, '-').replace(/\//g, '_')) ?? 'base64url');
+    }
+  }
+  forms.delete(secret);
+  return [...forms].map(([form, how]) => ({ form, how }));
+}
+
+/** Every form of every secret, with what stands for it in reports: the placeholder, naming the encoding where there is one. */
+export function secretForms(secrets: Secrets): (readonly [form: string, placeholder: string])[] {
+  return secretPlaceholders(secrets).flatMap(([secret, placeholder]) => [
+    [secret, placeholder] as const,
+    ...encodedForms(secret).map(({ form, how }) => [form, how === 'URL-encoded' ? placeholder : `<${placeholder}, ${how}>`] as const),
+  ]);
+}
+
+/** Returns a function that replaces every occurrence of the secrets in any form (and the valid key's near misses) in a string with their placeholders. */
 export function redactor(secrets: Secrets): (text: string) => string {
   const nearMisses = nearMissKeys(secrets.apiKey ?? '').map((m) => [m.key, m.placeholder] as const);
   // Longer secrets first, so that a secret containing another is replaced whole.
-  const pairs = [...secretPlaceholders(secrets), ...nearMisses].sort((a, b) => b[0].length - a[0].length);
+  const pairs = [...secretForms(secrets), ...nearMisses].sort((a, b) => b[0].length - a[0].length);
   // Most texts hold no secret: looking costs less than splitting each (every exchange passes here).
   return (text) => pairs.reduce((out, [secret, placeholder]) => (out.includes(secret) ? out.split(secret).join(placeholder) : out), text);
 }

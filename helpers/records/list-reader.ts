@@ -23,6 +23,8 @@ export interface ListEnd {
  */
 export class ListBroken extends Error {
   override name = 'ListBroken';
+  /** The status of the page that was no list, when it answered one. */
+  status?: number;
 }
 
 /**
@@ -83,7 +85,7 @@ export class ListReader {
       const answer = await this.client.send({ method: 'GET', path: next });
       pages += 1;
       const where = pages === 1 ? `GET ${path}` : `page ${pages} of the list (GET ${next})`;
-      if (!is2xx(answer)) throw new ListBroken(`${doing}: ${where} answered ${answer.status} ${body(answer)}`);
+      if (!is2xx(answer)) throw Object.assign(new ListBroken(`${doing}: ${where} answered ${answer.status} ${body(answer)}`), { status: answer.status });
       const items = listItems(answer.json);
       if (!items) throw new ListBroken(`${doing}: ${where} answered ${answer.status} ${body(answer)}, neither a JSON array nor an object holding exactly one array`);
       for (const item of items) {

@@ -32,6 +32,16 @@ export async function takeBaseline(client: ApiClient, spec: Spec, target: Target
   return problems;
 }
 
+export interface RecoverOptions {
+  cleanupTimeoutMs?: number;
+  /**
+   * Whether the writer `by` that changed `path` during the run is a run undone together with
+   * this one (--recover of runs that overlapped, newest first): its values are not another's to
+   * leave, so the record is put back whole, as this run found it.
+   */
+  overlapped?: (path: string, by: string) => boolean;
+}
+
 /** How long the after-run clean-up keeps retrying what it could not undo, unless told (--cleanup-timeout). */
 export const CLEANUP_TIMEOUT_MS = 60_000;
 const FIRST_BACKOFF_MS = 500;
@@ -43,12 +53,12 @@ const MAX_BACKOFF_MS = 8_000;
  * undone is tried again with backoff (0.5 s, doubling, at most 8 s apart) until nothing is left
  * or `cleanupTimeoutMs` has passed: an outage during the clean-up is waited out, within bounds.
  */
-export async function recover(client: ApiClient, journal: Journal, target: TargetConfig, options: { cleanupTimeoutMs?: number } = {}): Promise<Recovery> {
+export async function recover(client: ApiClient, journal: Journal, target: TargetConfig, options: RecoverOptions = {}): Promise<Recovery> {
   const deadline = Date.now() + (options.cleanupTimeoutMs ?? CLEANUP_TIMEOUT_MS);
   const total: Recovery = { deleted: [], restored: [], leftOnTarget: [] };
   for (let backoff = FIRST_BACKOFF_MS; ; backoff = Math.min(backoff * 2, MAX_BACKOFF_MS)) {
     const troubles = client.troubles;
-    const pass = await undoOnce(client, journal, target);
+    const pass = await undoOnce(client, journal, target, options.overlapped);
     // A pass the target answered without trouble leaves what no retry changes (a broken delete, say).
     const outage = client.troubles > troubles;
     total.deleted.push(...pass.deleted.filter((d) => !total.deleted.includes(d)));
@@ -65,7 +75,7 @@ export async function recover(client: ApiClient, journal: Journal, target: Targe
  * finds by the run marker what was created but whose answer was lost; verifies by listing; and
  * restores every record the run wrote to, verified by reading back.
  */
-async function undoOnce(client: ApiClient, journal: Journal, target: TargetConfig): Promise<Recovery> {
+async function undoOnce(client: ApiClient, journal: Journal, target: TargetConfig, overlapped?: RecoverOptions['overlapped']): Promise<Recovery> {
   const started = Date.now();
   const state = outstanding(journal.read());
   const recovery: Recovery = { deleted: [], restored: [], leftOnTarget: [] };
@@ -106,7 +116,7 @@ async function undoOnce(client: ApiClient, journal: Journal, target: TargetConfi
     for (const path of still) if (path !== state.lease) left.set(path, left.get(path) ?? 'still listed after being deleted');
   }
 
-  for (const { path, restored, problem } of await putBack(client, state, target, started)) {
+  for (const { path, restored, problem } of await putBack(client, state, target, started, overlapped)) {
     if (restored.length) recovery.restored.push(`${path} (${restored.join(', ')})`);
     if (problem) left.set(path, problem);
   }
@@ -124,7 +134,7 @@ async function undoOnce(client: ApiClient, journal: Journal, target: TargetConfi
 }
 
 /** Every record the run wrote to, put back at once, verified by reading back; in the journal's order. */
-function putBack(client: ApiClient, state: Outstanding, target: TargetConfig, since: number): Promise<{ path: string; restored: string[]; problem?: string }[]> {
+function putBack(client: ApiClient, state: Outstanding, target: TargetConfig, since: number, overlapped?: RecoverOptions['overlapped']): Promise<{ path: string; restored: string[]; problem?: string }[]> {
   // On a target whose reads lagged the run's writes, a record is read once they no longer would:
   // an older copy holds the values before the run too, and would pass for one put back.
   const lag = Object.assign(new Lag(), { longestMs: state.lagMs });
@@ -133,7 +143,8 @@ function putBack(client: ApiClient, state: Outstanding, target: TargetConfig, si
     const before = state.snapshots.get(path);
     if (!before) return { path, restored: [], problem: await unsnapshotted(client, path) };
     const by = state.interference.get(path);
-    return { path, ...(by ? await restoreOwn(client, path, before, fields, target.runId, by, quiet) : await restoreRecord(client, path, before, fields, holding([...fields]), { quiesce: quiet })) };
+    const own = by === undefined || overlapped?.(path, by);
+    return { path, ...(!own ? await restoreOwn(client, path, before, fields, target.runId, by!, quiet) : await restoreRecord(client, path, before, fields, holding([...fields]), { quiesce: quiet })) };
   }));
 }
 
@@ -199,7 +210,7 @@ async function restoreOwn(client: ApiClient, path: string, before: Record<string
         return differ.filter((f) => !others.includes(f));
       },
     });
-    return { restored, problem: others.length ? `${others.join(', ')} not put back: ${by} changed the record during the run (run \`scheduling-conformance --recover\` when it is done)` : undefined };
+    return { restored, problem: others.length ? `${others.join(', ')} not put back: ${by} changed the record during the run (when it is done, \`--recover\` this run's report directory and that run's together: \`--recover <this> --recover <its>\`; each record ends as the older run found it)` : undefined };
   } catch (e) {
     return { restored: [], problem: (e as Error).message };
   }

@@ -1,4 +1,6 @@
-import { appendFileSync, existsSync, readFileSync, renameSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { hostname } from 'node:os';
 import type { Row } from '../contract/record.ts';
 import type { TargetConfig } from '../config/target.ts';
 import { ApiClient } from '../http/client.ts';
@@ -6,7 +8,10 @@ import { learnedLag } from '../core/converge.ts';
 
 /**
  * One line of the run journal. Paths are concrete (ids filled in), relative to the base URL.
- * - run:      the first line: the target's origin and the run id (`--recover` checks both).
+ * - run:      the first line: the target's origin and the run id (`--recover` checks both), and
+ *             when the run started (`--recover` undoes runs that overlapped newest first), and
+ *             the machine and process that ran it (a later run in the folder tells its own
+ *             stopped run from one still going).
  * - creating: a create is about to be sent to `listPath` (its answer may be lost: the run marker finds it).
  * - created:  the target answered a create; `path` deletes it, `listPath` lists its collection.
  * - deleting: a delete of `path` is about to be sent (whatever the answer, it addressed that record).
@@ -23,6 +28,8 @@ import { learnedLag } from '../core/converge.ts';
  * - lag:      the suites learned that a write took `ms` to show in reads (see converge): the
  *             clean-up reads once that long has passed (three times over), so that an older copy
  *             does not answer for a record it restores.
+ * - finished: the run's clean-up (or a --recover of it) left nothing on the target: the journal
+ *             is no longer needed to undo anything, and the next run in the folder prunes it.
  * - lost:     a suite could not put `path` back by any request the API offers (`problem` says
  *             why): a record a broken target let the run create and not delete, delete and not
  *             re-create under its id, or change through a write to another record. Clean-up
@@ -35,7 +42,7 @@ import { learnedLag } from '../core/converge.ts';
  *             `accepted`: records a write of that window addressed, as read (the run's from there).
  */
 export type JournalEntry =
-  | { kind: 'run'; origin: string; runId: string }
+  | { kind: 'run'; origin: string; runId: string; at?: string; host?: string; pid?: number }
   | { kind: 'creating'; listPath: string }
   | { kind: 'created'; path: string; listPath: string; id: unknown }
   | { kind: 'deleting'; path: string }
@@ -49,6 +56,7 @@ export type JournalEntry =
   | { kind: 'lag'; ms: number }
   | { kind: 'lost'; path: string; problem: string }
   | { kind: 'frame-start' }
+  | { kind: 'finished' }
   | { kind: 'frame'; where: string; differences: FrameDifference[]; accepted: [string, string | null][]; problems: string[]; compared: string[] };
 
 /**
@@ -74,13 +82,27 @@ export class Journal {
   constructor(readonly file: string) {}
 
   /**
-   * A journal for a new run. A journal left in the same place by an earlier run (a reused
-   * --report-dir) is moved aside, not read: its records belong to that run, and it is kept
-   * because after a crash it is the record of what that run left behind.
+   * A journal for a new run. The journals earlier runs left in the folder (a reused
+   * --report-dir) are not read as this run's: a finished one is pruned; an unfinished one is the
+   * record of what its run left behind, kept under its run's name, where `--recover DIR` (which
+   * undoes every unfinished journal in DIR) still finds it.
    */
   static start(file: string): Journal {
-    if (existsSync(file)) renameSync(file, file.replace(/\.jsonl$/, `.${statSync(file).mtime.toISOString().replace(/[:.]/g, '-')}.jsonl`));
+    for (const earlier of journalsIn(dirname(file), basename(file))) {
+      const journal = new Journal(earlier);
+      const entries = journal.read();
+      if (entries.at(-1)?.kind === 'finished') rmSync(earlier, { force: true });
+      else if (earlier === file) {
+        const run = entries.find((e) => e.kind === 'run');
+        renameSync(file, file.replace(/\.jsonl$/, `.${run?.runId ?? Date.now()}.jsonl`));
+      }
+    }
     return new Journal(file);
+  }
+
+  /** Whether the run's clean-up left nothing to undo. */
+  finished(): boolean {
+    return this.read().at(-1)?.kind === 'finished';
   }
 
   append(entry: JournalEntry): void {
@@ -100,6 +122,41 @@ export class Journal {
       }
     }
     return entries;
+  }
+}
+
+/** The run journals in a folder: `name` (run-journal.jsonl) and those earlier runs left beside it (run-journal.<run>.jsonl). */
+export function journalsIn(dir: string, name: string): string[] {
+  const [stem, ext] = [name.replace(/\.jsonl$/, ''), '.jsonl'];
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f === name || (f.startsWith(`${stem}.`) && f.endsWith(ext)))
+    .map((f) => join(dir, f));
+}
+
+/**
+ * The unfinished journal of run `runId` in a report folder, when that run is no longer going on
+ * this machine (its process is gone): a run this folder's user stopped, whose lease still holds
+ * the target until it lapses or `--recover` undoes it.
+ */
+export function stoppedRunIn(dir: string, name: string, runId: string): string | undefined {
+  for (const file of journalsIn(dir, name)) {
+    const journal = new Journal(file);
+    const entries = journal.read();
+    const run = entries.find((e) => e.kind === 'run');
+    if (run?.runId !== runId || entries.at(-1)?.kind === 'finished') continue;
+    if (run.host === hostname() && run.pid !== undefined && alive(run.pid)) return undefined;
+    return file;
+  }
+  return undefined;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -1,6 +1,7 @@
 import { is2xx, type ApiClient } from '../http/client.ts';
 import { customerFixture, markerBase, markerField } from '../records/fixtures.ts';
 import { markedRecords, markedRows, markedValue, type MarkedRecord } from '../records/run-marker.ts';
+import { ListBroken } from '../records/list-reader.ts';
 import type { Journal } from './journal.ts';
 import type { Row } from '../contract/record.ts';
 import { recordIn } from '../contract/record-in.ts';
@@ -77,7 +78,19 @@ export async function liveLeasesOfOthers(client: ApiClient, place: LeasePlace, r
   return liveOthers(await markedRecords(client, client.target, place.listPath, place.field, place.base), runId, now);
 }
 
-export type Taken = { lease: Lease } | { busy: SeenLease } | { none: string };
+/**
+ * `none`: no lease now (no answer, a redirect, the key refused, "not now", a server error, the
+ * suite's own limit): the run writes nothing. `unheld`: the implementation itself answered that
+ * its customer list or create does not work as the contract says (a missing route, a list that is
+ * no list): no run can hold a lease on it, its checks judge that, and the run goes on, warned.
+ */
+export type Taken = { lease: Lease } | { busy: SeenLease } | { none: string } | { unheld: string };
+
+/** An answer in which the implementation says it does not do what was asked, the same for every run and every moment. */
+const refusedByImplementation = (status: number) => status >= 400 && status < 500 && ![401, 403, 407, 408, 429].includes(status);
+/** What a look-up that failed says: the implementation's own breach of the list, or no lease now. */
+const lookUpFailed = (e: unknown, doing: string): Taken =>
+  e instanceof ListBroken && (e.status === undefined || refusedByImplementation(e.status)) ? { unheld: `${doing}: ${e.message}` } : { none: `${doing}: ${(e as Error).message}` };
 
 /** This run's lease: taken once before the suites, refreshed while they run, given up last. */
 export class Lease {
@@ -94,28 +107,38 @@ export class Lease {
    * Takes the lease: another run's live lease means that run is going (`busy`, nothing written).
    * Else this run's lease is created and the list read again: a run that started at the same
    * moment may have created its own meanwhile, and then this one gives way (`busy`; the caller's
-   * clean-up deletes its lease). Both may give way; neither ever goes on beside the other. `none` says why no lease
-   * could be taken (no marker field, a create or a list that did not work): the run goes on
-   * without one, as runs did before leases.
+   * clean-up deletes its lease). Both may give way; neither ever goes on beside the other. A create
+   * answered without its id, or not answered at all, may still have made the lease: the list read
+   * again shows it by its marker. `none` and `unheld` say why no lease could be taken (see Taken).
    */
   static async take(client: ApiClient, target: TargetConfig, place: LeasePlace | undefined, journal: Journal, looked?: ReturnType<typeof liveLeasesOfOthers>): Promise<Taken> {
-    if (!place) return { none: 'the customer fixture has no marker field to carry a lease' };
+    if (!place) return { none: 'the customer fixture has no marker field to carry one (markerField in the vendor config)' };
     try {
       // `looked`: the first look-up, already sent (it only reads), e.g. beside the baseline.
       const first = await (looked ?? liveLeasesOfOthers(client, place, target.runId));
       if (first.length) return { busy: first[0] };
-      const sent = customerFixture(target, leaseLabel(), 'lease');
-      const answer = await client.send({ method: 'POST', path: place.listPath, body: sent });
-      const id = is2xx(answer) ? recordIn(answer.json, place.idField, { sent })?.[place.idField] : undefined;
-      if (id === undefined || id === null) return { none: `creating the lease (a customer) answered ${answer.status}${is2xx(answer) ? ' without its id' : ''}` };
-      const path = `${place.listPath}/${encodeURIComponent(String(id))}`;
-      journal.append({ kind: 'lease', path });
-      const lease = new Lease(client, target, place, path);
-      const meanwhile = await liveLeasesOfOthers(client, place, target.runId);
-      return meanwhile.length ? { busy: meanwhile[0] } : { lease };
     } catch (e) {
-      return { none: (e as Error).message };
+      return lookUpFailed(e, 'looking for other runs\' leases');
     }
+    const sent = customerFixture(target, leaseLabel(), 'lease');
+    const created = await client.send({ method: 'POST', path: place.listPath, body: sent }).catch((e: Error) => e);
+    if (!(created instanceof Error) && !is2xx(created)) {
+      const why = `creating it (POST ${place.listPath}) answered ${created.status}`;
+      return refusedByImplementation(created.status) ? { unheld: why } : { none: why };
+    }
+    const id = created instanceof Error ? undefined : recordIn(created.json, place.idField, { sent })?.[place.idField];
+    let marked: MarkedRecord[];
+    try {
+      marked = await markedRecords(client, target, place.listPath, place.field, place.base);
+    } catch (e) {
+      return lookUpFailed(e, 'reading the leases again after creating this run\'s');
+    }
+    const path = id === undefined || id === null ? leasesByRun(marked).get(target.runId)?.path : `${place.listPath}/${encodeURIComponent(String(id))}`;
+    if (path) journal.append({ kind: 'lease', path });
+    const meanwhile = liveOthers(marked, target.runId, Date.now());
+    if (meanwhile.length) return { busy: meanwhile[0] };
+    if (!path) return { none: `creating it (POST ${place.listPath}) ${created instanceof Error ? `got no answer (${created.message})` : `answered ${created.status} without its id`}, and the list does not show it` };
+    return { lease: new Lease(client, target, place, path) };
   }
 
   /** Says the run is still going; a beat still out is not doubled, and a failed one waits for the next. */

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { secretPlaceholders, type Secrets } from '../http/redact.ts';
+import { secretForms, type Secrets } from '../http/redact.ts';
 
 export interface Leak {
   file: string;
@@ -8,16 +8,15 @@ export interface Leak {
 }
 
 /**
- * The last line of defence: every file the run wrote is searched for the raw keys (and header
- * values taken from the environment), as written
- * and URL-encoded. Redaction happens before anything is written; this proves it did. Only the
+ * The last line of defence: every file the run wrote is searched for the keys (and header
+ * values taken from the environment) in every form they travel in: as written, URL-encoded, and
+ * inside base64 or base64url text (see encodedForms). Redaction happens before anything is written; this proves it did. Only the
  * run's own files: a report directory may hold other files (a reused one, or `--report-dir .`
  * beside a .env), which are not the run's to judge or delete.
  */
 export function scanForSecrets(files: string[], secrets: Secrets): Leak[] {
-  const needles = secretPlaceholders(secrets).flatMap(([secret, placeholder]) =>
-    [...new Set([secret, encodeURIComponent(secret)])].map((v) => ({ key: placeholder, bytes: Buffer.from(v) })),
-  );
+  // The placeholder of the raw form names the key; an encoded form's names it and its encoding.
+  const needles = secretForms(secrets).map(([form, placeholder]) => ({ key: placeholder, bytes: Buffer.from(form) }));
   const leaks: Leak[] = [];
   for (const file of files) {
     if (!existsSync(file)) continue;

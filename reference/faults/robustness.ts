@@ -30,8 +30,15 @@ export const ROBUSTNESS_FAULTS: RobustnessFault[] = [
   { name: 'overlapping-run', description: 'After the 5th business update, another conformance run (scr-20260101-0badcafe) writes its value into the business name.' },
   { name: 'overlapping-run-unmarked', description: 'After the 2nd business update, another conformance run (scr-20260101-0badcafe), going (its live lease among the customers), changes the business currencyIso: a value no marker can carry.' },
   { name: 'overlapping-run-team-members', description: 'After the 2nd team member update, another conformance run (scr-20260101-0badcafe) writes its value into the first name of the last team member.' },
+  { name: 'trickle-first:<operationId>', description: 'The first answer of the operation sends its headers, then its body one byte every 500 ms.' },
+  { name: 'echo-key-encoded', description: 'Every error answer (4xx) to a request carrying a key echoes it in its body, encoded: base64 and base64url of the key, and base64 of key: and :key (a Basic credential), as a debugging gateway might.' },
   { name: 'not-json:<operationId>', description: 'The operation is handled and answers 200 "OK" labelled application/json.' },
 ];
+
+/** How slowly a trickling body comes: a customer list takes minutes. */
+const TRICKLE_MS = 500;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export const HUGE_BODY_BYTES = 20 * 1024 * 1024;
 
@@ -44,8 +51,8 @@ export function robustnessNamed(name: string): boolean {
 export interface Robustness {
   /** An answer instead of the reference's, 'hang' for none ever, or undefined to handle the request. */
   before(operationId: string | undefined, path: string, method?: string): RefResponse | 'hang' | undefined;
-  /** The answer to send in place of the reference's own. */
-  after(operationId: string | undefined, answer: RefResponse): RefResponse | 'hang';
+  /** The answer to send in place of the reference's own; `authorization`: the request's header. */
+  after(operationId: string | undefined, answer: RefResponse, authorization?: string): RefResponse | 'hang';
   /** Resolves when the answer may go out. */
   delay(): Promise<void>;
   /** Whether the valid key has been revoked by now (key-revoked-from). */
@@ -74,6 +81,7 @@ export function robustness(names: string[], options: { redirectTo?: string } = {
   const gatewayAt = from('gateway-outage-3s-from');
   const revokedAt = from('key-revoked-from');
   let gatewayFrom: number | undefined;
+  const trickled = new Set<string>();
   const notNow: RefResponse = { status: 503, headers: { 'retry-after': '0' }, body: { error: 'unavailable', message: 'Try again later' } };
   return {
     before(op, path, method = 'GET'): RefResponse | 'hang' | undefined {
@@ -91,8 +99,13 @@ export function robustness(names: string[], options: { redirectTo?: string } = {
       }
       return undefined;
     },
-    after(op, answer) {
+    after(op, answer, authorization) {
       if (forOp('hang', op)) return 'hang';
+      const key = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1];
+      if (on.has('echo-key-encoded') && key && answer.status >= 400 && answer.status < 500 && isObject(answer.body)) {
+        const b64 = (text: string, how: BufferEncoding = 'base64') => Buffer.from(text).toString(how);
+        return { ...answer, body: { ...answer.body, debug: { token: b64(key), tokenUrl: b64(key, 'base64url'), basic: b64(`${key}:`), basicUser: b64(`:${key}`) } } };
+      }
       const body = answer.raw ?? (answer.body === undefined ? '' : JSON.stringify(answer.body));
       if (forOp('huge-body', op)) {
         huge ??= `{"pad":"${'x'.repeat(HUGE_BODY_BYTES)}"}`;
@@ -103,6 +116,7 @@ export function robustness(names: string[], options: { redirectTo?: string } = {
       }
       if (forOp('truncated-json', op)) return { ...answer, raw: body.slice(0, Math.max(1, Math.floor(body.length / 2))) };
       if (forOp('not-json', op)) return { status: 200, raw: 'OK' };
+      if (forOp('trickle-first', op) && !trickled.has(op!)) return trickled.add(op!), { ...answer, trickleMs: TRICKLE_MS };
       if (forOp('server-error', op) && answer.status < 300) return { status: 500, body: { error: 'internal', message: 'Something went wrong' } };
       return answer;
     },

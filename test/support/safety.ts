@@ -11,11 +11,20 @@ export function reportFiles(run: CliRun): string[] {
     .map((e) => join(e.parentPath, e.name));
 }
 
-/** The raw keys appear neither in the run's output nor in any file it wrote. */
-export function expectNoKeys(run: CliRun, keys: string[]): void {
-  for (const key of keys) {
-    expect(run.stdout, 'stdout').not.toContain(key);
-    expect(run.stderr, 'stderr').not.toContain(key);
-    for (const file of reportFiles(run)) expect(readFileSync(file, 'utf8'), file).not.toContain(key);
+/**
+ * Every form a key travels in, written here apart from the suite's own list: as written,
+ * URL-encoded, and base64 and base64url of the key, of `key:` and of `:key` (a Basic credential).
+ */
+export function keyForms(key: string): string[] {
+  const encoded = [key, `${key}:`, `:${key}`].flatMap((text) => [Buffer.from(text).toString('base64'), Buffer.from(text).toString('base64url')]);
+  return [...new Set([key, encodeURIComponent(key), ...encoded])];
+}
+
+/** The keys, in none of their forms, appear neither in the run's output nor in any file it wrote. */
+export function expectNoKeys(run: CliRun, keys: string[], files = reportFiles(run)): void {
+  for (const form of keys.flatMap(keyForms)) {
+    expect(run.stdout, 'stdout').not.toContain(form);
+    expect(run.stderr, 'stderr').not.toContain(form);
+    for (const file of files) expect(readFileSync(file, 'utf8'), file).not.toContain(form);
   }
 }
