@@ -171,7 +171,7 @@ function seedState(varies: RefContext['varies'], seedCustomers: number | undefin
     idStyle(varies),
     varies('email-field-renamed') ? 'contactEmail' : varies('email-field-email-address') ? 'emailAddress' : 'email',
     seedCustomers ?? seedCount(varies, faults),
-    varies('timestamps'),
+    { timestamps: varies('timestamps'), businessVersion: varies('business-version'), lockVersion: varies('lock-version') },
   );
   Object.assign(state.business, seedChanges(varies));
   // Variation work-hours-minutes: another element structure of WorkHours (not shown by the contract).
@@ -179,6 +179,11 @@ function seedState(varies: RefContext['varies'], seedCustomers: number | undefin
     state.business = { ...state.business, businessHours: [1, 2, 3].map((day) => ({ day, opensAtMinute: OPENS_AT_MINUTE, closesAtMinute: CLOSES_AT_MINUTE })) };
   }
   if (varies('sparse-records')) sparse(state, varies('strict-validation') || varies('validation-400'));
+  // Variation customers-snake-case: the customers' fields as a Rails or Django product names them.
+  if (varies('customers-snake-case')) {
+    const snake = (row: Row) => Object.fromEntries(Object.entries(row).map(([f, v]) => [f.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v]));
+    for (const [id, row] of state.customers) state.customers.set(id, snake(row));
+  }
   return state;
 }
 

@@ -1,12 +1,19 @@
 import type { TargetConfig } from '../config/target.ts';
-import { NAME_FIELDS } from './record-shapes.ts';
 import { markedValue } from './run-marker.ts';
 
-/** The fixture field that carries the run marker: configured, or the first name-like string field. */
+/**
+ * The fixture field that carries the run marker: the one the vendor marks (markerField), else the
+ * longest free-text string of the fixture (fields are not shown, so no name says which holds a
+ * name): one holding a letter and no '@' (an email is varied per create) nor '://', and not one
+ * customerPatch names (an update would take the marker away). The first on a tie.
+ */
 export function markerField(target: TargetConfig): string | undefined {
-  const fixture = target.vendor.customerFixture;
-  if (target.vendor.markerField) return target.vendor.markerField;
-  return NAME_FIELDS.find((f) => typeof fixture[f] === 'string');
+  const { customerFixture: fixture, customerPatch: patch, markerField: marked } = target.vendor;
+  if (marked) return marked;
+  const text = (v: unknown): v is string => typeof v === 'string' && /\p{L}/u.test(v) && !v.includes('@') && !v.includes('://');
+  const fields = Object.keys(fixture).filter((f) => text(fixture[f]));
+  const free = fields.filter((f) => !(f in (patch ?? {})));
+  return (free.length ? free : fields).reduce<string | undefined>((best, f) => (best === undefined || String(fixture[f]).length > String(fixture[best]).length ? f : best), undefined);
 }
 
 /** How many customer bodies this process has made: each one's email-like fields are its own. */

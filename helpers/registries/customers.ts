@@ -126,6 +126,7 @@ function eachFieldStep(lab: CustomerLane, suiteScope: Scope, target: TargetConfi
   const { idField } = lab;
   return sharedStep(async () => {
     const made = await suiteScope.make('each-field');
+    await lab.learnServerFields(made);
     // Reads only, so at once; a failure is said in this order, as when they went one after the other.
     const [listed, original] = await atOnce([
       needs('CUS-LIST:array', lab.firstListedRows(OTHERS_SAMPLE, 'listing customers for values to take')),
@@ -137,7 +138,7 @@ function eachFieldStep(lab: CustomerLane, suiteScope: Scope, target: TargetConfi
     // The customer is this step's alone: its last find, with no write to it since, is where the next change starts.
     let last: Row | undefined = original;
     const access: FieldAccess = {
-      idField, id: made.id,
+      resource: lab.ops.update.resource, idField, id: made.id,
       read: async (why) => (last = await lab.read(made.id, why)),
       current: async (why) => last ?? access.read(why),
       listed: (why) => lab.listedRow(made.id, why),
@@ -302,6 +303,7 @@ function updating(ops: CustomerOps, target: TargetConfig): Check<Customers>[] {
   return [
     customerCheck({ id: 'CUS-UPDATE', title: `PATCH ${ops.update.path} applies customerPatch; the answer and a later find show it; fields not sent are unchanged` }, async ({ lab }, scope) => {
       const made = await scope.make('update');
+      await lab.learnServerFields(made);
       const before = await lab.readMade(made, 'reading the customer before the update');
       const answer = await lab.update(made.id, patch);
       ensure(is2xx(answer), () => `PATCH ${ops.update.path} with ${JSON.stringify(patch)} ${said(answer)}`);
@@ -313,7 +315,7 @@ function updating(ops: CustomerOps, target: TargetConfig): Check<Customers>[] {
       const after = await lab.readUntil(made.id, 'reading the customer after the update', (row) => mismatches(patch, row).length === 0);
       const unapplied = mismatches(patch, after);
       ensure(unapplied.length === 0, () => `a find after the update does not show the change: ${unapplied.join('; ')}`);
-      const changed = changedFields(before, after, Object.keys(patch));
+      const changed = changedFields(before, after, Object.keys(patch), ops.update.resource);
       ensure(changed.length === 0, () => `fields not sent changed: ${changed.join('; ')}`);
     }),
 
@@ -381,7 +383,7 @@ function isolation(target: TargetConfig): Check<Customers>[] {
     // A list that does not carry the changed fields cannot show the update: a find does.
     if (variant === 'update' && row && Object.keys(patch).some((k) => !(k in row))) await lab.readUntil(addressed.id, 'reading the updated customer', (r) => mismatches(patch, r).length === 0).catch(() => undefined);
     const twinAfter = await lab.read(twin.id, `reading the twin after the ${variant} of ${String(addressed.id)}`);
-    const twinChanged = changedFields(twinBefore, twinAfter);
+    const twinChanged = changedFields(twinBefore, twinAfter, [], 'customers');
     ensure(twinChanged.length === 0, () => `the ${variant} of ${String(addressed.id)} changed customer ${String(twin.id)}: ${twinChanged.join('; ')}`);
     const touched: string[] = [];
     for (const [id, print] of before) {
@@ -417,7 +419,7 @@ function nearMisses(ops: CustomerOps, target: TargetConfig): Group<Customers> {
       const found = await lab.findMade(made);
       ensure(is2xx(found), () => `${asked} ${said(answer)}, and the customer ${String(made.id)} is no longer found: GET ${ops.find.path} ${said(found)}`);
       if (variant === 'update' && isRecord(found.json)) {
-        const changed = changedFields(standing, found.json);
+        const changed = changedFields(standing, found.json, [], 'customers');
         ensure(changed.length === 0, () => `${asked} ${said(answer)}, and changed the customer ${String(made.id)}: ${changed.join('; ')}`);
         // Customers the other checks create meanwhile are this run's own, not made by the write;
         // one under the near miss itself is this write's, even if a check beside it took it for its own.

@@ -51,7 +51,7 @@ const FIND_SAMPLE = 10;
 
 /** The fields a list row and a find both show, whose values differ (a list may show fewer fields). */
 const sharedFieldsDiffer = (listed: Record<string, unknown>, found: Record<string, unknown>) =>
-  changedFields(listed, found, Object.keys(found).filter((k) => !(k in listed)).concat(Object.keys(listed).filter((k) => !(k in found))));
+  changedFields(listed, found, Object.keys(found).filter((k) => !(k in listed)).concat(Object.keys(listed).filter((k) => !(k in found))), 'team-members');
 
 /** The member with the most fields (the first of them): a PATCH that loses fields shows best on it. */
 const richest = (rows: Record<string, unknown>[]) => rows.reduce<Record<string, unknown> | undefined>((best, r) => (!best || Object.keys(r).length > Object.keys(best).length ? r : best), undefined);
@@ -165,7 +165,7 @@ function isolation({ target, ops, idField }: Env): Check<Members> {
         }
         for (const before of members.filter((m) => !sameId(m[idField], id))) {
           const now = after.find((r) => sameId(r[idField], before[idField]));
-          if (!now || changedFields(before, now).length) touched.push(before);
+          if (!now || changedFields(before, now, [], 'team-members').length) touched.push(before);
         }
       });
       if (!touched.length) return;
@@ -195,7 +195,7 @@ function updates({ target, ops, idField }: Env): Check<Members>[] {
         const after = await lane.readUntil(id, 'reading the member after the update', (row) => mismatches(body, row).length === 0);
         const unapplied = mismatches(body, after);
         ensure(unapplied.length === 0, () => `a find after the update does not show it: ${unapplied.join('; ')}`);
-        const changed = changedFields(original, after, Object.keys(body));
+        const changed = changedFields(original, after, Object.keys(body), ops.update.resource);
         ensure(changed.length === 0, () => `fields not sent changed: ${changed.join('; ')}`);
       });
     },
@@ -281,7 +281,7 @@ function nearMisses({ target, ops, idField }: Env): Group<Members> {
         // The list is read at once with the member, and judged after it.
         const after = lane.readList('listing team members after');
         after.catch(() => undefined); // awaited below, unless the member's judgement fails first
-        const changed = changedFields(original, await lane.read(id, 'reading the member after'));
+        const changed = changedFields(original, await lane.read(id, 'reading the member after'), [], 'team-members');
         ensure(changed.length === 0, () => `${asked} ${said(answer)}, and changed the member ${String(id)}: ${changed.join('; ')}`);
         const added = madeBy(body, near, listed, await after, idField);
         if (added.length) throw new Error(`${asked} ${said(answer)}, and created members ${added.map(String).join(', ')}, which the interface cannot do. ${await lane.undoCreate(added)}`);
@@ -394,7 +394,7 @@ function eachFieldStep({ target, idField }: Env, lane: TeamMemberLane) {
     // puts it back (the after-run clean-up).
     let start: Row | undefined = original;
     const access: FieldAccess = {
-      idField, id,
+      resource: lane.ops.update.resource, idField, id,
       read: (why) => lane.read(id, why),
       // The first change starts from the original, read just now (nothing was written since).
       current: async (why) => {

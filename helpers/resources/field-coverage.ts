@@ -18,6 +18,8 @@ import type { Row } from '../contract/record.ts';
 
 /** How one record is changed and read: a resource lane's operations for it. */
 export interface FieldAccess {
+  /** The resource: the fields the target moves by itself on it are neither changed nor judged (see ServerFields). */
+  resource: string;
   idField: string;
   id: unknown;
   read(why: string): Promise<Row>;
@@ -53,7 +55,7 @@ export function otherValue(field: string, record: Row, others: Row[]): { value: 
 export async function coverFields(access: FieldAccess, record: Row, others: Row[], skip: Record<string, string>): Promise<FieldOutcome[]> {
   const outcomes: FieldOutcome[] = [];
   let known = record;
-  for (const field of writableFields(record, access.idField)) {
+  for (const field of writableFields(record, access.idField, access.resource)) {
     const outcome: FieldOutcome = { field, found: [], listed: [] };
     outcomes.push(outcome);
     const other = skip[field] ? undefined : otherValue(field, record, others);
@@ -67,7 +69,7 @@ export async function coverFields(access: FieldAccess, record: Row, others: Row[
     // The first read may be the lane's last (see FieldAccess.current); a wait for the record to settle reads anew.
     let reads = 0;
     const read = () => (reads++ === 0 && access.current ? access.current(reading) : access.read(reading));
-    const before = (await converge(read, (row) => changedFields(known, row).length === 0, access.windowMs)).value;
+    const before = (await converge(read, (row) => changedFields(known, row, [], access.resource).length === 0, access.windowMs)).value;
     const body = { [field]: other.value };
     const answer = await access.update(body);
     if (!is2xx(answer)) {
@@ -80,7 +82,7 @@ export async function coverFields(access: FieldAccess, record: Row, others: Row[
     const firstListed = access.listed(listing);
     firstListed.catch(() => undefined); // awaited below, unless the find fails first
     const after = (await converge(() => access.read(`reading the record after changing ${field}`), (row) => mismatches(body, row).length === 0, access.windowMs)).value;
-    outcome.found.push(...mismatches(body, after).map((m) => `a find does not show it (${m})`), ...changedFields(before, after, [field]).map((c) => `another field changed (${c})`));
+    outcome.found.push(...mismatches(body, after).map((m) => `a find does not show it (${m})`), ...changedFields(before, after, [field], access.resource).map((c) => `another field changed (${c})`));
     // What the list shows of the record, where a find showed it changed: the same value.
     const agrees = (row: Row | undefined) => row !== undefined && (outcome.found.length > 0 || !(field in row) || isDeepStrictEqual(row[field], after[field]));
     let lists = 0;

@@ -1,0 +1,132 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { Row } from '../contract/record.ts';
+import { converge } from '../core/converge.ts';
+import { is2xx } from '../http/basics.ts';
+
+/**
+ * What the target does by itself: the fields of a resource's records that move with no client
+ * asking (a timestamp, a version, an etag, a last-seen stamp). The contract shows no fields, so
+ * no name tells them: they are measured on the target, and kept here, once per worker and per
+ * resource, for every check, restore and watch to leave alone. A field named like a stamp that
+ * does not move is judged like any other.
+ */
+export class ServerFields {
+  private readonly learned = new Map<string, Set<string>>();
+
+  /** The fields of `resource` learned to move by themselves. */
+  of(resource: string): ReadonlySet<string> {
+    return this.learned.get(resource) ?? new Set();
+  }
+
+  has(resource: string, field: string): boolean {
+    return this.of(resource).has(field);
+  }
+
+  /**
+   * Readings of one record, in order, with nothing written between them: a field whose value
+   * differs between every two in a row moves on every read (another writer would have to write
+   * between each pair of reads to look like it).
+   */
+  fromReads(resource: string, readings: Row[]): string[] {
+    return this.learn(resource, movingIn(readings, []));
+  }
+
+  /**
+   * Readings of one record before and after each of two identical writes that sent `sent`: a field
+   * not sent whose value differs between every two in a row moves with every write. A field a
+   * write reset (a record replaced, a default put back) moves once and then stands: not learned.
+   */
+  fromWrites(resource: string, readings: Row[], sent: string[]): string[] {
+    return this.learn(resource, movingIn(readings, sent));
+  }
+
+  private learn(resource: string, fields: string[]): string[] {
+    if (!fields.length) return fields;
+    this.learned.set(resource, new Set([...this.of(resource), ...fields]));
+    return fields;
+  }
+}
+
+/** The fields not in `except` that every reading carries with a value unlike the reading before's. */
+function movingIn(readings: Row[], except: string[]): string[] {
+  if (readings.length < 3) return [];
+  const [first, ...rest] = readings;
+  return Object.keys(first).filter((f) => !except.includes(f) && rest.every((r, i) => f in r && !isDeepStrictEqual(r[f], readings[i][f])));
+}
+
+const learned = new ServerFields();
+
+/** What this worker learned of the fields the target moves by itself (see ServerFields). */
+export const serverFields = (): ServerFields => learned;
+
+/** How a record is written again and read (for movedByWrite). */
+export interface Rewrite {
+  /** Sends the same write once more. */
+  write(): Promise<unknown>;
+  /** The record as it reads now; undefined when it cannot be read. */
+  read(): Promise<Row | undefined>;
+  /** How long a read after the write waits for it to show (reads may lag: see converge). */
+  windowMs: number;
+}
+
+/**
+ * The fields not sent that a write moved, less those the target moves by itself. A field it moved
+ * that is not known yet is measured here, once: the same write is sent again and the record read
+ * until it shows (within the window); a field that moved again moves with every write and is
+ * learned; the rest stand as the write's doing.
+ */
+export async function movedByWrite(resource: string, before: Row, after: Row, sent: Row, again: Rewrite): Promise<string[]> {
+  const server = learned.of(resource);
+  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])];
+  const moved = keys.filter((k) => !(k in sent) && !server.has(k) && (k in before !== k in after || !isDeepStrictEqual(before[k], after[k])));
+  // Only a field both readings carry can move on every write: one that came or went is the write's.
+  if (!moved.some((k) => k in before && k in after)) return moved;
+  await again.write();
+  const movedAgain = (r: Row | undefined) => r !== undefined && moved.some((k) => k in r && !isDeepStrictEqual(r[k], after[k]));
+  const third = (await converge(() => again.read(), movedAgain, again.windowMs)).value;
+  if (third) learned.fromWrites(resource, [pick(before, moved), pick(after, moved), pick(third, moved)], []);
+  return moved.filter((k) => !learned.has(resource, k));
+}
+
+const pick = (row: Row, names: string[]): Row => Object.fromEntries(Object.entries(row).filter(([k]) => names.includes(k)));
+
+/** How a record is read and written back, for a measurement of what the target moves by itself. */
+export interface Measured {
+  /** The record as it reads now. */
+  read(): Promise<Row>;
+  /** Writes back `body` (values as read: a write that changes nothing the client sent). */
+  write(body: Row): Promise<{ status: number }>;
+  /** Waits until a read shows the last write (reads may lag: see quiesce). */
+  settle(): Promise<void>;
+}
+
+const measuring = new Map<string, Promise<void>>();
+
+/**
+ * Measures, once per resource and worker, what the target moves by itself on one record it lets
+ * the run write: three reads in a row (a field that differs each time moves on every read), then
+ * `body` (values as read) written back twice, read after each (a field not sent that differs each
+ * time moves on every write). Nothing is judged here: a refused or unreadable step teaches nothing.
+ */
+export function measureServerFields(resource: string, record: Measured, body: (read: Row) => Row | undefined): Promise<void> {
+  let done = measuring.get(resource);
+  if (!done) {
+    done = measure(resource, record, body).catch(() => undefined);
+    measuring.set(resource, done);
+  }
+  return done;
+}
+
+async function measure(resource: string, record: Measured, body: (read: Row) => Row | undefined): Promise<void> {
+  const reads = [await record.read(), await record.read(), await record.read()];
+  learned.fromReads(resource, reads);
+  const sent = body(reads[2]);
+  if (!sent) return;
+  const readings = [reads[2]];
+  for (let i = 0; i < 2; i++) {
+    if (!is2xx(await record.write(sent))) return;
+    await record.settle();
+    readings.push(await record.read());
+  }
+  learned.fromWrites(resource, readings, Object.keys(sent));
+}
