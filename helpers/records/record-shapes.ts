@@ -34,11 +34,11 @@ export function businessFieldName(specName: string, vendorConfigKey: string | un
 
 /**
  * The fields of a read record of `resource` a client may write back (the one opinion of the
- * project): never the id, nor a field the target was measured to move by itself (see
- * ServerFields: a stamp, a version): they are not the run's to put back.
+ * project): never the id, nor a field the target was measured to move by itself (a stamp, a
+ * version) or to keep whatever is sent (see ServerFields): they are not the run's to put back.
  */
 export function writableFields(record: Row, idField: string, resource?: string): string[] {
-  const server = resource === undefined ? new Set<string>() : serverFields().of(resource);
+  const server = resource === undefined ? new Set<string>() : serverFields().notWritable(resource);
   return Object.keys(record).filter((k) => k !== idField && !server.has(k) && record[k] !== undefined);
 }
 

@@ -12,6 +12,22 @@ import { is2xx } from '../http/basics.ts';
  */
 export class ServerFields {
   private readonly learned = new Map<string, Set<string>>();
+  /** Fields the target keeps its own value of whatever a client sends (see keeps). */
+  private readonly kept = new Map<string, Set<string>>();
+
+  /**
+   * A field the target answered an update of with its own value, not the one sent, and a read
+   * shows that value too: the target says it keeps the field itself (a creation time). It is
+   * still judged (it must not change by itself), but never written, nor restored.
+   */
+  keeps(resource: string, field: string): void {
+    this.kept.set(resource, new Set([...(this.kept.get(resource) ?? []), field]));
+  }
+
+  /** Fields no client writes on `resource`: those that move by themselves and those the target keeps. */
+  notWritable(resource: string): ReadonlySet<string> {
+    return new Set([...this.of(resource), ...(this.kept.get(resource) ?? [])]);
+  }
 
   /** The fields of `resource` learned to move by themselves. */
   of(resource: string): ReadonlySet<string> {

@@ -5,7 +5,8 @@ import { is2xx, type Answer } from '../http/client.ts';
 import { writableFields } from '../records/record-shapes.ts';
 import type { CheckRun } from '../checks/definition.ts';
 import { converge } from '../core/converge.ts';
-import type { Row } from '../contract/record.ts';
+import { isRecord, type Row } from '../contract/record.ts';
+import { serverFields } from '../records/server-fields.ts';
 
 /**
  * Cover what the target shows: the fields of customers and team members are not shown, so the
@@ -82,6 +83,15 @@ export async function coverFields(access: FieldAccess, record: Row, others: Row[
     const firstListed = access.listed(listing);
     firstListed.catch(() => undefined); // awaited below, unless the find fails first
     const after = (await converge(() => access.read(`reading the record after changing ${field}`), (row) => mismatches(body, row).length === 0, access.windowMs)).value;
+    // The update answered the target's own value, and a find shows it: the field is the target's to keep (see ServerFields.keeps).
+    const own = isRecord(answer.json) && field in answer.json ? answer.json[field] : undefined;
+    if (own !== undefined && !isDeepStrictEqual(own, other.value) && isDeepStrictEqual(after[field], own)) {
+      serverFields().keeps(access.resource, field);
+      outcome.notApplicable = `the target keeps its own value of it: the update answered ${JSON.stringify(own)} for ${JSON.stringify(other.value)}, and a find shows that`;
+      await firstListed.catch(() => undefined);
+      known = after;
+      continue;
+    }
     outcome.found.push(...mismatches(body, after).map((m) => `a find does not show it (${m})`), ...changedFields(before, after, [field], access.resource).map((c) => `another field changed (${c})`));
     // What the list shows of the record, where a find showed it changed: the same value.
     const agrees = (row: Row | undefined) => row !== undefined && (outcome.found.length > 0 || !(field in row) || isDeepStrictEqual(row[field], after[field]));

@@ -92,8 +92,10 @@ function update(req: RefRequest, ctx: RefContext) {
   if (emailTaken(ctx, changes, addressed.id)) return error(409, 'conflict', 'A customer with that email exists');
   const customer = ctx.fault('customer-update-other') ? (sameName(ctx, addressed)[0] ?? addressed) : addressed;
   const updated = ctx.fault('customer-patch-replaces') ? { id: customer.id, ...structuredClone(changes) } : { ...customer, ...structuredClone(changes) };
-  if (!ctx.fault('customer-update-not-persisted')) ctx.state.customers.set(String(customer.id), updated);
-  return json(200, updated);
+  if (ctx.fault('customer-update-not-persisted')) return json(200, updated);
+  // The customer as stored: with the fields the server keeps itself (timestamps, versions) its own.
+  ctx.state.customers.set(String(customer.id), updated);
+  return json(200, ctx.state.customers.get(String(customer.id)));
 }
 
 function remove(req: RefRequest, ctx: RefContext) {

@@ -45,11 +45,13 @@ function update(req: RefRequest, ctx: RefContext) {
   if (ctx.fault('team-member-role-ignored') && 'role' in changes) return json(200, { ...member, ...ignoringRole(req.params.id, member, changes, ctx) });
   const updated = ctx.fault('team-member-patch-replaces') ? { id: member.id, ...structuredClone(changes) } : { ...member, ...structuredClone(changes) };
   if (!ctx.fault('team-member-update-not-persisted')) ctx.state.teamMembers.set(String(member.id), updated);
+  // The member as stored: with the fields the server keeps itself (timestamps, versions) its own.
+  const answered = ctx.fault('team-member-update-not-persisted') ? updated : (ctx.state.teamMembers.get(String(member.id)) ?? updated);
   // Fault team-member-update-all: the update is not scoped to the id (an UPDATE without its WHERE).
   if (ctx.fault('team-member-update-all')) {
     for (const [id, other] of ctx.state.teamMembers) if (id !== String(member.id)) ctx.state.teamMembers.set(id, { ...other, ...structuredClone(changes) });
   }
-  return json(200, updated);
+  return json(200, answered);
 }
 
 function ignoringRole(id: string, member: Record<string, unknown>, changes: Record<string, unknown>, ctx: RefContext) {
