@@ -1,7 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Row } from '../contract/record.ts';
 import { converge } from '../core/converge.ts';
-import { is2xx } from '../http/basics.ts';
 
 /**
  * What the target does by itself: the fields of a resource's records that move with no client
@@ -106,43 +105,3 @@ export async function movedByWrite(resource: string, before: Row, after: Row, se
 
 const pick = (row: Row, names: string[]): Row => Object.fromEntries(Object.entries(row).filter(([k]) => names.includes(k)));
 
-/** How a record is read and written back, for a measurement of what the target moves by itself. */
-export interface Measured {
-  /** The record as it reads now. */
-  read(): Promise<Row>;
-  /** Writes back `body` (values as read: a write that changes nothing the client sent). */
-  write(body: Row): Promise<{ status: number }>;
-  /** Waits until a read shows the last write (reads may lag: see quiesce). */
-  settle(): Promise<void>;
-}
-
-const measuring = new Map<string, Promise<void>>();
-
-/**
- * Measures, once per resource and worker, what the target moves by itself on one record it lets
- * the run write: three reads in a row (a field that differs each time moves on every read), then
- * `body` (values as read) written back twice, read after each (a field not sent that differs each
- * time moves on every write). Nothing is judged here: a refused or unreadable step teaches nothing.
- */
-export function measureServerFields(resource: string, record: Measured, body: (read: Row) => Row | undefined): Promise<void> {
-  let done = measuring.get(resource);
-  if (!done) {
-    done = measure(resource, record, body).catch(() => undefined);
-    measuring.set(resource, done);
-  }
-  return done;
-}
-
-async function measure(resource: string, record: Measured, body: (read: Row) => Row | undefined): Promise<void> {
-  const reads = [await record.read(), await record.read(), await record.read()];
-  learned.fromReads(resource, reads);
-  const sent = body(reads[2]);
-  if (!sent) return;
-  const readings = [reads[2]];
-  for (let i = 0; i < 2; i++) {
-    if (!is2xx(await record.write(sent))) return;
-    await record.settle();
-    readings.push(await record.read());
-  }
-  learned.fromWrites(resource, readings, Object.keys(sent));
-}

@@ -21,6 +21,7 @@ import type { Spec } from '../contract/spec.ts';
 import type { TargetConfig } from '../config/target.ts';
 import { TeamMemberLane } from '../resources/team-member-lane.ts';
 import { converge, windowOf } from '../core/converge.ts';
+import { movedByWrite } from '../records/server-fields.ts';
 import { coverFields, judgeFields, keptOut, type FieldAccess, type FieldOutcome } from '../resources/field-coverage.ts';
 import { concurrentSteps, sharedStep } from '../checks/shared-step.ts';
 import { atOnce } from '../core/at-once.ts';
@@ -195,6 +196,9 @@ function updates({ target, ops, idField }: Env): Check<Members>[] {
         const after = await lane.readUntil(id, 'reading the member after the update', (row) => mismatches(body, row).length === 0);
         const unapplied = mismatches(body, after);
         ensure(unapplied.length === 0, () => `a find after the update does not show it: ${unapplied.join('; ')}`);
+        // A field not sent that moved: sent again, what moves on every write is the target's own (see movedByWrite).
+        const read = () => lane.read(id, 'reading the member after the update again').catch(() => undefined);
+        await movedByWrite(ops.update.resource, original, after, body, { write: () => lane.update(id, body), read, windowMs: windowOf(target) });
         const changed = changedFields(original, after, Object.keys(body), ops.update.resource);
         ensure(changed.length === 0, () => `fields not sent changed: ${changed.join('; ')}`);
       });

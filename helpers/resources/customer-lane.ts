@@ -1,7 +1,7 @@
 import { Blocked } from '../checks/definition.ts';
 import { foundRecord, said } from '../checks/assertions.ts';
 import { mismatches, sameId } from '../records/compare.ts';
-import { converge, quiesce, windowOf } from '../core/converge.ts';
+import { converge, windowOf } from '../core/converge.ts';
 import { ModeLock } from '../core/mode-lock.ts';
 import { customerFixture, markerBase, markerField } from '../records/fixtures.ts';
 import { markedRows, runIdOf } from '../records/run-marker.ts';
@@ -10,10 +10,10 @@ import { currentJournal } from '../checks/current-journal.ts';
 import type { LeasePlace } from '../safety/lease.ts';
 import { is2xx, type Answer, type ApiClient } from '../http/client.ts';
 import type { CreatedRecords } from '../safety/created-records.ts';
-import { pick, writeBackBody } from '../records/record-shapes.ts';
+import { pick } from '../records/record-shapes.ts';
 import { ListReader, type ListEnd } from '../records/list-reader.ts';
 import { isRecord, type Row } from '../contract/record.ts';
-import { measureServerFields, serverFields } from '../records/server-fields.ts';
+import { serverFields } from '../records/server-fields.ts';
 import { createHash } from 'node:crypto';
 import type { ResourceOps } from '../contract/resource-ops.ts';
 import type { TargetConfig } from '../config/target.ts';
@@ -342,15 +342,6 @@ export class CustomerLane {
 
   update(id: unknown, body: Row): Promise<Answer> {
     return this.client.call(this.ops.update, { id, body });
-  }
-
-  /** Before the first check that changes a customer judges one: what the target moves by itself, measured on `made` (see measureServerFields). */
-  learnServerFields(made: Made): Promise<void> {
-    return measureServerFields(CUSTOMERS, {
-      read: () => this.readMade(made, 'reading a customer of the run to learn what the target changes by itself'),
-      write: (body) => this.update(made.id, body),
-      settle: () => quiesce(this.client.lastWriteAt, undefined, windowOf(this.target)),
-    }, (read) => writeBackBody(read, this.target, this.ops.update));
   }
 
   remove(id: unknown): Promise<Answer> {

@@ -6,7 +6,7 @@ import { writableFields } from '../records/record-shapes.ts';
 import type { CheckRun } from '../checks/definition.ts';
 import { converge } from '../core/converge.ts';
 import { isRecord, type Row } from '../contract/record.ts';
-import { serverFields } from '../records/server-fields.ts';
+import { movedByWrite, serverFields } from '../records/server-fields.ts';
 
 /**
  * Cover what the target shows: the fields of customers and team members are not shown, so the
@@ -92,6 +92,9 @@ export async function coverFields(access: FieldAccess, record: Row, others: Row[
       known = after;
       continue;
     }
+    // A field not sent that moved: sent again, what moves on every write is the target's own (see movedByWrite).
+    const again = { write: () => access.update(body), read: () => access.read(`reading the record after changing ${field} again`).catch(() => undefined), windowMs: access.windowMs };
+    if (!mismatches(body, after).length) await movedByWrite(access.resource, before, after, body, again);
     outcome.found.push(...mismatches(body, after).map((m) => `a find does not show it (${m})`), ...changedFields(before, after, [field], access.resource).map((c) => `another field changed (${c})`));
     // What the list shows of the record, where a find showed it changed: the same value.
     const agrees = (row: Row | undefined) => row !== undefined && (outcome.found.length > 0 || !(field in row) || isDeepStrictEqual(row[field], after[field]));

@@ -6,7 +6,7 @@ import { converge, learnedLag, quiesce, readCurrent, windowOf } from '../core/co
 import { Blocked, NotApplicable } from '../checks/definition.ts';
 import { fillId, is2xx, TurnedAway, type Answer, type ApiClient } from '../http/client.ts';
 import { idLike, pick, writableFields } from '../records/record-shapes.ts';
-import { measureServerFields, serverFields } from '../records/server-fields.ts';
+import { serverFields } from '../records/server-fields.ts';
 import { isRecord, type Row } from '../contract/record.ts';
 import { undocumented, type ResourceOps } from '../contract/resource-ops.ts';
 import { currentJournal } from '../checks/current-journal.ts';
@@ -117,26 +117,6 @@ export class TeamMemberLane {
     for (let i = 0; i < 3; i++) finds.push(await this.find(id));
     const rows = finds.map((a) => a.json).filter(isRecord);
     if (finds.every(is2xx) && rows.length === 3) serverFields().fromReads(MEMBERS, rows);
-  }
-
-  /**
-   * Before the first check changes a member: what the target moves by itself on every write,
-   * measured by writing a field of `member` back as read, twice (see measureServerFields); the
-   * check's own restore puts the member back after.
-   */
-  private learnFromWrites(member: Row): Promise<void> {
-    const id = member[this.idField];
-    return measureServerFields(MEMBERS, {
-      read: async () => foundRecord(await this.find(id), `reading team member ${String(id)} to learn what the target changes by itself`, this.idField, id, 'team member'),
-      write: (body) => this.update(id, body),
-      settle: () => quiesce(this.client.lastWriteAt, undefined, this.windowMs),
-    }, (read) => this.writeBackOf(read));
-  }
-
-  /** The member's first string field as read, to send back unchanged. */
-  private writeBackOf(member: Row): Row | undefined {
-    const fields = writableFields(member, this.idField, MEMBERS).filter((f) => typeof member[f] === 'string');
-    return fields.length ? { [fields[0]]: member[fields[0]] } : undefined;
   }
 
   /** A find as it answered, for a check that judges it itself: not a reading `current` gives (only `read`'s, which the watch for another writer has seen). */
@@ -257,7 +237,6 @@ export class TeamMemberLane {
   async changing(original: Row, change: () => Promise<void>): Promise<void> {
     let failure: Error | undefined;
     try {
-      await this.learnFromWrites(original);
       await change();
     } catch (e) {
       failure = e as Error;
