@@ -1,6 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { isRecord, type Row } from '../contract/record.ts';
 import { serverFields } from './server-fields.ts';
+import { markerField } from './fixtures.ts';
 import type { Operation, Spec } from '../contract/spec.ts';
 import { businessOps } from '../contract/resource-ops.ts';
 import type { TargetConfig } from '../config/target.ts';
@@ -42,6 +43,13 @@ export function writableFields(record: Row, idField: string, resource?: string):
   return Object.keys(record).filter((k) => k !== idField && !server.has(k) && record[k] !== undefined);
 }
 
+/** The fields the vendor's customer fixture names, the one carrying the run marker first (see markerField). */
+export function fixtureFields(target: TargetConfig): string[] {
+  const fields = Object.keys(target.vendor.customerFixture);
+  const marked = markerField(target);
+  return marked ? [marked, ...fields.filter((f) => f !== marked)] : fields;
+}
+
 /** A record holding nothing a client can send back: its fields are not shown, so the suite cannot, and the target did nothing wrong. */
 export class NothingToWriteBack extends Error {}
 
@@ -49,7 +57,7 @@ export class NothingToWriteBack extends Error {}
  * A PATCH body that writes back one field of a customer or team member as read (their fields
  * are not shown; the business has its own write-back in business-lane.ts). The field is, in
  * this order: one the vendor's patch (customerPatch, teamMemberPatch) names, one the customer
- * fixture names (fields the vendor says a client sends), any other string field. Never the id,
+ * fixture names (fields the vendor says a client sends; the marked one first), any other string field. Never the id,
  * nor a field the target moves by itself (see writableFields).
  */
 export function writeBackBody(read: unknown, target: TargetConfig, op: Operation): Row {
@@ -58,7 +66,7 @@ export function writeBackBody(read: unknown, target: TargetConfig, op: Operation
   const writable = (k: string) => fields.includes(k);
   const patch = op.resource === 'team-members' ? target.vendor.teamMemberPatch : target.vendor.customerPatch;
   const field =
-    [...Object.keys(patch ?? {}), ...Object.keys(target.vendor.customerFixture)].find((k) => k in read && writable(k) && typeof read[k] === typeof (patch?.[k] ?? target.vendor.customerFixture[k])) ??
+    [...Object.keys(patch ?? {}), ...fixtureFields(target)].find((k) => k in read && writable(k) && typeof read[k] === typeof (patch?.[k] ?? target.vendor.customerFixture[k])) ??
     Object.keys(read).find((k) => writable(k) && typeof read[k] === 'string');
   if (!field) throw new NothingToWriteBack(`${op.method} ${op.path}: the record has no field to write back (no string field besides the id and the fields the target moves by itself)`);
   return { [field]: read[field] };

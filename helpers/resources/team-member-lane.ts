@@ -5,7 +5,7 @@ import { ListReader } from '../records/list-reader.ts';
 import { converge, learnedLag, quiesce, readCurrent, windowOf } from '../core/converge.ts';
 import { Blocked, NotApplicable } from '../checks/definition.ts';
 import { fillId, is2xx, TurnedAway, type Answer, type ApiClient } from '../http/client.ts';
-import { idLike, pick, writableFields } from '../records/record-shapes.ts';
+import { fixtureFields, idLike, pick, writableFields } from '../records/record-shapes.ts';
 import { serverFields } from '../records/server-fields.ts';
 import { isRecord, type Row } from '../contract/record.ts';
 import { undocumented, type ResourceOps } from '../contract/resource-ops.ts';
@@ -23,6 +23,9 @@ type MemberOps = Required<Pick<ResourceOps, 'list' | 'find' | 'update'>>;
 
 /** The resource whose fields the target may move by itself (see ServerFields). */
 const MEMBERS = 'team-members';
+
+/** Where a field stands in `named` (those it does not name after all of them). */
+const rank = (named: string[], field: string) => (named.includes(field) ? named.indexOf(field) : named.length);
 
 /**
  * Team members are shared records the run cannot create: the checks take turns on them in one
@@ -54,7 +57,7 @@ export class TeamMemberLane {
   constructor(
     private readonly client: ApiClient,
     readonly ops: MemberOps,
-    target: TargetConfig,
+    private readonly target: TargetConfig,
   ) {
     this.idField = target.vendor.idField;
     this.runId = target.runId;
@@ -196,19 +199,27 @@ export class TeamMemberLane {
   }
 
   /**
-   * A change of a string field the member has, when the vendor configured none: to a value another
-   * member listed holds there (the target took it once; fields are not shown, so no name says
-   * which field takes free text). An email-like value is passed over: it may be unique.
+   * A change of a string field the member has, when the vendor configured none; it carries the run
+   * marker (by which the clean-up finds a change that reached other members too). Fields are not
+   * shown, so no name says which takes free text: one the vendor's customer fixture names (a field
+   * a client sends; the marked one first), else the one whose values differ on every member listed
+   * (a name, not a role), else one where another member holds another value. An email-like value
+   * is passed over: it may be unique.
    */
   nameChange(member: Row): Row | undefined {
-    const others = (this.lastList?.rows ?? []).filter((r) => !sameId(r[this.idField], member[this.idField]));
-    for (const field of writableFields(member, this.idField, MEMBERS)) {
-      const own = member[field];
-      if (typeof own !== 'string' || own.includes('@')) continue;
-      const held = others.map((o) => o[field]).find((v) => typeof v === 'string' && v !== own && !v.includes('@'));
-      if (held !== undefined) return { [field]: held };
-    }
-    return undefined;
+    const rows = [member, ...(this.lastList?.rows ?? []).filter((r) => !sameId(r[this.idField], member[this.idField]))];
+    const text = (v: unknown): v is string => typeof v === 'string' && !v.includes('@');
+    // The fields the vendor's fixture names come first (the marked one first): fields a client sends.
+    const named = fixtureFields(this.target);
+    const fields = writableFields(member, this.idField, MEMBERS).filter((f) => text(member[f])).sort((a, b) => rank(named, a) - rank(named, b));
+    const values = (f: string) => rows.map((r) => r[f]).filter(text);
+    const field =
+      fields.find((f) => named.includes(f)) ??
+      fields.find((f) => values(f).length === rows.length && rows.length > 1 && new Set(values(f)).size === rows.length) ??
+      fields.find((f) => values(f).some((v) => v !== member[f]));
+    if (!field) return undefined;
+    const value = `Conformance ${this.runId}`;
+    return { [field]: member[field] === value ? `${value} changed` : value };
   }
 
   /**
