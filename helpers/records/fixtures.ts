@@ -1,20 +1,9 @@
 import type { TargetConfig } from '../config/target.ts';
 import { markedValue } from './run-marker.ts';
+import { markerField } from './marker-field.ts';
 
-/**
- * The fixture field that carries the run marker: the one the vendor marks (markerField), else the
- * longest free-text string of the fixture (fields are not shown, so no name says which holds a
- * name): one holding a letter and no '@' (an email is varied per create) nor '://', and not one
- * customerPatch names (an update would take the marker away). The first on a tie.
- */
-export function markerField(target: TargetConfig): string | undefined {
-  const { customerFixture: fixture, customerPatch: patch, markerField: marked } = target.vendor;
-  if (marked) return marked;
-  const text = (v: unknown): v is string => typeof v === 'string' && /\p{L}/u.test(v) && !v.includes('@') && !v.includes('://');
-  const fields = Object.keys(fixture).filter((f) => text(fixture[f]));
-  const free = fields.filter((f) => !(f in (patch ?? {})));
-  return (free.length ? free : fields).reduce<string | undefined>((best, f) => (best === undefined || String(fixture[f]).length > String(fixture[best]).length ? f : best), undefined);
-}
+export { markerField };
+
 
 /** How many customer bodies this process has made: each one's email-like fields are its own. */
 let made = 0;

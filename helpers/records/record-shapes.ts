@@ -1,7 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { isRecord, type Row } from '../contract/record.ts';
 import { serverFields } from './server-fields.ts';
-import { markerField } from './fixtures.ts';
+import { fixtureFields } from './marker-field.ts';
 import type { Operation, Spec } from '../contract/spec.ts';
 import { businessOps } from '../contract/resource-ops.ts';
 import type { TargetConfig } from '../config/target.ts';
@@ -43,12 +43,6 @@ export function writableFields(record: Row, idField: string, resource?: string):
   return Object.keys(record).filter((k) => k !== idField && !server.has(k) && record[k] !== undefined);
 }
 
-/** The fields the vendor's customer fixture names, the one carrying the run marker first (see markerField). */
-export function fixtureFields(target: TargetConfig): string[] {
-  const fields = Object.keys(target.vendor.customerFixture);
-  const marked = markerField(target);
-  return marked ? [marked, ...fields.filter((f) => f !== marked)] : fields;
-}
 
 /** A record holding nothing a client can send back: its fields are not shown, so the suite cannot, and the target did nothing wrong. */
 export class NothingToWriteBack extends Error {}
