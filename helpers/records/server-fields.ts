@@ -43,30 +43,22 @@ export class ServerFields {
    * between each pair of reads to look like it).
    */
   fromReads(resource: string, readings: Row[]): string[] {
-    return this.learn(resource, movingIn(readings, []));
+    return this.fromWrites(resource, movingIn(readings));
   }
 
-  /**
-   * Readings of one record before and after each of two identical writes that sent `sent`: a field
-   * not sent whose value differs between every two in a row moves with every write. A field a
-   * write reset (a record replaced, a default put back) moves once and then stands: not learned.
-   */
-  fromWrites(resource: string, readings: Row[], sent: string[]): string[] {
-    return this.learn(resource, movingIn(readings, sent));
-  }
-
-  private learn(resource: string, fields: string[]): string[] {
+  /** Fields seen to take a new value on every write (measured by movedByWrite). */
+  fromWrites(resource: string, fields: string[]): string[] {
     if (!fields.length) return fields;
     this.learned.set(resource, new Set([...this.of(resource), ...fields]));
     return fields;
   }
 }
 
-/** The fields not in `except` that every reading carries with a value unlike the reading before's. */
-function movingIn(readings: Row[], except: string[]): string[] {
+/** The fields that every reading carries with a value unlike the reading before's. */
+function movingIn(readings: Row[]): string[] {
   if (readings.length < 3) return [];
   const [first, ...rest] = readings;
-  return Object.keys(first).filter((f) => !except.includes(f) && rest.every((r, i) => f in r && !isDeepStrictEqual(r[f], readings[i][f])));
+  return Object.keys(first).filter((f) => rest.every((r, i) => f in r && !isDeepStrictEqual(r[f], readings[i][f])));
 }
 
 const learned = new ServerFields();
@@ -97,11 +89,10 @@ export async function movedByWrite(resource: string, before: Row, after: Row, se
   // Only a field both readings carry can move on every write: one that came or went is the write's.
   if (!moved.some((k) => k in before && k in after)) return moved;
   await again.write();
-  const movedAgain = (r: Row | undefined) => r !== undefined && moved.some((k) => k in r && !isDeepStrictEqual(r[k], after[k]));
-  const third = (await converge(() => again.read(), movedAgain, again.windowMs)).value;
-  if (third) learned.fromWrites(resource, [pick(before, moved), pick(after, moved), pick(third, moved)], []);
+  // A value neither reading held: an older copy (reads may lag, even go back in time) shows one of theirs.
+  const fresh = (r: Row, k: string) => k in before && k in after && k in r && !isDeepStrictEqual(r[k], before[k]) && !isDeepStrictEqual(r[k], after[k]);
+  const third = (await converge(() => again.read(), (r) => r !== undefined && moved.some((k) => fresh(r, k)), again.windowMs)).value;
+  if (third) learned.fromWrites(resource, moved.filter((k) => fresh(third, k)));
   return moved.filter((k) => !learned.has(resource, k));
 }
-
-const pick = (row: Row, names: string[]): Row => Object.fromEntries(Object.entries(row).filter(([k]) => names.includes(k)));
 
