@@ -13,7 +13,8 @@ import { statusMatches, type Operation, type Spec } from '../contract/spec.ts';
 import { converge, quiesce, readsGoBack, windowOf } from '../core/converge.ts';
 import { movedByWrite } from '../records/server-fields.ts';
 import { recordReader, writeBackBody, listItems, rowsOf, NothingToWriteBack } from '../records/record-shapes.ts';
-import { isRecord } from '../contract/record.ts';
+import { isRecord, type Row } from '../contract/record.ts';
+import { isDeepStrictEqual } from 'node:util';
 import { schemaProblems } from '../contract/schema.ts';
 import { ensure } from '../checks/assertions.ts';
 import type { MustRequirementId } from '../contract/catalog.ts';
@@ -189,8 +190,13 @@ async function learnFromWriteBack({ target }: Env, pass: Pass, op: Operation, id
     const answer = await pass.client.send({ method: 'GET', path });
     return is2xx(answer) ? pass.recordOf(path, answer.json) : undefined;
   };
-  const [before, after] = [await pass.snapshots.take(path).catch(() => undefined), await read()];
-  if (!before || !after || !isRecord(body)) return;
+  const before = await pass.snapshots.take(path).catch(() => undefined);
+  if (!before || !isRecord(body)) return;
+  // Read twice: behind copies that take turns, one of two reads in a row may still show the record before the write.
+  const moved = (r: Row | undefined) => r !== undefined && Object.keys(r).some((k) => !(k in body) && !isDeepStrictEqual(r[k], before[k]));
+  const first = await read();
+  const after = moved(first) ? first : await read();
+  if (!after) return;
   await movedByWrite(op.resource, before, after, body, { write: () => pass.client.call(op, { id, body }), read, windowMs });
 }
 
