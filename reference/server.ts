@@ -171,7 +171,7 @@ function seedState(varies: RefContext['varies'], seedCustomers: number | undefin
     idStyle(varies),
     varies('email-field-renamed') ? 'contactEmail' : varies('email-field-email-address') ? 'emailAddress' : 'email',
     seedCustomers ?? seedCount(varies, faults),
-    varies('timestamps'),
+    { timestamps: varies('timestamps'), businessVersion: varies('business-version'), lockVersion: varies('lock-version-etag') },
   );
   Object.assign(state.business, seedChanges(varies));
   // Variation work-hours-minutes: another element structure of WorkHours (not shown by the contract).
@@ -184,6 +184,11 @@ function seedState(varies: RefContext['varies'], seedCustomers: number | undefin
     for (const [id, c] of state.customers) state.customers.set(id, { id: c.id, first_name: c.firstName, last_name: c.lastName, email_address: c.email, phone_number: c.phoneNumber });
   }
   if (varies('lock-version')) for (const table of [state.customers, state.teamMembers]) for (const [id, row] of table) table.set(id, { ...row, lock_version: 0 });
+  // Variation customers-snake-case: the customers' fields as a Rails or Django product names them.
+  if (varies('customers-snake-case')) {
+    const snake = (row: Row) => Object.fromEntries(Object.entries(row).map(([f, v]) => [f.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v]));
+    for (const [id, row] of state.customers) state.customers.set(id, snake(row));
+  }
   return state;
 }
 

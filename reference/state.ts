@@ -4,9 +4,19 @@ import type { Row } from '../helpers/contract/record.ts';
 
 export type IdStyle = 'uuid' | 'integer' | 'prefixed' | 'reused';
 
+/** Server-managed fields the records carry (variations timestamps, business-version, lock-version-etag). */
+export interface Stamps {
+  /** createdAt, and updatedAt changed on every write of any record. */
+  timestamps?: boolean;
+  /** The business record's `version`, one more on every update. */
+  businessVersion?: boolean;
+  /** Customers' and team members' `lock_version`, one more on every write, and an `etag` with it. */
+  lockVersion?: boolean;
+}
+
 /**
- * A table of records. With timestamps on, every write stamps createdAt / updatedAt, the way
- * many real implementations add server-managed fields the contract does not show.
+ * A table of records. Every write goes through `stamp`: the server-managed fields the contract
+ * does not show (timestamps, versions), added the way many real implementations add them.
  */
 class Table extends Map<string, Row> {
   constructor(private readonly stamp: (row: Row, previous?: Row) => Row) {
@@ -29,9 +39,9 @@ export class State {
     readonly idStyle: IdStyle,
     readonly emailField: string,
     seedCustomerCount: number,
-    private readonly timestamps = false,
+    private readonly stamps: Stamps = {},
   ) {
-    const stamp = (row: Row, previous?: Row) => this.stamp(row, previous);
+    const stamp = (row: Row, previous?: Row) => this.stamp(row, previous, 'record');
     this.customers = new Table(stamp);
     this.teamMembers = new Table(stamp);
     this.business = seedBusiness(emailField);
@@ -44,15 +54,24 @@ export class State {
   }
 
   set business(row: Row) {
-    this.record = this.stamp(row, this.record);
+    this.record = this.stamp(row, this.record, 'business');
   }
 
-  private stamp(row: Row, previous?: Row): Row {
-    if (!this.timestamps) return row;
-    // A monotonic fake clock: each write is a distinct, later instant.
-    this.clock += 1000;
-    const now = new Date(this.clock).toISOString();
-    return { ...row, createdAt: previous?.createdAt ?? now, updatedAt: now };
+  private stamp(row: Row, previous: Row | undefined, kind: 'business' | 'record'): Row {
+    let stamped = row;
+    if (this.stamps.timestamps) {
+      // A monotonic fake clock: each write is a distinct, later instant.
+      this.clock += 1000;
+      const now = new Date(this.clock).toISOString();
+      stamped = { ...stamped, createdAt: previous?.createdAt ?? now, updatedAt: now };
+    }
+    // Whatever a client sent for them, the server's own count stands.
+    if (kind === 'business' && this.stamps.businessVersion) stamped = { ...stamped, version: Number(previous?.version ?? 0) + 1 };
+    if (kind === 'record' && this.stamps.lockVersion) {
+      const version = Number(previous?.lock_version ?? 0) + 1;
+      stamped = { ...stamped, lock_version: version, etag: `W/"${String(row.id)}-${version}"` };
+    }
+    return stamped;
   }
 
   insert(table: Map<string, Row>, fields: Row, prefix: string): Row {

@@ -162,6 +162,25 @@ export const VARIATIONS: Variation[] = [
     volatileFields: ['updatedAt'],
   },
   {
+    name: 'business-version', notShown: 'values',
+    description: 'The business record carries a version the server makes one more on every update (optimistic locking); a version sent is ignored.',
+    volatileFields: ['version'],
+  },
+  {
+    name: 'lock-version-etag', notShown: 'values',
+    description: 'Customers and team members carry lock_version and an etag, both changed by the server on every write of the record (Rails\' optimistic locking).',
+    volatileFields: ['lock_version', 'etag'],
+  },
+  { name: 'member-last-active', notShown: 'values', description: 'Team members carry lastActiveAt, the instant the server last served them: every list or find shows a later one.' },
+  {
+    name: 'customers-snake-case', notShown: 'values',
+    description: 'Customers\' fields are snake_case (first_name, last_name, email, phone_number), as the vendor configuration\'s customerFixture names them.',
+    vendorConfig: {
+      customerFixture: { first_name: 'Conformance', last_name: 'Customer', email: 'conformance.customer@example.com', phone_number: '+14155550123' },
+      customerPatch: { first_name: 'Changed' },
+    },
+  },
+  {
     name: 'strict-validation', notShown: 'errors',
     description: 'Unknown business fields, non-ISO currencies, non-IANA zones, wrong types and malformed URLs answer 422.',
     expectNotApplicable: REFUSES_EMPTY.validated,

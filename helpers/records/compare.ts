@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import { SERVER_MAINTAINED, type Row } from '../contract/record.ts';
+import type { Row } from '../contract/record.ts';
 import { sameValue } from './equivalence.ts';
+import { serverFields } from './server-fields.ts';
 
 export { sameId } from '../contract/record-in.ts';
 
@@ -14,9 +15,11 @@ export function mismatches(expected: Row, actual: Row): string[] {
     .map((k) => `${k}: expected ${show(expected[k])}, got ${show(actual[k])}`);
 }
 
-/** The fields (either side) that differ between two readings of a record, besides `except` and server-stamped ones, described for a message. */
-export function changedFields(before: Row, after: Row, except: string[] = []): string[] {
-  return described(before, after, changedFieldNames(before, after).filter((k) => !except.includes(k)));
+/** The fields (either side) that differ between two readings of a record of `resource`, besides `except` and those the target moves by itself, described for a message. */
+export function changedFields(before: Row, after: Row, except: string[] = [], resource?: string): string[] {
+  return changedFieldNames(before, after, undefined, resource)
+    .filter((k) => !except.includes(k))
+    .map((k) => `${k}: was ${show(before[k])}, now ${show(after[k])}`);
 }
 
 /** How the fields `names` changed between two readings, for a message. */
@@ -24,12 +27,13 @@ export const described = (before: Row, after: Row, names: string[]): string[] =>
 
 /**
  * The one field diff: the names of the fields that differ between two readings of a record,
- * presence included, besides server-stamped ones; among `names` (in their order) when given,
- * else among the fields of either reading.
+ * presence included, besides those the target was measured to move by itself on `resource` (see
+ * ServerFields); among `names` (in their order) when given, else among the fields of either reading.
  */
-export function changedFieldNames(before: Row, after: Row, names?: string[]): string[] {
+export function changedFieldNames(before: Row, after: Row, names?: string[], resource?: string): string[] {
   const among = names ?? [...new Set([...Object.keys(before), ...Object.keys(after)])];
-  return among.filter((k) => !SERVER_MAINTAINED.test(k) && (k in before !== k in after || !isDeepStrictEqual(before[k], after[k])));
+  const server = resource === undefined ? new Set<string>() : serverFields().of(resource);
+  return among.filter((k) => !server.has(k) && (k in before !== k in after || !isDeepStrictEqual(before[k], after[k])));
 }
 
 /** A record without the given fields (a copy to send back without its id, say). */
@@ -49,8 +53,9 @@ export function comparableFields(listed: Row, found: Row): string[] {
   return Object.keys(found).filter((k) => k in listed && (listed[k] === null || found[k] === null || jsonKind(listed[k]) === jsonKind(found[k])));
 }
 
-/** The fields of a row but those the server stamps, in a fixed order, as a short digest: what a long list keeps of each record. */
-export function fingerprint(row: Row): string {
-  const fields = Object.keys(row).filter((k) => !SERVER_MAINTAINED.test(k)).sort().map((k) => [k, row[k]]);
+/** The fields of a row but those the target moves by itself (ServerFields, of `resource`), in a fixed order, as a short digest: what a long list keeps of each record. */
+export function fingerprint(row: Row, resource?: string): string {
+  const server = resource ? serverFields().of(resource) : new Set<string>();
+  const fields = Object.keys(row).filter((k) => !server.has(k)).sort().map((k) => [k, row[k]]);
   return createHash('sha1').update(JSON.stringify(fields)).digest('base64');
 }

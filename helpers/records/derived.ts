@@ -35,8 +35,8 @@ export function derivedFields(changed: string[], record: Patched, twin: Patched)
  * in `derived` (what one check learned before), or shown by a twin given the same patch, which is
  * patched only when something else changed; `derived` collects what it shows.
  */
-export async function changedNotDerived(body: Row, record: Patched, twin: TwinPatch | undefined, derived: Set<string> = new Set()): Promise<string[]> {
-  const changed = changedFieldNames(record.before, record.after).filter((f) => !(f in body) && !derived.has(f));
+export async function changedNotDerived(body: Row, record: Patched, twin: TwinPatch | undefined, derived: Set<string> = new Set(), resource?: string): Promise<string[]> {
+  const changed = changedFieldNames(record.before, record.after, undefined, resource).filter((f) => !(f in body) && !derived.has(f));
   if (!changed.length || !twin) return changed;
   const other = await twin(body);
   if (other) for (const f of derivedFields(changed, record, other)) derived.add(f);

@@ -1,17 +1,9 @@
 import type { TargetConfig } from '../config/target.ts';
-import { NAME_FIELDS } from './record-shapes.ts';
 import { markedValue } from './run-marker.ts';
+import { markerField } from './marker-field.ts';
 
-/** The fixture's string fields but email-like ones (a target may hold those unique or of a form): its fields are the vendor's own. */
-const plainStrings = (fixture: Record<string, unknown>) => Object.keys(fixture).filter((f) => typeof fixture[f] === 'string' && !String(fixture[f]).includes('@'));
+export { markerField };
 
-/** The fixture field that carries the run marker: configured, or the first name-like string field, else the first plain string field. */
-export function markerField(target: TargetConfig): string | undefined {
-  const fixture = target.vendor.customerFixture;
-  if (target.vendor.markerField) return target.vendor.markerField;
-  const strings = plainStrings(fixture);
-  return NAME_FIELDS.find((f) => strings.includes(f)) ?? strings[0];
-}
 
 /** How many customer bodies this process has made: each one's email-like fields are its own. */
 let made = 0;
@@ -46,14 +38,15 @@ export function markerBase(target: TargetConfig): string {
 
 /**
  * The change CUS-UPDATE and the customer writes send: the vendor's customerPatch, else one of the
- * fixture's own string fields (customer fields are not shown: never a name the target did not
- * show) changed: a name-like one, else the first; not the marker field, nor an email-like one
- * (a target may hold those unique or of a form).
+ * fixture's own free-text fields (customer fields are not shown: never a name the target did not
+ * show) changed: the first that is not the marker field, nor an email or a URL (a target may hold
+ * those unique or of a form).
  */
 export function customerPatchOf(target: TargetConfig): Record<string, unknown> {
   if (target.vendor.customerPatch) return target.vendor.customerPatch;
+  const fixture = target.vendor.customerFixture;
   const marker = markerField(target);
-  const strings = plainStrings(target.vendor.customerFixture).filter((f) => f !== marker);
-  const field = NAME_FIELDS.find((f) => strings.includes(f)) ?? strings[0];
+  // Free text the fixture holds (a letter, no '@' nor '://'), not the marker's: fields are not shown, so no name decides.
+  const field = Object.keys(fixture).find((f) => f !== marker && typeof fixture[f] === 'string' && /\p{L}/u.test(fixture[f]) && !fixture[f].includes('@') && !fixture[f].includes('://'));
   return field ? { [field]: 'Changed' } : {};
 }

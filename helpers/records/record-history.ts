@@ -1,7 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { is2xx } from '../http/basics.ts';
-import { SERVER_MAINTAINED, type Row } from '../contract/record.ts';
+import type { Row } from '../contract/record.ts';
 import { sameValue } from './equivalence.ts';
+import { serverFields } from './server-fields.ts';
 
 /** Whether a read shows a field at the value sent, or a form equivalent to it (see equivalence.ts): fields are not shown, so null may also read back absent. */
 export const showsValue = (read: Row, name: string, value: unknown) => (value === null && !(name in read)) || sameValue(value, read[name]);
@@ -28,9 +29,18 @@ export class RecordHistory {
   /**
    * `names`: the fields compared, when they are known (documented): one a reading carries and
    * another does not differs there (a field read back absent once null). Without them, the fields
-   * both readings carry but those the server stamps: a list may show less of a record than a find.
+   * both readings carry but those the target moves by itself on `resource` (see ServerFields): a
+   * list may show less of a record than a find.
    */
-  constructor(private readonly names?: () => string[]) {}
+  constructor(
+    private readonly names?: () => string[],
+    private readonly resource?: string,
+  ) {}
+
+  /** Whether a field the target moves by itself (never compared). */
+  private server(f: string): boolean {
+    return this.resource !== undefined && serverFields().has(this.resource, f);
+  }
 
   /** Whether `now` is no older than what is known (see the class). */
   current(now: Row): boolean {
@@ -55,7 +65,7 @@ export class RecordHistory {
    * that: it is the record as the target has it, whatever the lag, and is judged as it is.
    */
   novel(now: Row): boolean {
-    const compared = (f: string) => !SERVER_MAINTAINED.test(f) && (!this.names || this.names().includes(f));
+    const compared = (f: string) => !this.server(f) && (!this.names || this.names().includes(f));
     if (Object.keys(now).some((f) => compared(f) && !this.wasHeld(f, now[f]))) return true;
     return [...(this.carried ?? [])].some((f) => compared(f) && !(f in now));
   }
@@ -115,7 +125,7 @@ export class RecordHistory {
   /** The fields compared (see the constructor) that differ. */
   private differing(then: Row, now: Row): string[] {
     if (this.names) return this.names().filter((k) => k in then !== k in now || !isDeepStrictEqual(then[k], now[k]));
-    return Object.keys(now).filter((k) => !SERVER_MAINTAINED.test(k) && k in then && !isDeepStrictEqual(then[k], now[k]));
+    return Object.keys(now).filter((k) => !this.server(k) && k in then && !isDeepStrictEqual(then[k], now[k]));
   }
 
   private remember(row: Row): void {

@@ -1,6 +1,8 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import { isRecord, SERVER_MAINTAINED, type Row } from '../contract/record.ts';
+import { isRecord, type Row } from '../contract/record.ts';
 import { holdersIn, recordIn } from '../contract/record-in.ts';
+import { serverFields } from './server-fields.ts';
+import { fixtureFields } from './marker-field.ts';
 import type { Operation, Spec } from '../contract/spec.ts';
 import { businessOps } from '../contract/resource-ops.ts';
 import type { TargetConfig } from '../config/target.ts';
@@ -26,9 +28,6 @@ export function idLike(id: unknown, ids: unknown[]): unknown {
   return text.replace(/[a-z](?=[^a-z]*$)/i, (c) => (c.toLowerCase() === 'z' ? 'q' : String.fromCharCode(c.charCodeAt(0) + 1)));
 }
 
-/** Field names that commonly hold a person's or a business's name, most likely first (fields are not shown). */
-export const NAME_FIELDS = ['lastName', 'name', 'firstName', 'fullName', 'displayName'];
-
 /** The business field names as the target uses them: the email field's name comes from the vendor. */
 export function businessFieldName(specName: string, vendorConfigKey: string | undefined, target: TargetConfig): string {
   if (vendorConfigKey === 'businessEmailField') return target.vendor.businessEmailField;
@@ -36,13 +35,15 @@ export function businessFieldName(specName: string, vendorConfigKey: string | un
 }
 
 /**
- * The fields of a read record a client may write back (the one opinion of the project): never the
- * id, a field the server maintains (updatedAt…) or any other "…At" stamp (createdAt): a target may
- * refuse to take those from a client, and they are not the run's to put back.
+ * The fields of a read record of `resource` a client may write back (the one opinion of the
+ * project): never the id, nor a field the target was measured to move by itself (a stamp, a
+ * version) or to keep whatever is sent (see ServerFields): they are not the run's to put back.
  */
-export function writableFields(record: Row, idField: string): string[] {
-  return Object.keys(record).filter((k) => k !== idField && !SERVER_MAINTAINED.test(k) && !/At$/.test(k) && record[k] !== undefined);
+export function writableFields(record: Row, idField: string, resource?: string): string[] {
+  const server = resource === undefined ? new Set<string>() : serverFields().notWritable(resource);
+  return Object.keys(record).filter((k) => k !== idField && !server.has(k) && record[k] !== undefined);
 }
+
 
 /** A record holding nothing a client can send back: its fields are not shown, so the suite cannot, and the target did nothing wrong. */
 export class NothingToWriteBack extends Error {}
@@ -50,19 +51,19 @@ export class NothingToWriteBack extends Error {}
 /**
  * A PATCH body that writes back one field of a customer or team member as read (their fields
  * are not shown; the business has its own write-back in business-lane.ts). The field is, in
- * this order: one the vendor's patch (customerPatch, teamMemberPatch) names, a name-like one,
- * any other string field. Never the id, a field the server maintains (updatedAt…) or any other
- * "…At" stamp: a target may refuse to take those from a client.
+ * this order: one the vendor's patch (customerPatch, teamMemberPatch) names, one the customer
+ * fixture names (fields the vendor says a client sends; the marked one first), any other string field. Never the id,
+ * nor a field the target moves by itself (see writableFields).
  */
 export function writeBackBody(read: unknown, target: TargetConfig, op: Operation): Row {
   if (!isRecord(read)) throw new Error(`${op.method} ${op.path}: the record read back is not a JSON object`);
-  const fields = writableFields(read, target.vendor.idField);
+  const fields = writableFields(read, target.vendor.idField, op.resource);
   const writable = (k: string) => fields.includes(k);
   const patch = op.resource === 'team-members' ? target.vendor.teamMemberPatch : target.vendor.customerPatch;
   const field =
-    [...Object.keys(patch ?? {}), ...NAME_FIELDS].find((k) => k in read && writable(k)) ??
+    [...Object.keys(patch ?? {}), ...fixtureFields(target)].find((k) => k in read && writable(k) && typeof read[k] === typeof (patch?.[k] ?? target.vendor.customerFixture[k])) ??
     Object.keys(read).find((k) => writable(k) && typeof read[k] === 'string');
-  if (!field) throw new NothingToWriteBack(`${op.method} ${op.path}: the record has no field to write back (no string field besides the id and stamps)`);
+  if (!field) throw new NothingToWriteBack(`${op.method} ${op.path}: the record has no field to write back (no string field besides the id and the fields the target moves by itself)`);
   return { [field]: read[field] };
 }
 

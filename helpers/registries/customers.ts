@@ -23,6 +23,7 @@ import { writeBackBody, pick } from '../records/record-shapes.ts';
 import type { Row } from '../contract/record.ts';
 import { recordIn } from '../contract/record-in.ts';
 import { converge, windowOf } from '../core/converge.ts';
+import { movedByWrite } from '../records/server-fields.ts';
 import { requireOps, resourceOps } from '../contract/resource-ops.ts';
 import { sharedStep } from '../checks/shared-step.ts';
 import { atOnce } from '../core/at-once.ts';
@@ -140,7 +141,7 @@ function eachFieldStep(lab: CustomerLane, suiteScope: Scope, target: TargetConfi
     // The customer is this step's alone: its last find, with no write to it since, is where the next change starts.
     let last: Row | undefined = original;
     const access: FieldAccess = {
-      idField, id: made.id,
+      resource: lab.ops.update.resource, idField, id: made.id,
       read: async (why) => (last = await lab.read(made.id, why)),
       current: async (why) => last ?? access.read(why),
       listed: (why) => lab.listedRow(made.id, why),
@@ -321,7 +322,10 @@ function updating(ops: CustomerOps, target: TargetConfig): Check<Customers>[] {
       const unapplied = mismatches(patch, after);
       ensure(unapplied.length === 0, () => `a find after the update does not show the change: ${unapplied.join('; ')}`);
       for (const form of otherForms(patch, after)) run.note(form);
-      const changed = await changedNotDerived(patch, { before, after }, lab.twinPatch(scope, 'update'));
+      // A field not sent that moved: sent again, what moves on every write is the target's own (see movedByWrite).
+      const read = () => lab.read(made.id, 'reading the customer after the update again').catch(() => undefined);
+      await movedByWrite(ops.update.resource, before, after, patch, { write: () => lab.update(made.id, patch), read, windowMs: windowOf(target) });
+      const changed = await changedNotDerived(patch, { before, after }, lab.twinPatch(scope, 'update'), undefined, ops.update.resource);
       ensure(changed.length === 0, () => `fields not sent changed: ${described(before, after, changed).join('; ')}`);
     }),
 
@@ -389,7 +393,7 @@ function isolation(target: TargetConfig): Check<Customers>[] {
     // A list that does not carry the changed fields cannot show the update: a find does.
     if (variant === 'update' && row && Object.keys(patch).some((k) => !(k in row))) await lab.readUntil(addressed.id, 'reading the updated customer', (r) => mismatches(patch, r).length === 0).catch(() => undefined);
     const twinAfter = await lab.read(twin.id, `reading the twin after the ${variant} of ${String(addressed.id)}`);
-    const twinChanged = changedFields(twinBefore, twinAfter);
+    const twinChanged = changedFields(twinBefore, twinAfter, [], 'customers');
     ensure(twinChanged.length === 0, () => `the ${variant} of ${String(addressed.id)} changed customer ${String(twin.id)}: ${twinChanged.join('; ')}`);
     const touched: string[] = [];
     for (const [id, print] of before) {
@@ -427,7 +431,7 @@ function nearMisses(ops: CustomerOps, target: TargetConfig): Group<Customers> {
       ensure(is2xx(found), () => `${asked} ${said(answer)}, and the customer ${String(made.id)} is no longer found: GET ${ops.find.path} ${said(found)}`);
       const now = recordIn(found.json, idField, { id: made.id });
       if (variant === 'update' && now) {
-        const changed = changedFields(standing, now);
+        const changed = changedFields(standing, now, [], 'customers');
         ensure(changed.length === 0, () => `${asked} ${said(answer)}, and changed the customer ${String(made.id)}: ${changed.join('; ')}`);
         // Customers the other checks create meanwhile are this run's own, not made by the write;
         // one under the near miss itself is this write's, even if a check beside it took it for its own.

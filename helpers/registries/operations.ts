@@ -10,10 +10,12 @@ import { CreatedRecords } from '../safety/created-records.ts';
 import { Snapshots } from '../safety/snapshots.ts';
 import { customerFixture } from '../records/fixtures.ts';
 import { statusMatches, type Operation, type Spec } from '../contract/spec.ts';
-import { converge, readsGoBack, windowOf } from '../core/converge.ts';
+import { converge, quiesce, readsGoBack, windowOf } from '../core/converge.ts';
+import { movedByWrite } from '../records/server-fields.ts';
 import { recordReader, writeBackBody, listItems, rowsOf, NothingToWriteBack } from '../records/record-shapes.ts';
 import { recordIn } from '../contract/record-in.ts';
-import { isRecord } from '../contract/record.ts';
+import { isRecord, type Row } from '../contract/record.ts';
+import { isDeepStrictEqual } from 'node:util';
 import { schemaProblems } from '../contract/schema.ts';
 import { ensure } from '../checks/assertions.ts';
 import type { MustRequirementId } from '../contract/catalog.ts';
@@ -169,10 +171,35 @@ async function requestBody({ target, opOf }: Env, pass: Pass, op: Operation, id:
  */
 async function repair(env: Env, pass: Pass, op: Operation, id: unknown, body: unknown, run: CheckRun): Promise<void> {
   if (!isWriteBack(env, op)) return;
-  const { restored, still, problem } = await pass.snapshots.restoreNow(fillId(op.path, id));
+  const path = fillId(op.path, id);
+  await learnFromWriteBack(env, pass, op, id, body);
+  const { restored, still, problem } = await pass.snapshots.restoreNow(path, op.resource);
   pass.writeBacks.set(op.operationId, { body, changed: [...restored, ...still], problem });
   if (restored.length) run.note(`the write-back changed ${restored.join(', ')}; it was put back at once${problem ? ` (${problem})` : ''}`);
   else if (problem) run.note(`whether the write-back changed the record could not be checked: ${problem}`);
+}
+
+/**
+ * A write-back that moved fields not sent: those the target moves on every write are its own (a
+ * version, a stamp), measured by sending it once more (see movedByWrite), so that neither the
+ * judgement nor the restore holds them against it. Nothing is judged here.
+ */
+async function learnFromWriteBack({ target }: Env, pass: Pass, op: Operation, id: unknown, body: unknown): Promise<void> {
+  const path = fillId(op.path, id);
+  const windowMs = windowOf(target);
+  const read = async () => {
+    await quiesce(pass.client.lastWriteAt, undefined, windowMs);
+    const answer = await pass.client.send({ method: 'GET', path });
+    return is2xx(answer) ? pass.recordOf(path, answer.json) : undefined;
+  };
+  const before = await pass.snapshots.take(path).catch(() => undefined);
+  if (!before || !isRecord(body)) return;
+  // Read twice: behind copies that take turns, one of two reads in a row may still show the record before the write.
+  const moved = (r: Row | undefined) => r !== undefined && Object.keys(r).some((k) => !(k in body) && !isDeepStrictEqual(r[k], before[k]));
+  const first = await read();
+  const after = moved(first) ? first : await read();
+  if (!after) return;
+  await movedByWrite(op.resource, before, after, body, { write: () => pass.client.call(op, { id, body }), read, windowMs });
 }
 
 function documented(env: Env, op: Operation): Check<Pass> {

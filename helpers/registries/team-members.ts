@@ -24,6 +24,7 @@ import type { Spec } from '../contract/spec.ts';
 import type { TargetConfig } from '../config/target.ts';
 import { TeamMemberLane } from '../resources/team-member-lane.ts';
 import { converge, windowOf } from '../core/converge.ts';
+import { movedByWrite } from '../records/server-fields.ts';
 import { coverFields, judgeFields, keptOut, type FieldAccess, type FieldOutcome } from '../resources/field-coverage.ts';
 import { concurrentSteps, sharedStep } from '../checks/shared-step.ts';
 import { atOnce } from '../core/at-once.ts';
@@ -55,7 +56,7 @@ const FIND_SAMPLE = 10;
 /** The fields a list row and a find can be compared on (comparableFields), whose values differ. */
 const sharedFieldsDiffer = (listed: Record<string, unknown>, found: Record<string, unknown>) => {
   const comparable = comparableFields(listed, found);
-  return changedFields(listed, found, [...new Set([...Object.keys(listed), ...Object.keys(found)])].filter((k) => !comparable.includes(k)));
+  return changedFields(listed, found, [...new Set([...Object.keys(listed), ...Object.keys(found)])].filter((k) => !comparable.includes(k)), 'team-members');
 };
 
 /** The member with the most fields (the first of them): a PATCH that loses fields shows best on it. */
@@ -171,7 +172,7 @@ function isolation({ target, ops, idField }: Env): Check<Members> {
         }
         for (const before of members.filter((m) => !sameId(m[idField], id))) {
           const now = after.find((r) => sameId(r[idField], before[idField]));
-          if (!now || changedFields(before, now).length) touched.push(before);
+          if (!now || changedFields(before, now, [], 'team-members').length) touched.push(before);
         }
       });
       if (!touched.length) return;
@@ -202,7 +203,10 @@ function updates({ target, ops, idField }: Env): Check<Members>[] {
         const unapplied = mismatches(body, after);
         ensure(unapplied.length === 0, () => `a find after the update does not show it: ${unapplied.join('; ')}`);
         for (const form of otherForms(body, after)) run.note(form);
-        const changed = await changedNotDerived(body, { before: original, after }, lane.twinPatch(id));
+        // A field not sent that moved: sent again, what moves on every write is the target's own (see movedByWrite).
+        const read = () => lane.read(id, 'reading the member after the update again').catch(() => undefined);
+        await movedByWrite(ops.update.resource, original, after, body, { write: () => lane.update(id, body), read, windowMs: windowOf(target) });
+        const changed = await changedNotDerived(body, { before: original, after }, lane.twinPatch(id), undefined, ops.update.resource);
         ensure(changed.length === 0, () => `fields not sent changed: ${described(original, after, changed).join('; ')}`);
       });
     },
@@ -288,7 +292,7 @@ function nearMisses({ target, ops, idField }: Env): Group<Members> {
         // The list is read at once with the member, and judged after it.
         const after = lane.readList('listing team members after');
         after.catch(() => undefined); // awaited below, unless the member's judgement fails first
-        const changed = changedFields(original, await lane.read(id, 'reading the member after'));
+        const changed = changedFields(original, await lane.read(id, 'reading the member after'), [], 'team-members');
         ensure(changed.length === 0, () => `${asked} ${said(answer)}, and changed the member ${String(id)}: ${changed.join('; ')}`);
         const added = madeBy(body, near, listed, await after, idField);
         if (added.length) throw new Error(`${asked} ${said(answer)}, and created members ${added.map(String).join(', ')}, which the interface cannot do. ${await lane.undoCreate(added)}`);
@@ -401,7 +405,7 @@ function eachFieldStep({ target, idField }: Env, lane: TeamMemberLane) {
     // puts it back (the after-run clean-up).
     let start: Row | undefined = original;
     const access: FieldAccess = {
-      idField, id,
+      resource: lane.ops.update.resource, idField, id,
       read: (why) => lane.read(id, why),
       // The first change starts from the original, read just now (nothing was written since).
       current: async (why) => {

@@ -47,7 +47,7 @@ export class BusinessLane {
     private readonly envelope: string | undefined,
     private readonly journal: Journal | undefined,
   ) {
-    this.watch = new InterferenceWatch(runId, journal);
+    this.watch = new InterferenceWatch(runId, journal, 'business');
     this.history = new RecordHistory(() => this.fields.map((f) => f.name));
   }
 

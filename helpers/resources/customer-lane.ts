@@ -20,6 +20,9 @@ import type { TargetConfig } from '../config/target.ts';
 
 type CustomerOps = Required<ResourceOps>;
 
+/** The resource whose fields the target may move by itself (see ServerFields). */
+const CUSTOMERS = 'customers';
+
 /** A customer a check created and may change: what it sent, its id, and what the create answered. */
 export interface Made {
   id: unknown;

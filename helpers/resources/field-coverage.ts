@@ -6,8 +6,9 @@ import { is2xx, type Answer } from '../http/client.ts';
 import { writableFields } from '../records/record-shapes.ts';
 import type { CheckRun } from '../checks/definition.ts';
 import { converge } from '../core/converge.ts';
-import type { Row } from '../contract/record.ts';
+import { isRecord, type Row } from '../contract/record.ts';
 import { changedNotDerived, type TwinPatch } from '../records/derived.ts';
+import { movedByWrite, serverFields } from '../records/server-fields.ts';
 
 /**
  * Cover what the target shows: the fields of customers and team members are not shown, so the
@@ -20,6 +21,8 @@ import { changedNotDerived, type TwinPatch } from '../records/derived.ts';
 
 /** How one record is changed and read: a resource lane's operations for it. */
 export interface FieldAccess {
+  /** The resource: the fields the target moves by itself on it are neither changed nor judged (see ServerFields). */
+  resource: string;
   idField: string;
   id: unknown;
   read(why: string): Promise<Row>;
@@ -60,7 +63,7 @@ export async function coverFields(access: FieldAccess, record: Row, others: Row[
   const outcomes: FieldOutcome[] = [];
   const derived = new Set<string>();
   let known = record;
-  for (const field of writableFields(record, access.idField)) {
+  for (const field of writableFields(record, access.idField, access.resource)) {
     const outcome: FieldOutcome = { field, found: [], listed: [] };
     outcomes.push(outcome);
     const other = skip[field] ? undefined : otherValue(field, record, others);
@@ -74,7 +77,7 @@ export async function coverFields(access: FieldAccess, record: Row, others: Row[
     // The first read may be the lane's last (see FieldAccess.current); a wait for the record to settle reads anew.
     let reads = 0;
     const read = () => (reads++ === 0 && access.current ? access.current(reading) : access.read(reading));
-    const before = (await converge(read, (row) => changedFields(known, row).length === 0, access.windowMs)).value;
+    const before = (await converge(read, (row) => changedFields(known, row, [], access.resource).length === 0, access.windowMs)).value;
     const body = { [field]: other.value };
     const answer = await access.update(body);
     if (!is2xx(answer)) {
@@ -88,7 +91,19 @@ export async function coverFields(access: FieldAccess, record: Row, others: Row[
     firstListed.catch(() => undefined); // awaited below, unless the find fails first
     const after = (await converge(() => access.read(`reading the record after changing ${field}`), (row) => mismatches(body, row).length === 0, access.windowMs)).value;
     outcome.form = otherForm(field, other.value, after[field]);
-    const changed = await changedNotDerived(body, { before, after }, access.twin, derived);
+    // The update answered the target's own value, and a find shows it: the field is the target's to keep (see ServerFields.keeps).
+    const own = isRecord(answer.json) && field in answer.json ? answer.json[field] : undefined;
+    if (own !== undefined && !isDeepStrictEqual(own, other.value) && isDeepStrictEqual(after[field], own)) {
+      serverFields().keeps(access.resource, field);
+      outcome.notApplicable = `the target keeps its own value of it: the update answered ${JSON.stringify(own)} for ${JSON.stringify(other.value)}, and a find shows that`;
+      await firstListed.catch(() => undefined);
+      known = after;
+      continue;
+    }
+    // A field not sent that moved: sent again, what moves on every write is the target's own (see movedByWrite).
+    const again = { write: () => access.update(body), read: () => access.read(`reading the record after changing ${field} again`).catch(() => undefined), windowMs: access.windowMs };
+    if (!mismatches(body, after).length) await movedByWrite(access.resource, before, after, body, again);
+    const changed = await changedNotDerived(body, { before, after }, access.twin, derived, access.resource);
     outcome.found.push(...mismatches(body, after).map((m) => `a find does not show it (${m})`), ...described(before, after, changed).map((c) => `another field changed (${c})`));
     // What the list shows of the record, where a find showed it changed: the same value, where the two show it in one form (comparableFields).
     const agrees = (row: Row | undefined) => row !== undefined && (outcome.found.length > 0 || !comparableFields(row, after).includes(field) || isDeepStrictEqual(row[field], after[field]));

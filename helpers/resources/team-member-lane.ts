@@ -8,7 +8,9 @@ import { ListReader } from '../records/list-reader.ts';
 import { converge, learnedLag, quiesce, readCurrent, windowOf } from '../core/converge.ts';
 import { Blocked, NotApplicable } from '../checks/definition.ts';
 import { fillId, is2xx, TurnedAway, type Answer, type ApiClient } from '../http/client.ts';
-import { idLike, NAME_FIELDS, pick, writableFields } from '../records/record-shapes.ts';
+import { idLike, pick, writableFields } from '../records/record-shapes.ts';
+import { fixtureFields } from '../records/marker-field.ts';
+import { serverFields } from '../records/server-fields.ts';
 import { isRecord, type Row } from '../contract/record.ts';
 import { undocumented, type ResourceOps } from '../contract/resource-ops.ts';
 import { currentJournal } from '../checks/current-journal.ts';
@@ -23,6 +25,12 @@ import type { TargetConfig } from '../config/target.ts';
 
 type MemberOps = Required<Pick<ResourceOps, 'list' | 'find' | 'update'>>;
 
+/** The resource whose fields the target may move by itself (see ServerFields). */
+const MEMBERS = 'team-members';
+
+/** Where a field stands in `named` (those it does not name after all of them). */
+const rank = (named: string[], field: string) => (named.includes(field) ? named.indexOf(field) : named.length);
+
 /**
  * Team members are shared records the run cannot create: the checks take turns on them in one
  * ordered lane, put back whatever they change, and verify it.
@@ -34,7 +42,10 @@ export class TeamMemberLane {
   readonly createProbe: Operation;
   readonly deleteProbe: Operation;
   /** The members as the run found them: what the lane must leave behind. */
-  readonly initial = sharedStep(() => this.readList('listing team members'));
+  readonly initial = sharedStep(async () => {
+    await this.learnFromReads();
+    return this.readList('listing team members');
+  });
   /** Another writer at work on the members stops the lane (see InterferenceWatch). */
   private readonly watch: InterferenceWatch;
   private readonly lists: ListReader;
@@ -50,7 +61,7 @@ export class TeamMemberLane {
   constructor(
     private readonly client: ApiClient,
     readonly ops: MemberOps,
-    target: TargetConfig,
+    private readonly target: TargetConfig,
   ) {
     this.idField = target.vendor.idField;
     this.runId = target.runId;
@@ -59,7 +70,7 @@ export class TeamMemberLane {
     this.lists = new ListReader(client, target);
     this.windowMs = windowOf(target);
     this.journal = currentJournal(target);
-    this.watch = new InterferenceWatch(this.runId, this.journal);
+    this.watch = new InterferenceWatch(this.runId, this.journal, MEMBERS);
   }
 
   /** Every member listed, every page (see ListReader): what the target lists, or an error saying why it cannot be read whole. */
@@ -94,6 +105,27 @@ export class TeamMemberLane {
     return last && last.writes === this.client.writesSent ? last.rows : this.readList(why);
   }
 
+  /**
+   * Before anything is watched or judged: what the target moves by itself on every read (see
+   * ServerFields), from the list read three times in a row and one member found three times in a
+   * row, nothing written between. A read that fails teaches nothing (the checks judge reads).
+   */
+  private async learnFromReads(): Promise<void> {
+    const lists = [];
+    for (let i = 0; i < 3; i++) lists.push(((await this.listAll('listing team members').catch(() => [])) as unknown[]).filter(isRecord));
+    const [first] = lists;
+    for (const row of first) {
+      const readings = lists.map((rows) => rows.find((r) => sameId(r[this.idField], row[this.idField])));
+      if (readings.every((r) => r !== undefined)) serverFields().fromReads(MEMBERS, readings as Row[]);
+    }
+    const id = first[0]?.[this.idField];
+    if (id === undefined) return;
+    const finds = [];
+    for (let i = 0; i < 3; i++) finds.push(await this.find(id));
+    const rows = finds.map((a) => a.json).filter(isRecord);
+    if (finds.every(is2xx) && rows.length === 3) serverFields().fromReads(MEMBERS, rows);
+  }
+
   /** A find as it answered, for a check that judges it itself: not a reading `current` gives (only `read`'s, which the watch for another writer has seen). */
   find(id: unknown): Promise<Answer> {
     return this.client.call(this.ops.find, { id });
@@ -124,7 +156,7 @@ export class TeamMemberLane {
   private historyOf(id: unknown): RecordHistory {
     const key = String(id);
     let history = this.histories.get(key);
-    if (!history) this.histories.set(key, (history = new RecordHistory()));
+    if (!history) this.histories.set(key, (history = new RecordHistory(undefined, MEMBERS)));
     return history;
   }
 
@@ -170,9 +202,25 @@ export class TeamMemberLane {
     if (found) this.watch.stop(found);
   }
 
-  /** A change of a name-like string field the member has, when the vendor configured none; it carries the run marker. */
+  /**
+   * A change of a string field the member has, when the vendor configured none; it carries the run
+   * marker (by which the clean-up finds a change that reached other members too). Fields are not
+   * shown, so no name says which takes free text: one the vendor's customer fixture names (a field
+   * a client sends; the marked one first), else the one whose values differ on every member listed
+   * (a name, not a role), else one where another member holds another value. An email-like value
+   * is passed over: it may be unique.
+   */
   nameChange(member: Row): Row | undefined {
-    const field = NAME_FIELDS.find((f) => typeof member[f] === 'string');
+    const rows = [member, ...(this.lastList?.rows ?? []).filter((r) => !sameId(r[this.idField], member[this.idField]))];
+    const text = (v: unknown): v is string => typeof v === 'string' && !v.includes('@');
+    // The fields the vendor's fixture names come first (the marked one first): fields a client sends.
+    const named = fixtureFields(this.target);
+    const fields = writableFields(member, this.idField, MEMBERS).filter((f) => text(member[f])).sort((a, b) => rank(named, a) - rank(named, b));
+    const values = (f: string) => rows.map((r) => r[f]).filter(text);
+    const field =
+      fields.find((f) => named.includes(f)) ??
+      fields.find((f) => values(f).length === rows.length && rows.length > 1 && new Set(values(f)).size === rows.length) ??
+      fields.find((f) => values(f).some((v) => v !== member[f]));
     if (!field) return undefined;
     const value = `Conformance ${this.runId}`;
     return { [field]: member[field] === value ? `${value} changed` : value };
@@ -194,7 +242,7 @@ export class TeamMemberLane {
 
   /** A member's fields to send back as a new member: those a client may write (see writableFields). */
   copyOf(member: Row): Row {
-    return pick(member, writableFields(member, this.idField));
+    return pick(member, writableFields(member, this.idField, MEMBERS));
   }
 
   /**
@@ -249,7 +297,7 @@ export class TeamMemberLane {
   async putBack(original: Row): Promise<string | undefined> {
     this.watch.stopIfInterfered();
     const now = (await this.settled(original[this.idField], 'reading the member').catch(() => undefined))?.found;
-    if (now && changedFields(original, now).length === 0) return undefined;
+    if (now && changedFields(original, now, [], MEMBERS).length === 0) return undefined;
     return this.restore(original);
   }
 
@@ -281,14 +329,14 @@ export class TeamMemberLane {
       windowMs: this.windowMs,
     };
     try {
-      const { still, now } = await restoreFields(access, original, writableFields(original, this.idField), {
+      const { still, now } = await restoreFields(access, original, writableFields(original, this.idField, MEMBERS), {
         quiesce: () => quiesce(this.client.lastWriteAt, undefined, this.windowMs),
-        differing: (now) => changedFieldNames(original, now),
+        differing: (now) => changedFieldNames(original, now, undefined, MEMBERS),
       });
       // The read that verified the restore is the member as it stands: the next change starts from it (see current).
       this.historyOf(id).took(now);
       if (!still.length) this.latest.set(String(id), { row: now, writes: this.client.writesSent });
-      return still.length ? `member ${String(id)} differs from its original: ${changedFields(original, now).join('; ')}` : undefined;
+      return still.length ? `member ${String(id)} differs from its original: ${changedFields(original, now, [], MEMBERS).join('; ')}` : undefined;
     } catch (e) {
       // Turned away: the check is blocked by the target; the after-run clean-up puts the member back.
       if (e instanceof TurnedAway) throw e;
@@ -355,7 +403,7 @@ export class TeamMemberLane {
     const then = new Map(before.map((r) => [String(r[this.idField]), r]));
     const readings: Map<string, Row>[] = [];
     // A reading that shows the member changed, and cannot be an older copy's.
-    const showsChanged = (id: string, r: Row | undefined) => r !== undefined && changedFields(then.get(id)!, r).length > 0 && !this.historyOf(id).older(r);
+    const showsChanged = (id: string, r: Row | undefined) => r !== undefined && changedFields(then.get(id)!, r, [], MEMBERS).length > 0 && !this.historyOf(id).older(r);
     const changedIn = (now: Map<string, Row>) => [...then.keys()].some((id) => showsChanged(id, now.get(id)));
     for (let round = 0; round < (learnedLag().longestMs > 0 ? 3 : 1) && !readings.some(changedIn); round++) {
       if (round) await quiesce(Date.now(), undefined, this.windowMs);
@@ -368,10 +416,10 @@ export class TeamMemberLane {
       const seen = readings.map((now) => now.get(id));
       const current = seen.find((r) => showsChanged(id, r)) ?? seen.find((r) => r !== undefined);
       if (!current) problems.push(`member ${id} is gone`);
-      else if (changedFields(row, current).length) {
-        problems.push(`member ${id} changed (${changedFields(row, current).join('; ')})`);
+      else if (changedFields(row, current, [], MEMBERS).length) {
+        problems.push(`member ${id} changed (${changedFields(row, current, [], MEMBERS).join('; ')})`);
         // Unless the run wrote to it (clean-up then puts it back and verifies), no clean-up would look at it.
-        this.lost(id, `changed while the run wrote to other members (${changedFields(row, current).join('; ')})`);
+        this.lost(id, `changed while the run wrote to other members (${changedFields(row, current, [], MEMBERS).join('; ')})`);
       }
     }
     const now = new Map(readings.flatMap((r) => [...r]));

@@ -37,6 +37,8 @@ export class InterferenceWatch {
   constructor(
     private readonly runId: string,
     private readonly journal: Journal | undefined,
+    /** The resource read: the fields the target moves by itself on it are no other writer's (see ServerFields). */
+    private readonly resource?: string,
   ) {}
 
   /** An update went out (of the record at `path`, with `body`): what is read next may differ because of it. */
@@ -54,7 +56,7 @@ export class InterferenceWatch {
     for (const { path, what, row } of readings) {
       const other = foreignRunId(row, this.runId);
       const last = this.seen.get(`${kind} ${path}`);
-      const changed = last && last.generation === this.generation ? changedFieldNames(last.row, row).filter((f) => !this.wrote(path, f, row[f])) : [];
+      const changed = last && last.generation === this.generation ? changedFieldNames(last.row, row, undefined, this.resource).filter((f) => !this.wrote(path, f, row[f])) : [];
       this.seen.set(`${kind} ${path}`, { row, generation: this.generation });
       this.paths.add(path);
       if (found) continue;

@@ -43,13 +43,14 @@ export class Snapshots {
   }
 
   /**
-   * Puts a snapshotted record back now, every field but the id and the stamps a server keeps
-   * itself: for a write that should have changed nothing but did, so that later checks find the
-   * record as it was. Returns the fields that were put back, those that still differ (and a problem, if any).
+   * Puts a snapshotted record of `resource` back now, every field but the id and those the target
+   * moves by itself (see ServerFields): for a write that should have changed nothing but did, so
+   * that later checks find the record as it was. Returns the fields that were put back, those that
+   * still differ (and a problem, if any).
    */
-  async restoreNow(path: string): Promise<{ restored: string[]; still: string[]; problem?: string }> {
+  async restoreNow(path: string, resource: string): Promise<{ restored: string[]; still: string[]; problem?: string }> {
     const before = await this.take(path);
-    return restoreRecord(this.client, path, before, writableFields(before, this.idField), this.recordOf, { quiesce: () => quiesce(this.client.lastWriteAt, undefined, windowOf(this.client.target)) });
+    return restoreRecord(this.client, path, before, writableFields(before, this.idField, resource), this.recordOf, { quiesce: () => quiesce(this.client.lastWriteAt, undefined, windowOf(this.client.target)) });
   }
 
   /**

@@ -130,12 +130,14 @@ function update(req: RefRequest, ctx: RefContext) {
   if (emailTaken(ctx, changes, addressed.id)) return error(409, 'conflict', 'A customer with that email exists');
   const customer = ctx.fault('customer-update-other') ? (sameName(ctx, addressed)[0] ?? addressed) : addressed;
   const updated: Row = ctx.fault('customer-patch-replaces') ? { id: customer.id, ...structuredClone(changes) } : { ...customer, ...structuredClone(changes) };
-  if (!ctx.fault('customer-update-not-persisted')) ctx.state.customers.set(String(customer.id), updated);
   // Fault customer-update-touches-business: the business name is kept in the same "contact" row.
   if (ctx.fault('customer-update-touches-business')) ctx.state.business = { ...ctx.state.business, name: `${String(updated.firstName)} ${String(updated.lastName)}` };
   const lastName = (updated as Row).lastName;
   if (typeof lastName === 'string' && ctx.fault('customer-update-renames-business')) ctx.state.business = { ...ctx.state.business, name: lastName };
-  return json(200, updated);
+  if (ctx.fault('customer-update-not-persisted')) return json(200, updated);
+  // The customer as stored: with the fields the server keeps itself (timestamps, versions) its own.
+  ctx.state.customers.set(String(customer.id), updated);
+  return json(200, ctx.state.customers.get(String(customer.id)));
 }
 
 function remove(req: RefRequest, ctx: RefContext) {

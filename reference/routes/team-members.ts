@@ -2,8 +2,20 @@ import { error, json, lookUp, type RefContext, type RefRequest, type Route } fro
 import { isRecord } from '../../helpers/contract/record.ts';
 import { locked } from './customers.ts';
 
+/** Variation member-last-active: how many reads of members each reference served, its clock for lastActiveAt. */
+const readClock = new WeakMap<object, number>();
+
+/** Variation member-last-active: every member served carries the instant of this read (a distinct, later one each time). */
+function seen(ctx: RefContext, members: Record<string, unknown>[]): Record<string, unknown>[] {
+  if (!ctx.varies('member-last-active')) return members;
+  const tick = (readClock.get(ctx.state.teamMembers) ?? 0) + 1;
+  readClock.set(ctx.state.teamMembers, tick);
+  const lastActiveAt = new Date(Date.parse('2026-01-01T00:00:00Z') + tick * 1000).toISOString();
+  return members.map((m) => ({ ...m, lastActiveAt }));
+}
+
 function list(_req: RefRequest, ctx: RefContext) {
-  const members = [...ctx.state.teamMembers.values()];
+  const members = seen(ctx, [...ctx.state.teamMembers.values()]);
   // Fault team-member-list-keyed-by-email: members sharing an email are listed as one (the last).
   if (ctx.fault('team-member-list-keyed-by-email')) return json(200, [...new Map(members.map((m) => [m.email, m])).values()]);
   // Fault team-member-list-duplicates: a join on the roles lists the first member twice.
@@ -16,7 +28,7 @@ function list(_req: RefRequest, ctx: RefContext) {
 function find(req: RefRequest, ctx: RefContext) {
   const member = ctx.fault('team-member-find-ignores-id') ? ctx.state.teamMembers.values().next().value : memberOf(req, ctx);
   if (member && ctx.fault('team-member-find-other-fields')) return json(200, { ...nextMember(ctx, String(member.id)), id: member.id });
-  return member ? json(200, member) : error(404, 'not_found', 'No team member with that id');
+  return member ? json(200, seen(ctx, [member])[0]) : error(404, 'not_found', 'No team member with that id');
 }
 
 /** Fault team-member-find-other-fields: a join on the wrong key, giving the next member's fields. */
@@ -49,11 +61,13 @@ function update(req: RefRequest, ctx: RefContext) {
     const [id, customer] = [...ctx.state.customers].at(position) ?? [];
     if (id && customer) ctx.state.customers.set(id, { ...customer, ...structuredClone(changes) });
   }
+  // The member as stored: with the fields the server keeps itself (timestamps, versions) its own.
+  const answered = ctx.fault('team-member-update-not-persisted') ? updated : (ctx.state.teamMembers.get(String(member.id)) ?? updated);
   // Fault team-member-update-all: the update is not scoped to the id (an UPDATE without its WHERE).
   if (ctx.fault('team-member-update-all')) {
     for (const [id, other] of ctx.state.teamMembers) if (id !== String(member.id)) ctx.state.teamMembers.set(id, { ...other, ...structuredClone(changes) });
   }
-  return json(200, updated);
+  return json(200, answered);
 }
 
 function ignoringRole(id: string, member: Record<string, unknown>, changes: Record<string, unknown>, ctx: RefContext) {
