@@ -13,7 +13,7 @@ import type { TargetConfig } from '../config/target.ts';
 import type { CheckId } from '../contract/catalog.ts';
 import { changedFieldNames } from '../records/compare.ts';
 import { otherForm, sameValue } from '../records/equivalence.ts';
-import { candidateValues, typeBoundaries, type Boundary, type NamedField } from '../resources/business-values.ts';
+import { candidateValues, typeBoundaries, vendorElements, type Boundary, type NamedField } from '../resources/business-values.ts';
 import { edgeShows, patchText as patchOf, show, type BusinessRun, type DoneStep, type EdgeStep } from './business-run.ts';
 
 const nullableTitle = (name: string) => `${name} accepts null, reads back null, then accepts a string`;
@@ -284,8 +284,8 @@ function boundary(target: TargetConfig, updateOp: Operation, nf: NamedField, edg
     const { record } = b;
     const why = record.unchangeable(nf);
     if (why) run.notApplicable(why);
-    const value = edge.valueFrom(record.before()[name]);
-    if (value === undefined) run.notApplicable(`${name} read ${show(record.before()[name])} before the run: ${edge.description} cannot be made from it`);
+    const value = edge.valueFrom(record.before()[name], vendorElements(target.vendor.businessValues?.[name]));
+    if (value === undefined) run.notApplicable(`${name} read ${show(record.before()[name])} before the run: ${edge.description} cannot be made from it${edge.name === 'more' ? ' (the element structure is not shown; a copy of an element it holds is not one more, and no element it lacks can be made from its own values: give a list in the vendor config, businessValues.' + name + ')' : ''}`);
     const body = { [name]: value };
     const refused = (status: number) => run.notApplicable(`${patchOf(updateOp, body)} answered ${status}: the bounds of ${name} are not shown (section 2)`);
     if (edge.name === 'empty') {
