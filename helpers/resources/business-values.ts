@@ -44,6 +44,14 @@ const PLAUSIBLE: Record<string, unknown[]> = {
   ...SOCIAL,
 };
 
+/**
+ * Text beyond ASCII: letters with accents, a non-Latin script, and a character outside the Basic
+ * Multilingual Plane (a surrogate pair in UTF-16). A string reads back as sent whatever its
+ * characters, so free text the suite writes carries these first; a target that refuses them (4xx:
+ * formats are not shown) is given the same value without them, as before.
+ */
+export const BEYOND_ASCII = 'Zürich Ελλάδα 東京 𝄞';
+
 function plausible({ field, name }: NamedField): unknown[] {
   if (PLAUSIBLE[field.specName]) return PLAUSIBLE[field.specName];
   if (field.vendorConfigKey === 'businessEmailField') return ['conformance@example.com', 'conformance@example.org'];
@@ -122,10 +130,11 @@ export function candidateValues(nf: NamedField, vendorValues: Record<string, unk
     own = Array.isArray(original) && original.length ? [original.slice(0, -1), original, ...(more === undefined ? [] : [[...original, more]])].map((value) => ({ value, source: 'derived' })) : [];
   } else if (field.types.includes('string')) {
     const mark = (value: unknown) => (runId && typeof value === 'string' ? (markValue(value, runId, markerKind(nf)) ?? value) : value);
-    own = [
-      ...derived(nf, original).map((value): Candidate => ({ value: mark(value), source: 'derived' })),
-      ...plausible(nf).map((value): Candidate => ({ value: mark(value), source: 'plausible' })),
+    const ascii = [
+      ...derived(nf, original).map((value): Candidate => ({ value, source: 'derived' })),
+      ...plausible(nf).map((value): Candidate => ({ value, source: 'plausible' })),
     ];
+    own = [...(markerKind(nf) === 'text' && ascii.length ? [{ ...ascii[0], value: `${ascii[0].value as string} ${BEYOND_ASCII}` }] : []), ...ascii].map((c) => ({ ...c, value: mark(c.value) }));
   } else {
     return { unavailable: `no valid value can be derived for the documented type ${field.types.join(' or ')} of ${name}` };
   }
