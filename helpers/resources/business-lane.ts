@@ -113,12 +113,12 @@ export class BusinessLane {
   }
 
   /** Sends an update; whatever comes back, the record may have changed, so the last read is dropped. */
-  async update(body: Row, auth?: Auth): Promise<Answer> {
+  async update(body: Row, auth?: Auth, contentType?: string): Promise<Answer> {
     this.stopIfInterfered();
     this.last = undefined;
     this.sentUpdate = true;
     this.watch.sent(this.retrieveOp.path, body);
-    return this.history.write(body, () => this.client.call(this.updateOp, { body, auth }));
+    return this.history.write(body, () => this.client.call(this.updateOp, { body, auth, contentType }));
   }
 
   /**
