@@ -208,6 +208,7 @@ function update(req: RefRequest, ctx: RefContext) {
   const keyless = ctx.fault('business-patch-without-key') && req.headers.authorization === undefined;
   const denied = keyless ? undefined : requireKey(req, ctx);
   if (denied && !ctx.fault('business-rejected-patch-applied')) return denied;
+  if (ctx.varies('business-media-type-exact') && req.headers['content-type'] !== 'application/json') return error(415, 'unsupported_media_type', 'Content-Type must be application/json');
   if (!isRecord(req.body)) return ctx.varies('business-update-unvalidated') ? json(200, enveloped(ctx, ctx.state.business)) : error(400, 'invalid_body', 'The body must be a JSON object');
   // Fault business-patch-many-fields-ignored: a body of more than four fields is answered, not applied.
   if (ctx.fault('business-patch-many-fields-ignored') && Object.keys(req.body).length > 4) return json(200, enveloped(ctx, ctx.state.business));
@@ -219,6 +220,7 @@ function update(req: RefRequest, ctx: RefContext) {
     ctx.state.business = { ...ctx.state.business, ...Object.fromEntries(NULLABLE_STRINGS.map((f) => [f, null])), businessHours: [] };
     return json(200, enveloped(ctx, ctx.state.business));
   }
+  if (ctx.varies('business-empty-update-refused') && Object.keys(req.body).length === 0) return error(422, 'invalid_body', 'Nothing to update');
   const rules = fieldRules(ctx);
   const changes: Record<string, unknown> = {};
   // Fault business-patch-first-field-only: only the first field of the body is looked at.
@@ -234,6 +236,7 @@ function update(req: RefRequest, ctx: RefContext) {
       if (ctx.varies('strict-validation') || ctx.varies('validation-400')) return error(422, 'unknown_field', `Unknown field ${field}`);
       continue;
     }
+    if (ctx.varies('business-text-ascii-only') && typeof value === 'string' && /[^\x00-\x7F]/.test(value)) return error(422, 'invalid_value', `${field} must be ASCII`);
     if (ctx.fault('business-null-rejected') && value === null) return error(422, 'invalid_value', `${field} must not be null`);
     if (ctx.fault('business-unset-fields-500') && value !== null && UNSET_IN_SEED.includes(field)) return error(500, 'internal', `${field} could not be saved`);
     if (ctx.fault('business-true-ignored') && value === true) continue;
