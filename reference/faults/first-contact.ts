@@ -63,7 +63,7 @@ export const firstContactFaults: Fault[] = [
   {
     name: 'business-wide-patch-misaligned',
     description: 'A business update of more than three fields pairs the values, in body order, with the field names sorted alphabetically: values land in other fields.',
-    kills: [],
+    kills: ['BUS-UPDATE-WRITEBACK', 'BUS-UPDATE-MULTI'],
     firstContact: { round: '2026-11-29', outcome: 'right', verdict: "exit 1: BUS-UPDATE-WRITEBACK and BUS-UPDATE-MULTI failed", note: "Both reasons say a valid multi-field body 'answered 422' (the misplaced values fail type validation): the observable breakage; had the product not validated types, whether the values landing elsewhere would be named is not measured." },
   },
 ];
