@@ -191,7 +191,7 @@ export const VARIATIONS: Variation[] = [
     // A field null at the start is not in the retrieval: its value cannot be read, so it cannot
     // be restored either, and its type and update checks are not applicable (with that reason).
     expectNotApplicable: NULL_IN_SEED.flatMap((f): CheckId[] => [
-      `BUS-GET-TYPES:${f}`, `BUS-UPDATE-200:${f}`, `BUS-UPDATE-APPLIES:${f}`, `BUS-UPDATE-PARTIAL:${f}`, `BUS-UPDATE-NULLABLE:${f}`,
+      `BUS-GET-TYPES:${f}`, `BUS-UPDATE-200:${f}`, `BUS-UPDATE-APPLIES:${f}`, `BUS-UPDATE-PARTIAL:${f}`, `BUS-UPDATE-PARTIAL:${f}:null`, `BUS-UPDATE-NULLABLE:${f}`,
     ]),
   },
   {
