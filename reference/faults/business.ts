@@ -187,6 +187,19 @@ export const businessFaults: Fault[] = [
     kills: ids('BUS-UPDATE-BOUNDARY', ['name:empty', 'email:empty', 'currencyIso:empty', 'timeZone:empty']),
   },
   {
+    // The null of each nullable field goes alone: one clearing its neighbour shows where that holds a string.
+    name: 'business-null-clears-previous',
+    description: 'A null sent to a nullable business field also clears the nullable field before it (address clears phoneNumber, …).',
+    kills: ['BUS-UPDATE-PARTIAL:phoneNumber:null', 'BUS-UPDATE-PARTIAL:address:null', 'BUS-UPDATE-PARTIAL:websiteUrl:null', 'BUS-UPDATE-PARTIAL:termsAndConditionsUrl:null', 'BUS-UPDATE-PARTIAL:privacyPolicyUrl:null', 'BUS-UPDATE-PARTIAL:tikTokUrl:null', 'BUS-UPDATE-PARTIAL:linkedInUrl:null'],
+  },
+  {
+    // Each nullable field's value follows its null (sent alone before it), so every such update
+    // fills a field in, while the field set just before holds a string.
+    name: 'business-filled-field-clears-others',
+    description: 'An update that turns a nullable field from null into a string empties every other text field it does not send (taken for a one-field form).',
+    kills: [...ids('BUS-UPDATE-PARTIAL', ['phoneNumber', 'address', 'websiteUrl', 'termsAndConditionsUrl', 'privacyPolicyUrl', 'tikTokUrl', 'linkedInUrl']), 'BUS-UPDATE-MULTI'],
+  },
+  {
     name: 'business-hours-three-at-most',
     description: 'Only the first three WorkHours of businessHours are stored; the update answers 200.',
     kills: ['BUS-UPDATE-BOUNDARY:businessHours:more'],

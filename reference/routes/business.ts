@@ -250,6 +250,14 @@ function update(req: RefRequest, ctx: RefContext) {
   if (ctx.fault('business-null-clears-next')) {
     for (const [f, v] of Object.entries({ ...changes })) if (v === null && NULLABLE_STRINGS.includes(f)) changes[NULLABLE_STRINGS[(NULLABLE_STRINGS.indexOf(f) + 1) % NULLABLE_STRINGS.length]] ??= null;
   }
+  // Fault business-null-clears-previous: the same off-by-one the other way.
+  if (ctx.fault('business-null-clears-previous')) {
+    for (const [f, v] of Object.entries({ ...changes })) if (v === null && NULLABLE_STRINGS.includes(f)) changes[NULLABLE_STRINGS[(NULLABLE_STRINGS.indexOf(f) + NULLABLE_STRINGS.length - 1) % NULLABLE_STRINGS.length]] ??= null;
+  }
+  // Fault business-filled-field-clears-others: a field filled in (null to a string) is taken for a one-field form, which posts the other text fields empty (null where a field may be null).
+  if (ctx.fault('business-filled-field-clears-others') && Object.entries(changes).some(([f, v]) => NULLABLE_STRINGS.includes(f) && typeof v === 'string' && ctx.state.business[f] === null)) {
+    for (const [f, v] of Object.entries(ctx.state.business)) if (!(f in changes) && typeof v === 'string') changes[f] = NULLABLE_STRINGS.includes(f) ? null : '';
+  }
   if (ctx.fault('business-hours-read-stale')) {
     cachedHours(ctx);
     if (Object.keys(changes).some((f) => f !== 'businessHours')) hoursCache.set(ctx.state, structuredClone(changes.businessHours ?? ctx.state.business.businessHours));
