@@ -122,6 +122,12 @@ const FIRST_CONTACT: Variation[] = [
     description: 'The business URL fields are stored canonicalised as WHATWG URLs: lower-case scheme and host, "/" as the path of a bare origin ("HTTPS://Example.com" is stored as "https://example.com/").',
     firstContact: { round: '2026-11-29', outcome: 'right', verdict: "exit 0", note: "The suite sends URLs with a path, already canonical; never a bare origin or an upper-case host." },
   },
+  // A refusal of a value, of a spelling of the media type or of an empty update is the target's
+  // choice (formats and validation errors are not shown): the suite tries another value, or
+  // judges only that the refused request changed nothing.
+  { name: 'business-text-ascii-only', notShown: 'values', description: 'Business strings must be ASCII (a single-byte column): a value with any other character answers 422.' },
+  { name: 'business-media-type-exact', notShown: 'errors', description: 'An update whose Content-Type is not exactly "application/json" (a charset parameter too) answers 415 and changes nothing.' },
+  { name: 'business-empty-update-refused', notShown: 'errors', description: 'An update with no field ({}) answers 422 and changes nothing.' },
   {
     name: 'business-hours-as-set', notShown: 'values',
     description: 'businessHours are stored as a set: identical elements once, ordered by day of the week and start time.',
@@ -204,7 +210,7 @@ export const VARIATIONS: Variation[] = [
     // A field null at the start is not in the retrieval: its value cannot be read, so it cannot
     // be restored either, and its type and update checks are not applicable (with that reason).
     expectNotApplicable: NULL_IN_SEED.flatMap((f): CheckId[] => [
-      `BUS-GET-TYPES:${f}`, `BUS-UPDATE-200:${f}`, `BUS-UPDATE-APPLIES:${f}`, `BUS-UPDATE-PARTIAL:${f}`, `BUS-UPDATE-NULLABLE:${f}`,
+      `BUS-GET-TYPES:${f}`, `BUS-UPDATE-200:${f}`, `BUS-UPDATE-APPLIES:${f}`, `BUS-UPDATE-PARTIAL:${f}`, `BUS-UPDATE-PARTIAL:${f}:null`, `BUS-UPDATE-NULLABLE:${f}`,
     ]),
   },
   {

@@ -77,11 +77,13 @@ describe.concurrent('business lane against the reference implementation', () => 
   });
 
   test('a list read back in another order passes, noting the form it took; one that drops an element sent fails', async () => {
-    const sorted = await runAgainst({ variations: ['business-hours-weekday-order'] });
+    // One element more is one the list lacks (the day of another, its own times): a set keeps it, in its own order.
+    const sorted = await runAgainst({ variations: ['business-hours-as-set'] });
     expect(sorted.run.code, sorted.run.stderr).toBe(0);
     const more = sorted.checks.find((c) => c.id === 'BUS-UPDATE-BOUNDARY:businessHours:more');
     expect(more?.outcome).toBe('passed');
-    expect(more?.notes.join('\n')).toMatch(/businessHours reads back .*MONDAY.*MONDAY.*TUESDAY.*: the target's own form, taken as the value sent \(list in another order; not shown/);
+    expect(more?.exchanges[0]?.request.body).toMatch(/"WEDNESDAY","startTime":"10:00".*"WEDNESDAY","startTime":"09:00"/);
+    expect(more?.notes.join('\n')).toMatch(/businessHours reads back .*WEDNESDAY.*09:00.*WEDNESDAY.*10:00.*: the target's own form, taken as the value sent \(list in another order; not shown/);
     const dropped = await runAgainst({ variations: ['business-hours-weekday-order'], faults: ['business-hours-one-per-day'] });
     expect(dropped.run.code).toBe(1);
     expect(outcomes(dropped.checks, ['failed'])).toEqual(['BUS-UPDATE-BOUNDARY:businessHours:more']);
@@ -99,6 +101,25 @@ describe.concurrent('business lane against the reference implementation', () => 
     expect(reason).toMatch(/reads back "null"; phoneNumber is left holding ".*", this run's value: PATCH \/api\/v1\/business \{"phoneNumber":null\} frees it/);
     // Null did not round-trip: no other field null before the run is changed.
     expect(text.checks.find((c) => c.id === 'BUS-UPDATE-200:address')?.reason).toMatch(/null did not round-trip on phoneNumber/);
+  });
+
+  test('a refusal of text beyond ASCII, of a charset parameter or of {} is no failure; each noted', async () => {
+    const { run, checks, before, after } = await runAgainst({ variations: ['business-text-ascii-only', 'business-media-type-exact', 'business-empty-update-refused'] });
+    expect(run.code, run.stderr).toBe(0);
+    const note = (id: string) => checks.find((c) => c.id === id)?.notes.join('\n');
+    expect(note('BUS-UPDATE-200:name')).toMatch(/refused before: "Conformance Check Business Zürich Ελλάδα 東京 𝄞 scr-\d{8}-[0-9a-f]{8}" \(plausible\) answered 422/);
+    expect(note('BUS-UPDATE-MEDIA-TYPE')).toMatch(/with Content-Type application\/json; charset=utf-8 answered 415: the target refuses the parameter/);
+    expect(note('BUS-UPDATE-EMPTY')).toMatch(/PATCH \/api\/v1\/business \{\} answered 422/);
+    expect(after).toBe(before);
+  });
+
+  test('text cut to ASCII, a null that clears another field, an update ignored for its charset, {} that clears: each fails its check, naming what changed', async () => {
+    const { checks } = await runAgainst({ faults: ['business-drops-non-ascii', 'business-null-clears-next', 'business-patch-charset-ignored', 'business-empty-body-resets'] });
+    const reason = (id: string) => checks.find((c) => c.id === id)?.reason;
+    expect(reason('BUS-UPDATE-APPLIES:name')).toMatch(/name reads back "Conformance Check Business Zrich +scr-.*" after an update to "Conformance Check Business Zürich Ελλάδα 東京 𝄞 scr-/);
+    expect(reason('BUS-UPDATE-PARTIAL:phoneNumber:null')).toMatch(/PATCH \/api\/v1\/business \{"phoneNumber":null\} also changed address \(was "1 Example Street, Springfield", now null\)/);
+    expect(reason('BUS-UPDATE-MEDIA-TYPE')).toMatch(/with Content-Type application\/json; charset=utf-8 answered 200, and \w+ reads .*: the update was not applied/);
+    expect(reason('BUS-UPDATE-EMPTY')).toMatch(/PATCH \/api\/v1\/business \{\} answered 200 and changed .*businessHours/);
   });
 
   test('reads the record from a single-property envelope and says so', async () => {
@@ -218,7 +239,7 @@ test('an interruption at any point of the business lane: every changed field is 
   type Business = Record<string, unknown>;
   const marked = (v: unknown) => typeof v === 'string' && /scr-\d{8}-[0-9a-f]{8}/.test(v);
   const points: [string, (now: Business, before: Business) => boolean][] = [
-    ['after the edges, before the field steps', (now, before) => now.phoneNumber === null && before.phoneNumber !== null],
+    ['at a null sent alone, before its field step', (now, before) => now.phoneNumber === null && before.phoneNumber !== null],
     ['half-way through the field steps', (now) => marked(now.termsAndConditionsUrl)],
     ['after the last field step, before the multi-field update restores them', (now) => marked(now.facebookUrl)],
   ];

@@ -62,9 +62,11 @@ export const EQUIVALENCES: Equivalence[] = [
     same: (s, r) => digits(s as string) === digits(r as string),
   },
   {
-    kind: 'text', clause: FORMATS, form: 'without the spaces around it',
+    // Composed and decomposed accents (Unicode normalization, NFC and NFD) are one text; a
+    // character dropped or replaced (a non-ASCII one in a single-byte column) is another.
+    kind: 'text', clause: FORMATS, form: 'without the spaces around it, or in another Unicode normalization form',
     applies: (s, r) => str(s) && str(r),
-    same: (s, r) => (s as string).trim() === (r as string).trim(),
+    same: (s, r) => (s as string).normalize('NFC').trim() === (r as string).normalize('NFC').trim(),
   },
   {
     // Deduplication is no row: an element sent and not kept is an update not applied ("the fields

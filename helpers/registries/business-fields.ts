@@ -13,11 +13,15 @@ import type { TargetConfig } from '../config/target.ts';
 import type { CheckId } from '../contract/catalog.ts';
 import { changedFieldNames } from '../records/compare.ts';
 import { otherForm, sameValue } from '../records/equivalence.ts';
-import { candidateValues, typeBoundaries, type Boundary, type NamedField } from '../resources/business-values.ts';
-import { edgeShows, patchText as patchOf, show, type BusinessRun, type DoneStep, type EdgeStep } from './business-run.ts';
+import { candidateValues, typeBoundaries, vendorElements, type Boundary, type NamedField } from '../resources/business-values.ts';
+import { edgeShows, patchText as patchOf, show, type BusinessRun, type DoneStep, type EdgeStep, type NullStep } from './business-run.ts';
 
 const nullableTitle = (name: string) => `${name} accepts null, reads back null, then accepts a string`;
 const boundaryTitle = (name: string, edge: Boundary) => `${name} set to ${edge.description}, when answered 200, reads back so`;
+const nullPartialTitle = (name: string) => `updating ${name} to null leaves every other field as it was`;
+/** Whether this run sends a null of the field (--only may leave both checks that judge one out). */
+const nullChosen = (target: TargetConfig, name: string) =>
+  selects(target.only, { id: `BUS-UPDATE-NULLABLE:${name}`, title: nullableTitle(name) }) || selects(target.only, { id: `BUS-UPDATE-PARTIAL:${name}:null`, title: nullPartialTitle(name) });
 
 /** The value sent reads back as sent or in a form equivalent to it (equivalence.ts), which is noted. */
 function readsBack(run: CheckRun, name: string, sent: unknown, read: unknown, message: string): void {
@@ -27,9 +31,9 @@ function readsBack(run: CheckRun, name: string, sent: unknown, read: unknown, me
 }
 
 /**
- * The edges that go out together after the first update step (see EdgeStep): null for each
- * nullable field holding a string, the empty string or list for each field that takes one, of
- * the checks this run holds the target to (--only may leave some out).
+ * The edges that go out together after the first update step (see EdgeStep): the empty string or
+ * list for each field that takes one, of the checks this run holds the target to (--only may
+ * leave some out). A null goes alone (BusinessRun.nullAlone).
  */
 function edgePlan(target: TargetConfig, b: BusinessRun): Map<string, unknown> {
   const plan = new Map<string, unknown>();
@@ -37,7 +41,6 @@ function edgePlan(target: TargetConfig, b: BusinessRun): Map<string, unknown> {
   for (const nf of b.record.exposed().filter((f) => !b.record.unchangeable(f))) {
     const { name } = nf;
     const original = b.record.before()[name];
-    if (nf.field.nullable && typeof original === 'string' && chosen(`BUS-UPDATE-NULLABLE:${name}`, nullableTitle(name))) plan.set(name, null);
     const empty = typeBoundaries(nf).find((e) => e.name === 'empty');
     const value = empty?.valueFrom(original);
     if (empty && value !== undefined && chosen(`BUS-UPDATE-BOUNDARY:${name}:empty`, boundaryTitle(name, empty))) plan.set(name, value);
@@ -72,6 +75,7 @@ export function fieldChecks(target: TargetConfig, updateOp: Operation, nf: Named
       const changed = changedFieldNames(done.before, after, others);
       ensure(changed.length === 0, `updating only ${name} also changed ${changed.join(', ')}`);
     } },
+    ...(nf.field.nullable ? [partialNull(updateOp, nf)] : []),
     ...typeBoundaries(nf).map((edge) => boundary(target, updateOp, nf, edge)),
   ];
   return { group: name, entries };
@@ -110,6 +114,7 @@ function updateStep(target: TargetConfig, updateOp: Operation, nf: NamedField): 
       // values of the edges (the empty list, the empty string, null) shows in its PARTIAL.
       if (b.firstStep === undefined && !b.edgesStarted() && !(nf.field.nullable && typeof record.before()[name] === 'string')) b.firstStep = name;
       if (b.firstStep !== name) await b.edges(() => edgePlan(target, b));
+      if (holdsString(nf, record.before()) && nullChosen(target, name)) await b.nullAlone(name);
       // This update follows its field's edge: its own report shows that too.
       for (const e of b.edgeSteps.get(name)?.exchanges ?? []) recordExchange(e);
       // Judged against the previous read, which holds the earlier fields' changes and the edges.
@@ -134,7 +139,8 @@ function updateStep(target: TargetConfig, updateOp: Operation, nf: NamedField): 
           ensure(answer.status === 200, `${patchText(body)} answered ${answer.status}`);
           b.accepted.set(name, value);
           if (refused.length) run.note(`refused before: ${refused.join('; ')}`);
-          if (b.leadsNull(nf)) await b.nullRoundTrip(name, steps.get(name) as DoneStep);
+          // A field null before the run goes back to null at once, alone (its null, judged as a string's is).
+          if (b.leadsNull(nf) || (nf.field.nullable && original === null && nullChosen(target, name))) await b.nullRoundTrip(name, steps.get(name) as DoneStep);
           return;
         }
         refused.push(`${show(value)} (${source}) answered ${answer.status}`);
@@ -156,6 +162,43 @@ function updateStep(target: TargetConfig, updateOp: Operation, nf: NamedField): 
   } };
 }
 
+const holdsString = ({ field, name }: NamedField, before: Record<string, unknown>) => field.nullable && typeof before[name] === 'string';
+
+/**
+ * BUS-UPDATE-PARTIAL of a field's null, sent alone: the read before it and the read after it
+ * differ in that field only. A field holding a string is judged on its null edge (sent alone
+ * before its step), one null before the run on the null its step put back after its value.
+ */
+function partialNull(updateOp: Operation, nf: NamedField): Check<BusinessRun> {
+  const { name } = nf;
+  return { id: `BUS-UPDATE-PARTIAL:${name}:null`, title: nullPartialTitle(name), changesData: true, needs: [`BUS-UPDATE-200:${name}`], async run(b, run) {
+    const why = b.record.unchangeable(nf);
+    if (why) run.notApplicable(why);
+    const nullBody = patchOf(updateOp, { [name]: null });
+    let before: Record<string, unknown> | undefined;
+    let sent: NullStep | undefined;
+    if (holdsString(nf, b.record.before())) {
+      await b.nullAlone(name);
+      const edge = b.edgeSteps.get(name);
+      sent = edge;
+      before = edge?.before;
+    } else {
+      const done = b.stepOf(name, run);
+      sent = done.nulled;
+      before = done.after;
+      if (!sent) run.notApplicable(`${name} was null before the run and its update step did not put null back alone (its value ${done.after ? 'did not read back' : 'was not read back'}: BUS-UPDATE-APPLIES:${name})`);
+    }
+    if (!sent || !before) throw new Blocked(`BUS-UPDATE-NULLABLE:${name}`, `${nullBody} was not sent alone`);
+    for (const e of sent.exchanges) recordExchange(e);
+    if (sent.status === undefined) throw sent.failure;
+    // Whether null is accepted and read back is BUS-UPDATE-NULLABLE's verdict.
+    if (sent.status !== 200 || !sent.read) run.notApplicable(`${nullBody} answered ${sent.status} (BUS-UPDATE-NULLABLE:${name} judges that)`);
+    const others = b.record.exposed().map((f) => f.name).filter((n) => n !== name);
+    const changed = changedFieldNames(before, sent.read!, others);
+    ensure(changed.length === 0, `${nullBody} also changed ${changed.map((n) => `${n} (was ${show(before![n])}, now ${show(sent!.read![n])})`).join(', ')}`);
+  } };
+}
+
 function nullable(target: TargetConfig, updateOp: Operation, nf: NamedField): Check<BusinessRun> {
   const { name } = nf;
   return { id: `BUS-UPDATE-NULLABLE:${name}`, title: nullableTitle(name), changesData: true, async run(b, run) {
@@ -173,7 +216,7 @@ function nullable(target: TargetConfig, updateOp: Operation, nf: NamedField): Ch
  * every step out). Throws what kept it from being answered.
  */
 async function takeEdge(target: TargetConfig, b: BusinessRun, name: string, checkId: CheckId, what: string, run: CheckRun): Promise<EdgeStep & { status: number }> {
-  await b.edges(() => edgePlan(target, b));
+  await (checkId.startsWith('BUS-UPDATE-BOUNDARY') ? b.edges(() => edgePlan(target, b)) : b.nullAlone(name));
   const edge = b.edgeSteps.get(name);
   if (!edge) throw new Blocked(checkId, `${what} was not sent with the edges`);
   for (const e of edge.exchanges) recordExchange(e);
@@ -284,8 +327,8 @@ function boundary(target: TargetConfig, updateOp: Operation, nf: NamedField, edg
     const { record } = b;
     const why = record.unchangeable(nf);
     if (why) run.notApplicable(why);
-    const value = edge.valueFrom(record.before()[name]);
-    if (value === undefined) run.notApplicable(`${name} read ${show(record.before()[name])} before the run: ${edge.description} cannot be made from it`);
+    const value = edge.valueFrom(record.before()[name], vendorElements(target.vendor.businessValues?.[name]));
+    if (value === undefined) run.notApplicable(`${name} read ${show(record.before()[name])} before the run: ${edge.description} cannot be made from it${edge.name === 'more' ? ' (the element structure is not shown; a copy of an element it holds is not one more, and no element it lacks can be made from its own values: give a list in the vendor config, businessValues.' + name + ')' : ''}`);
     const body = { [name]: value };
     const refused = (status: number) => run.notApplicable(`${patchOf(updateOp, body)} answered ${status}: the bounds of ${name} are not shown (section 2)`);
     if (edge.name === 'empty') {

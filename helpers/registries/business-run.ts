@@ -28,12 +28,13 @@ type Step = DoneStep | { notApplicable: string } | { blocked: Blocked };
 
 /**
  * What one field's edge showed: null for a nullable field holding a string (BUS-UPDATE-NULLABLE),
- * the empty string or the empty list (BUS-UPDATE-BOUNDARY). The edges go out first, in one body,
- * before any field's update step: each step then turns its field from the edge to its new value,
- * which for a nullable field is NULLABLE's "then a string". A field whose edge that body did not
- * show (refused, or not read back) is sent alone, so that its verdict is its own.
+ * the empty string or the empty list (BUS-UPDATE-BOUNDARY). The empty ones go out first, in one
+ * body, before any field's update step: each step then turns its field from the edge to its new
+ * value. A field whose edge that body did not show (refused, or not read back) is sent alone, so
+ * that its verdict is its own. A null goes alone, right before its field's step (see nullAlone),
+ * with the read before it (`before`): the step is NULLABLE's "then a string".
  */
-export interface EdgeStep { value: unknown; status?: number; read?: Row; failure?: unknown; exchanges: Exchange[]; together?: string }
+export interface EdgeStep { value: unknown; status?: number; read?: Row; failure?: unknown; exchanges: Exchange[]; together?: string; before?: Row }
 
 /**
  * What the multi-field update (the restore) found, sent and read: it puts back the fields null
@@ -155,6 +156,26 @@ export class BusinessRun {
     return this.edgesSent;
   }
 
+  private readonly nullsSent = new Map<string, Promise<void>>();
+
+  /**
+   * Null for a field holding a string, sent alone (once), between two reads: a body of one field,
+   * so that what else changed (BUS-UPDATE-PARTIAL:<name>:null) is the null's own doing. Its step
+   * sends it right before its value, when every other field holds a value of this run or of
+   * before it, so a null that spills into a field holding a string shows.
+   */
+  nullAlone(name: string): Promise<void> {
+    let sent = this.nullsSent.get(name);
+    if (!sent) {
+      sent = (async () => {
+        const before = await this.record.current();
+        this.edgeSteps.set(name, { value: null, before, ...(await this.sendEdge({ [name]: null })) });
+      })();
+      this.nullsSent.set(name, sent);
+    }
+    return sent;
+  }
+
   edgesStarted(): boolean {
     return this.edgesSent !== undefined;
   }
@@ -232,15 +253,18 @@ export class BusinessRun {
 
   /**
    * The round trip of a field null before the run, right after its step was answered 200: its
-   * value read back, then null put back and read back. Once that worked, the other fields null
-   * before the run can be changed and restored; if null is refused, this one field is left
-   * changed, and BUS-UPDATE-NULLABLE of it fails naming the request that frees it.
+   * value read back, then null put back alone and read back (BUS-UPDATE-NULLABLE and
+   * BUS-UPDATE-PARTIAL:<name>:null judge it). The first one shows whether null round-trips: once
+   * it did, the other fields null before the run can be changed and restored; if null is refused,
+   * that one field is left changed, and BUS-UPDATE-NULLABLE of it fails naming the request that frees it.
    */
   async nullRoundTrip(name: string, step: DoneStep): Promise<void> {
     step.after = await this.record.read();
     step.read = this.record.lastReadExchange;
+    // Only the first round trip gates the others (see nullGate); each later one is its field's null alone.
+    const gates = this.roundTrip === undefined;
     if (!edgeShows(step.after, name, step.value)) {
-      this.roundTrip = { name, failed: `its value did not read back, BUS-UPDATE-APPLIES:${name}` };
+      if (gates) this.roundTrip = { name, failed: `its value did not read back, BUS-UPDATE-APPLIES:${name}` };
       return;
     }
     const nulled: NullStep = { exchanges: [] };
@@ -255,7 +279,7 @@ export class BusinessRun {
       }
     });
     const shown = nulled.read !== undefined && edgeShows(nulled.read, name, null);
-    this.roundTrip = shown ? { name } : { name, failed: `BUS-UPDATE-NULLABLE:${name}` };
+    if (gates) this.roundTrip = shown ? { name } : { name, failed: `BUS-UPDATE-NULLABLE:${name}` };
   }
 
   stepOf(name: string, run: CheckRun): DoneStep {

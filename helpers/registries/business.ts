@@ -86,7 +86,7 @@ function retrieval(target: TargetConfig, retrieveOp: Operation, fields: NamedFie
 function update(target: TargetConfig, updateOp: Operation, fields: NamedField[]): Group<BusinessRun> {
   return {
     group: 'update',
-    entries: [...fields.map((nf) => fieldChecks(target, updateOp, nf)), writeBack(), currencyOnly(updateOp, fields), multi(updateOp), nullableChecks(target, updateOp, fields), booleanChecks(updateOp, fields)],
+    entries: [...fields.map((nf) => fieldChecks(target, updateOp, nf)), mediaTypeParameter(updateOp), writeBack(), currencyOnly(updateOp, fields), multi(updateOp), nullableChecks(target, updateOp, fields), booleanChecks(updateOp, fields), emptyBody(updateOp)],
   };
 }
 
@@ -156,5 +156,54 @@ function currencyOnly(updateOp: Operation, fields: NamedField[]): Check<Business
     const body = { [currency.name]: b.record.before()[currency.name] };
     const answer = await b.record.update(body);
     ensure(answer.status === 200, `${patchText(updateOp, body)} answered ${answer.status}`);
+  } };
+}
+
+/** The Content-Type of the update with a parameter: the same media type as application/json (RFC 9110 8.3.1: parameters do not make another type). */
+export const JSON_WITH_CHARSET = 'application/json; charset=utf-8';
+
+// An update answered 2xx has changed the fields sent, whatever else the request carries: here the
+// media type the contract names, spelled with a parameter. Refusing that spelling (415, or any
+// 4xx) is the target's choice and must change nothing. Sent after the field checks, the body puts
+// one changed field back to its value from before the run (the target's own, so valid): a write
+// the restore would make anyway, so the check costs an update and a read.
+function mediaTypeParameter(updateOp: Operation): Check<BusinessRun> {
+  return { id: 'BUS-UPDATE-MEDIA-TYPE', title: `an update sent as ${JSON_WITH_CHARSET}, when answered 2xx, is applied`, changesData: true, async run(b, run) {
+    const { record } = b;
+    const snapshot = record.before();
+    const before = await record.current();
+    const back = record.exposed().find((nf) => !record.unchangeable(nf) && !isDeepStrictEqual(b.currentValue(before, nf.name), snapshot[nf.name]) && (snapshot[nf.name] !== null || b.nullProven));
+    const body = back ? { [back.name]: snapshot[back.name] } : b.probeBody(before);
+    const sent = `${patchText(updateOp, body)} with Content-Type ${JSON_WITH_CHARSET}`;
+    const answer = await record.update(body, undefined, { headers: { 'Content-Type': JSON_WITH_CHARSET } });
+    const after = await record.read();
+    const others = record.exposed().map((f) => f.name).filter((n) => !(n in body));
+    if (answer.status >= 400 && answer.status < 500) {
+      const changed = changedFieldNames(before, after, record.exposed().map((f) => f.name));
+      ensure(changed.length === 0, `${sent} answered ${answer.status} and changed ${changed.join(', ')}`);
+      return run.note(`${sent} answered ${answer.status}: the target refuses the parameter, which the contract does not forbid`);
+    }
+    ensure(answer.status >= 200 && answer.status < 300, `${sent} answered ${answer.status}`);
+    const unapplied = Object.keys(body).filter((n) => !edgeShows(after, n, body[n]));
+    ensure(unapplied.length === 0, `${sent} answered ${answer.status}, and ${unapplied.map((n) => `${n} reads ${show(after[n])}`).join(', ')}: the update was not applied`);
+    const changed = changedFieldNames(before, after, others);
+    ensure(changed.length === 0, `${sent} also changed ${changed.join(', ')}`);
+  } };
+}
+
+// Section 2: "a request may send a subset of them (partial update)"; the empty subset is one, and
+// of the fields in it none is to change. Whether {} is a valid update is not shown, so a refusal
+// (4xx) is allowed too; either way the record stays as it was.
+function emptyBody(updateOp: Operation): Check<BusinessRun> {
+  return { id: 'BUS-UPDATE-EMPTY', title: 'an update with no field changes nothing', changesData: true, async run(b, run) {
+    const { record } = b;
+    if (!record.exposed().length) run.notApplicable('the retrieval exposes none of the documented fields: no change would show');
+    const before = await record.current();
+    const body = {};
+    const answer = await record.update(body);
+    ensure(answer.status < 500, `${patchText(updateOp, body)} answered ${answer.status}`);
+    const changed = changedFieldNames(before, await record.read(), record.exposed().map((f) => f.name));
+    ensure(changed.length === 0, `${patchText(updateOp, body)} answered ${answer.status} and changed ${changed.join(', ')}`);
+    if (answer.status >= 400) run.note(`${patchText(updateOp, body)} answered ${answer.status}: the target refuses an update with no field, which the contract does not forbid`);
   } };
 }

@@ -3,6 +3,7 @@ import type { BusinessField, Spec } from '../contract/spec.ts';
 import type { TargetConfig } from '../config/target.ts';
 import { businessFieldName } from '../records/record-shapes.ts';
 import { markValue } from '../records/run-marker.ts';
+import { sameValue } from '../records/equivalence.ts';
 
 /** A documented business field under the name the target uses for it. */
 export interface NamedField {
@@ -42,6 +43,14 @@ const PLAUSIBLE: Record<string, unknown[]> = {
   name: ['Conformance Check Business', 'Conformance Check Business 2'],
   ...SOCIAL,
 };
+
+/**
+ * Text beyond ASCII: letters with accents, a non-Latin script, and a character outside the Basic
+ * Multilingual Plane (a surrogate pair in UTF-16). A string reads back as sent whatever its
+ * characters, so free text the suite writes carries these first; a target that refuses them (4xx:
+ * formats are not shown) is given the same value without them, as before.
+ */
+export const BEYOND_ASCII = 'Zürich Ελλάδα 東京 𝄞';
 
 function plausible({ field, name }: NamedField): unknown[] {
   if (PLAUSIBLE[field.specName]) return PLAUSIBLE[field.specName];
@@ -117,13 +126,15 @@ export function candidateValues(nf: NamedField, vendorValues: Record<string, unk
     if (Array.isArray(original) && original.length === 0 && !vendor.length) return { unavailable: `${name} reads as an empty array: its element structure is not shown, so no other value can be derived (give one in the vendor config, businessValues.${name})` };
     // The list one element shorter, else one longer (the edge BUS-UPDATE-BOUNDARY:more sends):
     // a list of one element has no shorter one but the empty edge, which is sent before the step.
-    own = Array.isArray(original) && original.length ? [original.slice(0, -1), original, [...original, original[0]]].map((value) => ({ value, source: 'derived' })) : [];
+    const more = Array.isArray(original) ? oneMore(original, vendorElements(vendorValues?.[name])) : undefined;
+    own = Array.isArray(original) && original.length ? [original.slice(0, -1), original, ...(more === undefined ? [] : [[...original, more]])].map((value) => ({ value, source: 'derived' })) : [];
   } else if (field.types.includes('string')) {
     const mark = (value: unknown) => (runId && typeof value === 'string' ? (markValue(value, runId, markerKind(nf)) ?? value) : value);
-    own = [
-      ...derived(nf, original).map((value): Candidate => ({ value: mark(value), source: 'derived' })),
-      ...plausible(nf).map((value): Candidate => ({ value: mark(value), source: 'plausible' })),
+    const ascii = [
+      ...derived(nf, original).map((value): Candidate => ({ value, source: 'derived' })),
+      ...plausible(nf).map((value): Candidate => ({ value, source: 'plausible' })),
     ];
+    own = [...(markerKind(nf) === 'text' && ascii.length ? [{ ...ascii[0], value: `${ascii[0].value as string} ${BEYOND_ASCII}` }] : []), ...ascii].map((c) => ({ ...c, value: mark(c.value) }));
   } else {
     return { unavailable: `no valid value can be derived for the documented type ${field.types.join(' or ')} of ${name}` };
   }
@@ -136,6 +147,50 @@ export function candidateValues(nf: NamedField, vendorValues: Record<string, unk
     out.push(c);
   }
   return out.length ? out : { unavailable: `${name}: no value to try differs from the current one` };
+}
+
+/** The elements of the lists the vendor gives for a field (businessValues): elements the target accepts. */
+export const vendorElements = (values: unknown[] | undefined): unknown[] => (values ?? []).flatMap((v) => (Array.isArray(v) ? v : []));
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+/** A value's form: its type, and for a string its letters and digits as classes ("09:00" and "17:00" share one, "MONDAY" has another). */
+const formOf = (v: unknown) => (typeof v === 'string' ? `s${v.replace(/\p{L}/gu, 'a').replace(/\d/g, '9')}` : jsonType(v));
+
+/**
+ * An element the list does not hold, under the equivalence table (a copy, or one the target could
+ * read back as one it holds, is no element more: whether a list of WorkHours may hold one twice is
+ * not shown, so a list with a repeated element is never sent). Their structure is not shown, so it
+ * is made of the target's own values: an element of `known` (a list the vendor gives, which the
+ * target accepts) that the list lacks; else an element of the list with one property's value taken
+ * from another element (the day of another, its start time…), the first such that is new; else,
+ * for a list of one element, that element with two of its properties of one form exchanged (its
+ * start and end time). Undefined when none can be made.
+ */
+export function oneMore(list: unknown[], known: unknown[] = []): unknown {
+  const isNew = (e: unknown) => !list.some((x) => sameValue(e, x) || sameValue(x, e));
+  const fromKnown = known.find(isNew);
+  if (fromKnown !== undefined) return fromKnown;
+  const elements = [...list, ...known].filter(isObject);
+  for (const base of list.filter(isObject)) {
+    for (const [k, v] of Object.entries(base)) {
+      for (const other of elements) {
+        if (!(k in other) || jsonType(other[k]) !== jsonType(v) || sameValue(other[k], v)) continue;
+        const made = { ...base, [k]: other[k] };
+        if (isNew(made)) return made;
+      }
+    }
+  }
+  for (const base of list.filter(isObject)) {
+    const keys = Object.keys(base);
+    for (const [i, a] of keys.entries()) {
+      for (const b of keys.slice(i + 1)) {
+        if (formOf(base[a]) !== formOf(base[b]) || sameValue(base[a], base[b])) continue;
+        const made = { ...base, [a]: base[b], [b]: base[a] };
+        if (isNew(made)) return made;
+      }
+    }
+  }
+  return undefined;
 }
 
 /** The JSON type of a value, in the spec's vocabulary. */
@@ -155,20 +210,26 @@ export function hasDocumentedType(field: BusinessField, value: unknown): boolean
 export interface Boundary {
   name: 'empty' | 'more';
   description: string;
-  /** The value, from the field's value before the run (the longest list it held); undefined when none can be made from it. */
-  valueFrom(original: unknown): unknown;
+  /**
+   * The value, from the field's value before the run and the elements known to be accepted (see
+   * oneMore); undefined when none can be made from them.
+   */
+  valueFrom(original: unknown, known?: unknown[]): unknown;
 }
 
 /**
- * The edges of a field's documented type: an array may be empty or hold one element more (a copy
- * of its first: the element structure is not shown); a string that cannot be null may be empty
- * (a nullable one's edge is null, BUS-UPDATE-NULLABLE's). A boolean's two values are BUS-UPDATE-BOOLEAN's.
+ * The edges of a field's documented type: an array may be empty or hold one element more (an
+ * element it does not hold, see oneMore); a string that cannot be null may be empty (a nullable
+ * one's edge is null, BUS-UPDATE-NULLABLE's). A boolean's two values are BUS-UPDATE-BOOLEAN's.
  */
 export function typeBoundaries({ field }: NamedField): Boundary[] {
   if (field.types.includes('array')) {
     return [
       { name: 'empty', description: 'the empty list', valueFrom: () => [] },
-      { name: 'more', description: 'its list with one element more', valueFrom: (v) => (Array.isArray(v) && v.length ? [...v, v[0]] : undefined) },
+      { name: 'more', description: 'its list with one element more', valueFrom: (v, known) => {
+        const more = Array.isArray(v) && v.length ? oneMore(v, known) : undefined;
+        return more === undefined ? undefined : [...(v as unknown[]), more];
+      } },
     ];
   }
   if (field.types.includes('string') && !field.nullable) return [{ name: 'empty', description: 'the empty string', valueFrom: () => '' }];

@@ -16,6 +16,8 @@ const NEAR_MISSES = [
 const eachKind = (op: 'retrieveBusiness' | 'updateBusiness'): CheckId[] => [`BUS-AUTH-MISSING:${op}`, `BUS-AUTH-INVALID:${op}:unknown-key`, `BUS-AUTH-EXPIRED:${op}`];
 const bothOps = (...names: string[]) => (['retrieveBusiness', 'updateBusiness'] as const).flatMap((op) => names.map((name): CheckId => `BUS-AUTH-INVALID:${op}:${name}`));
 /** The documented fields under the reference's names: one wrong-type fault each. */
+/** The nullable fields the seed holds a string in: their null goes alone, before their update step. */
+const NULLABLE_HOLDING_STRINGS = ['phoneNumber', 'address', 'websiteUrl', 'termsAndConditionsUrl', 'instagramUrl', 'twitterUrl', 'facebookUrl'];
 const FIELDS = [
   'name', 'email', 'phoneNumber', 'address', 'currencyIso', 'websiteUrl', 'timeZone', 'businessHours', 'termsAndConditionsUrl', 'privacyPolicyUrl',
   'useGdprCompliance', 'instagramUrl', 'tikTokUrl', 'youTubeUrl', 'twitterUrl', 'linkedInUrl', 'facebookUrl',
@@ -60,6 +62,7 @@ export const businessFaults: Fault[] = [
       ...ids('BUS-UPDATE-NULLABLE', ['phoneNumber', 'address', 'websiteUrl', 'termsAndConditionsUrl', 'instagramUrl', 'twitterUrl', 'facebookUrl']),
       'BUS-UPDATE-BOOLEAN:useGdprCompliance:true-to-false',
       ...ids('BUS-UPDATE-BOUNDARY:businessHours', ['empty', 'more']), ...ids('BUS-UPDATE-BOUNDARY', ['name:empty', 'email:empty', 'currencyIso:empty', 'timeZone:empty']),
+      'BUS-UPDATE-MEDIA-TYPE',
     ],
   },
   {
@@ -73,6 +76,8 @@ export const businessFaults: Fault[] = [
       'BUS-UPDATE-WRITEBACK', 'BUS-UPDATE-MULTI', 'BUS-AUTH-MISSING', 'BUS-AUTH-INVALID', 'BUS-AUTH-EXPIRED', 'BUS-AUTH-REJECTED-NO-CHANGE',
       // No value of the record shows, so none can be looked for in a refusal; no edge can be read back.
       'BUS-AUTH-NO-RECORD', 'BUS-UPDATE-BOUNDARY',
+      // No field shows whether an update applied, nor what an update with no field changed.
+      'BUS-UPDATE-MEDIA-TYPE', 'BUS-UPDATE-EMPTY',
     ],
   },
   {
@@ -109,7 +114,9 @@ export const businessFaults: Fault[] = [
   {
     name: 'business-patch-replaces',
     description: 'An update replaces the whole record with the body: fields not sent are dropped.',
-    kills: [...ids('BUS-UPDATE-PARTIAL', FIELDS), 'BUS-UPDATE-PARTIAL:operations-write-back'],
+    // A nullable field holding a string is replaced first by its null alone (so its value's
+    // update finds nothing left to drop); {} drops everything.
+    kills: [...ids('BUS-UPDATE-PARTIAL', FIELDS.filter((f) => !NULLABLE_HOLDING_STRINGS.includes(f))), ...NULLABLE_HOLDING_STRINGS.map((f) => `BUS-UPDATE-PARTIAL:${f}:null` as const), 'BUS-UPDATE-PARTIAL:operations-write-back', 'BUS-UPDATE-EMPTY'],
   },
   {
     name: 'business-field-ignored',
@@ -119,15 +126,15 @@ export const businessFaults: Fault[] = [
   {
     name: 'business-name-required',
     description: 'An update without name is refused (422): no partial update of any other field.',
-    // The operations suite's write-back is a body with only currencyIso, refused too. The fields
-    // null in the seed are each tried (the edges, which carry name, showed null accepted), and
-    // their null, the target's own value, is refused back.
+    // The operations suite's write-back is a body with only currencyIso, refused too. Each null
+    // goes alone, without name, and is refused: the fields null in the seed are not changed (null
+    // might not put them back). The body of several fields lacks name (put back before it).
     kills: [
-      ...ids('BUS-UPDATE-200', ['email', 'phoneNumber', 'address', 'currencyIso', 'websiteUrl', 'timeZone', 'businessHours', 'termsAndConditionsUrl', 'privacyPolicyUrl', 'useGdprCompliance', 'instagramUrl', 'tikTokUrl', 'youTubeUrl', 'twitterUrl', 'linkedInUrl', 'facebookUrl']),
-      ...ids('BUS-UPDATE-APPLIES', ['email', 'phoneNumber', 'address', 'currencyIso', 'websiteUrl', 'timeZone', 'businessHours', 'termsAndConditionsUrl', 'privacyPolicyUrl', 'useGdprCompliance', 'instagramUrl', 'tikTokUrl', 'youTubeUrl', 'twitterUrl', 'linkedInUrl', 'facebookUrl']),
+      ...ids('BUS-UPDATE-200', ['email', 'phoneNumber', 'address', 'currencyIso', 'websiteUrl', 'timeZone', 'businessHours', 'termsAndConditionsUrl', 'useGdprCompliance', 'instagramUrl', 'twitterUrl', 'facebookUrl']),
+      ...ids('BUS-UPDATE-APPLIES', ['email', 'phoneNumber', 'address', 'currencyIso', 'websiteUrl', 'timeZone', 'businessHours', 'termsAndConditionsUrl', 'useGdprCompliance', 'instagramUrl', 'twitterUrl', 'facebookUrl']),
       ...ids('BUS-UPDATE-NULLABLE', ['phoneNumber', 'address', 'websiteUrl', 'termsAndConditionsUrl', 'instagramUrl', 'twitterUrl', 'facebookUrl']),
       'BUS-UPDATE-BOOLEAN:useGdprCompliance:true-to-false',
-      'BUS-UPDATE-CURRENCY-ONLY', 'OP-DOCUMENTED:updateBusiness',
+      'BUS-UPDATE-CURRENCY-ONLY', 'BUS-UPDATE-MULTI', 'OP-DOCUMENTED:updateBusiness',
     ],
   },
   {
@@ -135,7 +142,7 @@ export const businessFaults: Fault[] = [
     description: 'instagramUrl and facebookUrl are written into each other.',
     // The body of every field and the write-back come after the lane has given the two fields
     // values of their own, and put back their values from before the run, which differ.
-    kills: [...ids('BUS-UPDATE-APPLIES', ['instagramUrl', 'facebookUrl']), ...ids('BUS-UPDATE-PARTIAL', ['instagramUrl', 'facebookUrl']), ...ids('BUS-UPDATE-NULLABLE', ['instagramUrl', 'facebookUrl']), 'BUS-UPDATE-MULTI', 'BUS-UPDATE-WRITEBACK'],
+    kills: [...ids('BUS-UPDATE-APPLIES', ['instagramUrl', 'facebookUrl']), ...ids('BUS-UPDATE-PARTIAL', ['instagramUrl', 'facebookUrl', 'instagramUrl:null', 'facebookUrl:null']), ...ids('BUS-UPDATE-NULLABLE', ['instagramUrl', 'facebookUrl']), 'BUS-UPDATE-MULTI', 'BUS-UPDATE-WRITEBACK'],
   },
   {
     name: 'business-patch-first-field-only',
@@ -204,6 +211,19 @@ export const businessFaults: Fault[] = [
     kills: ids('BUS-UPDATE-BOUNDARY', ['name:empty', 'email:empty', 'currencyIso:empty', 'timeZone:empty']),
   },
   {
+    // The null of each nullable field goes alone: one clearing its neighbour shows where that holds a string.
+    name: 'business-null-clears-previous',
+    description: 'A null sent to a nullable business field also clears the nullable field before it (address clears phoneNumber, …).',
+    kills: ['BUS-UPDATE-PARTIAL:phoneNumber:null', 'BUS-UPDATE-PARTIAL:address:null', 'BUS-UPDATE-PARTIAL:websiteUrl:null', 'BUS-UPDATE-PARTIAL:termsAndConditionsUrl:null', 'BUS-UPDATE-PARTIAL:privacyPolicyUrl:null', 'BUS-UPDATE-PARTIAL:tikTokUrl:null', 'BUS-UPDATE-PARTIAL:linkedInUrl:null'],
+  },
+  {
+    // Each nullable field's value follows its null (sent alone before it), so every such update
+    // fills a field in, while the field set just before holds a string.
+    name: 'business-filled-field-clears-others',
+    description: 'An update that turns a nullable field from null into a string empties every other text field it does not send (taken for a one-field form).',
+    kills: [...ids('BUS-UPDATE-PARTIAL', ['phoneNumber', 'address', 'websiteUrl', 'termsAndConditionsUrl', 'privacyPolicyUrl', 'tikTokUrl', 'linkedInUrl']), 'BUS-UPDATE-MULTI'],
+  },
+  {
     name: 'business-hours-three-at-most',
     description: 'Only the first three WorkHours of businessHours are stored; the update answers 200.',
     kills: ['BUS-UPDATE-BOUNDARY:businessHours:more'],
@@ -219,9 +239,9 @@ export const businessFaults: Fault[] = [
     description: 'An update that does not send businessHours empties them.',
     // The lane changes the fields in the order of the update schema (spec/openapi.yaml): seen by
     // the first (name), which goes before the edges empty businessHours; by the first update after
-    // the lane has set businessHours again (the field after it); and by the operations pass's
-    // write-back (currencyIso alone) before the lane.
-    kills: ['BUS-UPDATE-PARTIAL:name', 'BUS-UPDATE-PARTIAL:termsAndConditionsUrl', 'BUS-UPDATE-PARTIAL:operations-write-back'],
+    // the lane has set businessHours again (the null of the field after it, sent alone); by the
+    // update with no field; and by the operations pass's write-back (currencyIso alone) before the lane.
+    kills: ['BUS-UPDATE-PARTIAL:name', 'BUS-UPDATE-PARTIAL:termsAndConditionsUrl:null', 'BUS-UPDATE-PARTIAL:operations-write-back', 'BUS-UPDATE-EMPTY'],
   },
   {
     // Found by mutation testing: the first update (the operations pass's currency-only write-back)

@@ -9,7 +9,7 @@ export const firstContactFaults: Fault[] = [
   {
     name: 'business-patch-charset-ignored',
     description: 'PATCH /api/v1/business with a Content-Type carrying a parameter ("application/json; charset=utf-8") answers 200 and applies nothing.',
-    kills: [],
+    kills: ['BUS-UPDATE-MEDIA-TYPE'],
     firstContact: { round: '2026-11-29', outcome: 'wrong', verdict: "exit 0 CONFORMANT", note: "The suite sends Content-Type exactly 'application/json'; it never sends the same media type with a parameter. Arguable whether the contract's header value covers parameters (RFC 9110 says the media type is the same)." },
   },
   {
@@ -21,7 +21,7 @@ export const firstContactFaults: Fault[] = [
   {
     name: 'business-hours-read-stale',
     description: 'The retrieval serves businessHours from a cache refreshed only when an update changes another field too: after an update of businessHours alone it shows the old ones.',
-    kills: [],
+    kills: ['BUS-UPDATE-APPLIES:businessHours', 'BUS-UPDATE-BOUNDARY:businessHours:more', 'BUS-UPDATE-PARTIAL:termsAndConditionsUrl:null'],
     firstContact: { round: '2026-11-29', outcome: 'right', verdict: "exit 1: BUS-UPDATE-APPLIES:businessHours, BUS-UPDATE-BOUNDARY:businessHours:more, BUS-UPDATE-PARTIAL:termsAndConditionsUrl failed", note: "'businessHours reads back [] after an update to [...]' names the stale read." },
   },
   {
@@ -39,13 +39,13 @@ export const firstContactFaults: Fault[] = [
   {
     name: 'business-drops-non-ascii',
     description: 'PATCH /api/v1/business stores strings with their non-ASCII characters (accents, emoji) removed, and answers 200.',
-    kills: [],
+    kills: ['BUS-UPDATE-APPLIES:name', 'BUS-UPDATE-APPLIES:address', 'BUS-UPDATE-NULLABLE:address'],
     firstContact: { round: '2026-11-29', outcome: 'wrong', verdict: "exit 0 CONFORMANT", note: "No value the suite sends has a non-ASCII character." },
   },
   {
     name: 'business-null-clears-next',
     description: 'A null sent to a nullable business field also clears the nullable field after it (phoneNumber clears address, websiteUrl the terms URL, …).',
-    kills: [],
+    kills: ['BUS-UPDATE-PARTIAL:phoneNumber:null', 'BUS-UPDATE-PARTIAL:address:null', 'BUS-UPDATE-PARTIAL:websiteUrl:null', 'BUS-UPDATE-PARTIAL:privacyPolicyUrl:null', 'BUS-UPDATE-PARTIAL:youTubeUrl:null', 'BUS-UPDATE-PARTIAL:linkedInUrl:null', 'BUS-UPDATE-PARTIAL:facebookUrl:null'],
     firstContact: { round: '2026-11-29', outcome: 'wrong', verdict: "exit 0 CONFORMANT", note: "BUS-UPDATE-NULLABLE:* are judged from one PATCH that sets every nullable field to null at once, so a null that also clears its neighbour is invisible; no field is set to null alone." },
   },
   {
@@ -57,13 +57,13 @@ export const firstContactFaults: Fault[] = [
   {
     name: 'business-empty-body-resets',
     description: 'PATCH /api/v1/business with {} answers 200 and clears every nullable field and the business hours (an empty form taken as "clear all").',
-    kills: [],
+    kills: ['BUS-UPDATE-EMPTY'],
     firstContact: { round: '2026-11-29', outcome: 'wrong', verdict: "exit 0 CONFORMANT", note: "The suite never sends {} (an empty subset of the fields); arguable whether {} is a request the contract covers ('any of the business fields')." },
   },
   {
     name: 'business-wide-patch-misaligned',
     description: 'A business update of more than three fields pairs the values, in body order, with the field names sorted alphabetically: values land in other fields.',
-    kills: [],
+    kills: ['BUS-UPDATE-WRITEBACK', 'BUS-UPDATE-MULTI'],
     firstContact: { round: '2026-11-29', outcome: 'right', verdict: "exit 1: BUS-UPDATE-WRITEBACK and BUS-UPDATE-MULTI failed", note: "Both reasons say a valid multi-field body 'answered 422' (the misplaced values fail type validation): the observable breakage; had the product not validated types, whether the values landing elsewhere would be named is not measured." },
   },
 ];

@@ -212,6 +212,7 @@ function update(req: RefRequest, ctx: RefContext) {
   // Fault business-refusal-shows-record: a refused update of two fields or more answers 401 with the record.
   if (denied && ctx.fault('business-refusal-shows-record') && isRecord(req.body) && Object.keys(req.body).length >= 2) return json(401, { error: 'unauthorized', business: ctx.state.business });
   if (denied && !ctx.fault('business-rejected-patch-applied') && !appliedAnyway) return denied;
+  if (ctx.varies('business-media-type-exact') && req.headers['content-type'] !== 'application/json') return error(415, 'unsupported_media_type', 'Content-Type must be application/json');
   if (!isRecord(req.body)) return ctx.varies('business-update-unvalidated') ? json(200, enveloped(ctx, ctx.state.business)) : error(400, 'invalid_body', 'The body must be a JSON object');
   // Fault business-patch-many-fields-ignored: a body of more than four fields is answered, not applied.
   if (ctx.fault('business-patch-many-fields-ignored') && Object.keys(req.body).length > 4) return json(200, enveloped(ctx, ctx.state.business));
@@ -223,6 +224,7 @@ function update(req: RefRequest, ctx: RefContext) {
     ctx.state.business = { ...ctx.state.business, ...Object.fromEntries(NULLABLE_STRINGS.map((f) => [f, null])), businessHours: [] };
     return json(200, enveloped(ctx, ctx.state.business));
   }
+  if (ctx.varies('business-empty-update-refused') && Object.keys(req.body).length === 0) return error(422, 'invalid_body', 'Nothing to update');
   const rules = fieldRules(ctx);
   const changes: Record<string, unknown> = {};
   // Fault business-patch-first-field-only: only the first field of the body is looked at.
@@ -240,6 +242,7 @@ function update(req: RefRequest, ctx: RefContext) {
       if (ctx.varies('strict-validation') || ctx.varies('validation-400')) return error(422, 'unknown_field', `Unknown field ${field}`);
       continue;
     }
+    if (ctx.varies('business-text-ascii-only') && typeof value === 'string' && /[^\x00-\x7F]/.test(value)) return error(422, 'invalid_value', `${field} must be ASCII`);
     if (ctx.fault('business-null-rejected') && value === null) return error(422, 'invalid_value', `${field} must not be null`);
     if (ctx.fault('business-unset-fields-500') && value !== null && UNSET_IN_SEED.includes(field)) return error(500, 'internal', `${field} could not be saved`);
     if (ctx.fault('business-true-ignored') && value === true) continue;
@@ -252,6 +255,14 @@ function update(req: RefRequest, ctx: RefContext) {
   // Fault business-null-clears-next: a null also lands in the next nullable field.
   if (ctx.fault('business-null-clears-next')) {
     for (const [f, v] of Object.entries({ ...changes })) if (v === null && NULLABLE_STRINGS.includes(f)) changes[NULLABLE_STRINGS[(NULLABLE_STRINGS.indexOf(f) + 1) % NULLABLE_STRINGS.length]] ??= null;
+  }
+  // Fault business-null-clears-previous: the same off-by-one the other way.
+  if (ctx.fault('business-null-clears-previous')) {
+    for (const [f, v] of Object.entries({ ...changes })) if (v === null && NULLABLE_STRINGS.includes(f)) changes[NULLABLE_STRINGS[(NULLABLE_STRINGS.indexOf(f) + NULLABLE_STRINGS.length - 1) % NULLABLE_STRINGS.length]] ??= null;
+  }
+  // Fault business-filled-field-clears-others: a field filled in (null to a string) is taken for a one-field form, which posts the other text fields empty (null where a field may be null).
+  if (ctx.fault('business-filled-field-clears-others') && Object.entries(changes).some(([f, v]) => NULLABLE_STRINGS.includes(f) && typeof v === 'string' && ctx.state.business[f] === null)) {
+    for (const [f, v] of Object.entries(ctx.state.business)) if (!(f in changes) && typeof v === 'string') changes[f] = NULLABLE_STRINGS.includes(f) ? null : '';
   }
   if (ctx.fault('business-hours-read-stale')) {
     cachedHours(ctx);
