@@ -11,9 +11,8 @@ import type { LeasePlace } from '../safety/lease.ts';
 import { is2xx, type Answer, type ApiClient } from '../http/client.ts';
 import type { CreatedRecords } from '../safety/created-records.ts';
 import { pick } from '../records/record-shapes.ts';
-import { ListReader, type ListEnd } from '../records/list-reader.ts';
-import { isRecord, SERVER_MAINTAINED, type Row } from '../contract/record.ts';
-import { createHash } from 'node:crypto';
+import { ListReader, fingerprint, type ListEnd } from '../records/list-reader.ts';
+import { isRecord, type Row } from '../contract/record.ts';
 import type { ResourceOps } from '../contract/resource-ops.ts';
 import type { TargetConfig } from '../config/target.ts';
 
@@ -371,10 +370,4 @@ export class CustomerLane {
     }
     return left;
   }
-}
-
-/** The fields of a row but those the server stamps, in a fixed order, as a short digest. */
-function fingerprint(row: Row): string {
-  const fields = Object.keys(row).filter((k) => !SERVER_MAINTAINED.test(k)).sort().map((k) => [k, row[k]]);
-  return createHash('sha1').update(JSON.stringify(fields)).digest('base64');
 }
