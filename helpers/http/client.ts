@@ -79,6 +79,9 @@ export interface BodySink {
   end(): { json: unknown; jsonError?: string };
 }
 
+/** For a request whose status is all that is judged: its body goes by unread, whatever its length. */
+export const statusOnly = (): BodySink => ({ write: () => false, end: () => ({ json: undefined, jsonError: 'not read: only the status is judged' }) });
+
 /** A complete answer from the target. */
 export interface Answer {
   status: number;
@@ -144,8 +147,8 @@ export class ApiClient {
   }
 
   /** Calls a documented operation; `id` fills the path's {id}. */
-  call(op: Operation, options: { id?: unknown; body?: unknown; auth?: Auth } = {}): Promise<Answer> {
-    return this.send({ method: op.method, path: fillId(op.path, options.id), body: options.body, auth: options.auth });
+  call(op: Operation, options: { id?: unknown; body?: unknown; auth?: Auth; sink?: SendOptions['sink'] } = {}): Promise<Answer> {
+    return this.send({ method: op.method, path: fillId(op.path, options.id), body: options.body, auth: options.auth, sink: options.sink });
   }
 
   /**

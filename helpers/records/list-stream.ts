@@ -1,6 +1,7 @@
 import { JSONParser } from '@streamparser/json';
 import { BodyTooLarge, type BodySink } from '../http/client.ts';
 import { isRecord, type Row } from '../contract/record.ts';
+import { listItems } from './record-shapes.ts';
 
 /** What a list page held once its rows went by: the answer without them, and where they were. */
 export interface ListPage {
@@ -35,7 +36,8 @@ export interface ListPage {
  * path up front.
  */
 export function listSink(idField: string, limit: number, onRow: (row: Row) => boolean | void): { sink: BodySink; page(): ListPage } {
-  const parser = new JSONParser({ keepStack: true });
+  // A string buffer of its own: the parser's default copies every string byte by byte (twice as slow on a list).
+  const parser = new JSONParser({ keepStack: true, stringBufferSize: 64 * 1024 });
   const others = new Set<string>();
   let skeleton: unknown;
   let listPath: string | undefined;
@@ -87,4 +89,16 @@ export function listSink(idField: string, limit: number, onRow: (row: Row) => bo
     },
   };
   return { sink, page: () => ({ skeleton, listPath, rows, others: [...others], stopped }) };
+}
+
+/**
+ * What is left of the list's array once its rows were taken out (elements that are no record
+ * carrying the id), or, when no row was found, the one array there is (see listItems); undefined
+ * when the answer holds no list.
+ */
+export function leftInList(page: ListPage): unknown[] | undefined {
+  if (page.listPath === undefined) return listItems(page.skeleton);
+  let node: unknown = page.skeleton;
+  for (const key of page.listPath === '' ? [] : page.listPath.split('.')) node = isRecord(node) ? node[key] : undefined;
+  return Array.isArray(node) ? node : undefined;
 }
