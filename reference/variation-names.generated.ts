@@ -34,6 +34,7 @@ export type VariationName =
   | 'list-newest-first'
   | 'list-paged'
   | 'list-pages-body-link'
+  | 'list-pages-cursor-meta'
   | 'list-pages-link-header'
   | 'list-sorted-by-name'
   | 'many-customers'

@@ -127,7 +127,8 @@ export class ListReader {
       if (broken) throw broken;
       if (stopped) return { complete: false, stopped: true, pages };
       if (!is2xx(answer)) throw new ListBroken(`${doing}: ${where} answered ${answer.status} ${body(answer)}`);
-      const page = stream!.page();
+      // A client that parsed the body whole (no sink asked) gives the answer as it is.
+      const page = stream?.page() ?? { skeleton: answer.json, rows: 0, others: [], stopped: false };
       let rows = page.rows;
       let skip: unknown[] | undefined;
       if (page.listPath === undefined) {
@@ -151,7 +152,7 @@ export class ListReader {
       const more = moreOf(answer, { items, pages, rows, skip });
       if (more === undefined) next = undefined;
       else if ('cannot' in more) {
-        return { complete: false, stopped: false, pages, unknown: `${where} says the list goes on (${more.cannot}) in a way the suite cannot follow (a link, or a cursor named cursor, after, starting_after, page_token, page or offset), so whether it names every record is unknown` };
+        return { complete: false, stopped: false, pages, unknown: `${where} says the list goes on (${more.cannot}) in a way the suite cannot follow (a link, or a cursor named cursor, after, starting_after, page_token, page or offset), so whether it names every record is unknown: give the page parameter as listPaging in the vendor config` };
       } else if ('param' in more) next = withParam(next, more.param, more.value);
       else {
         const resolved = this.sameOrigin(more.link, this.target.baseUrl + next);
