@@ -323,3 +323,11 @@ test('--max-pages below the list: the checks that need the whole list are blocke
     await ref.close();
   }
 });
+
+test('a visitor that stops hears of no row after the one it stopped at, within the same chunk', async () => {
+  const { listSink } = await import('../helpers/records/list-stream.ts');
+  const heard: unknown[] = [];
+  const { sink } = listSink('id', 1 << 20, (row) => heard.push(row.id) === 2);
+  expect(sink.write(Buffer.from(JSON.stringify({ data: rows(1, 2, 3, 4) })))).toBe(true);
+  expect(heard).toEqual([1, 2]);
+});

@@ -50,6 +50,8 @@ export function listSink(idField: string, limit: number, onRow: (row: Row) => bo
   let ended = false;
   parser.onEnd = () => void (ended = true);
   parser.onValue = ({ value, parent, stack }) => {
+    // The rest of a chunk is still parsed once the visitor stopped: it hears of no more rows.
+    if (stopped) return;
     if (stack.length === 0) skeleton = value;
     if (!Array.isArray(parent) || !isRecord(value) || !(idField in value)) return;
     // stack[0] is the top level's own slot; stack[i].value (i >= 1) are the containers above `parent`.
