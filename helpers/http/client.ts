@@ -267,6 +267,15 @@ export class ApiClient {
       attempt,
       id: nextExchangeId(),
     };
+    // The timeout bounds a whole answer; for a body taken as it arrives (a list of any length,
+    // parsed on the way at a pace of the suite's own), it bounds each wait for the next chunk.
+    const abort = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const wait = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => abort.abort(new DOMException(`no answer in ${this.target.timeoutMs} ms`, 'TimeoutError')), this.target.timeoutMs);
+    };
+    wait();
     try {
       // undici's request() never follows redirects: a 3xx is reported as the answer it is,
       // and the key is never sent to another origin.
@@ -274,11 +283,11 @@ export class ApiClient {
         method: options.method as Dispatcher.HttpMethod,
         headers,
         body,
-        signal: AbortSignal.timeout(this.target.timeoutMs),
+        signal: abort.signal,
       });
       const resHeaders = flattenHeaders(res.headers);
       const sink = options.sink?.(res.statusCode, resHeaders);
-      const { text, bytes, parsed } = sink ? await readInto(res.body, sink) : await readCapped(res.body, limitsOf(this.target).maxBodyBytes);
+      const { text, bytes, parsed } = sink ? await readInto(res.body, sink, wait) : await readCapped(res.body, limitsOf(this.target).maxBodyBytes);
       exchange.response = {
         status: res.statusCode,
         headers: this.redactHeaders(resHeaders),
@@ -294,6 +303,8 @@ export class ApiClient {
       exchange.error = this.redact(describeFailure(e, this.target.timeoutMs));
       this.record(exchange);
       return { failure: exchange.error, transient: isConnectionReset(e), ...(e instanceof BodyTooLarge && { limit: true as const }) };
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -387,10 +398,11 @@ export class BodyTooLarge extends Error {
 }
 
 /** Hands the body to `sink` chunk by chunk, keeping only its first EXCERPT_BYTES as text (for reports and messages). */
-async function readInto(body: AsyncIterable<Buffer> & { destroy(err?: Error): unknown }, sink: BodySink): Promise<{ text: string; bytes: number; parsed: ReturnType<BodySink['end']> }> {
+async function readInto(body: AsyncIterable<Buffer> & { destroy(err?: Error): unknown }, sink: BodySink, progress: () => void): Promise<{ text: string; bytes: number; parsed: ReturnType<BodySink['end']> }> {
   const head: Buffer[] = [];
   let bytes = 0;
   for await (const chunk of body) {
+    progress();
     if (bytes < EXCERPT_BYTES) head.push(chunk.subarray(0, EXCERPT_BYTES - bytes));
     bytes += chunk.length;
     if (sink.write(chunk)) {
