@@ -134,7 +134,7 @@ function checkNames(options: ReferenceOptions): void {
 /** Customers a fresh reference holds: more where a variation or fault is about long lists. */
 function seedCount(varies: RefContext['varies'], faults: Set<string>): number {
   if (varies('many-customers')) return MANY_CUSTOMERS;
-  if (varies('list-pages-body-link') || varies('list-pages-link-header') || varies('list-pages-has-more') || [...faults].some((f) => f in BROKEN_PAGING)) return PAGED_CUSTOMERS;
+  if (varies('list-pages-body-link') || varies('list-pages-link-header') || varies('list-pages-cursor-meta') || varies('list-pages-has-more') || [...faults].some((f) => f in BROKEN_PAGING)) return PAGED_CUSTOMERS;
   return SEED_CUSTOMERS;
 }
 
@@ -144,7 +144,7 @@ function pagingOf(ctx: RefContext, operationId: string | undefined, pageSize = C
   const customers = operationId === 'listCustomers';
   const broken = (Object.keys(BROKEN_PAGING) as (keyof typeof BROKEN_PAGING)[]).find((f) => ctx.fault(f));
   if (customers && broken) return { style: 'body', size: CUSTOMERS_PAGE, fault: BROKEN_PAGING[broken] };
-  const style = varies('list-pages-body-link') ? 'body' : varies('list-pages-link-header') ? 'link' : varies('list-pages-has-more') ? 'has-more' : undefined;
+  const style = varies('list-pages-body-link') ? 'body' : varies('list-pages-link-header') ? 'link' : varies('list-pages-cursor-meta') ? 'cursor-meta' : varies('list-pages-has-more') ? 'has-more' : undefined;
   return style && { style, size: customers ? pageSize : MEMBERS_PAGE };
 }
 

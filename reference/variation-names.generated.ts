@@ -48,6 +48,7 @@ export type VariationName =
   | 'list-newest-first'
   | 'list-paged'
   | 'list-pages-body-link'
+  | 'list-pages-cursor-meta'
   | 'list-pages-has-more'
   | 'list-pages-link-header'
   | 'list-sorted-by-name'

@@ -250,6 +250,7 @@ export const VARIATIONS: Variation[] = [
   { name: 'list-paged', notShown: 'customer-team-member-shapes', description: 'The lists answer one page with its paging data: {"items": [...], "page", "pageSize", "total", "next"}.' },
   { name: 'list-pages-body-link', notShown: 'limits', description: 'The lists answer pages of 10 customers (2 team members), newest last, the next page named in the body: {"items": [...], "next": "/api/v1/customers?page=2"}; 30 customers exist before the run.' },
   { name: 'list-pages-link-header', notShown: 'limits', description: 'The lists answer pages of 10 customers (2 team members) as bare arrays, newest last, the next page named by Link: <…>; rel="next"; 30 customers exist before the run.' },
+  { name: 'list-pages-cursor-meta', notShown: 'limits', description: 'The lists answer pages of 10 customers (2 team members) as {"data": [...], "meta": {"nextCursor": "c2"}}, newest last, the next page at ?cursor=c2 and no link anywhere; 30 customers exist before the run.' },
   { name: 'ids-reused', notShown: 'id-format', description: 'Ids are integers, a new record taking the highest id plus one (json-server\'s way): a deleted top id comes back with the next create.' },
   // Section 3 shows no states, nor when a write shows in later reads.
   { name: 'read-replica-lag', notShown: 'states', description: 'Reads are served by a replica that shows each write 50 ms after it was answered (a read right after a write is stale).' },

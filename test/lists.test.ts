@@ -5,11 +5,11 @@
  * list are blocked, not failed.
  */
 import { describe, expect, test } from 'vitest';
-import { ListBroken, ListReader } from '../helpers/records/list-reader.ts';
+import { IncompleteList, ListBroken, ListReader } from '../helpers/records/list-reader.ts';
 import { converge, Lag, quiesce, readCurrent } from '../helpers/core/converge.ts';
 import { atOnce } from '../helpers/core/at-once.ts';
 import { DEFAULT_VENDOR_CONFIG } from '../helpers/config/vendor-config.ts';
-import type { ApiClient } from '../helpers/http/client.ts';
+import type { ApiClient, SendOptions } from '../helpers/http/client.ts';
 import type { TargetConfig } from '../helpers/config/target.ts';
 import { startReference } from '../reference/server.ts';
 import { liveLeasesOfOthers } from '../helpers/safety/lease.ts';
@@ -28,10 +28,17 @@ function fakeClient(pages: Record<string, Page>) {
   const asked: string[] = [];
   const client = {
     target: target(),
-    send: async ({ path }: { path: string }) => {
+    send: async ({ path, sink }: SendOptions) => {
       asked.push(path);
       const page = pages[path] ?? { status: 404, json: {} };
-      return { status: page.status ?? 200, headers: page.headers ?? {}, json: page.json, text: JSON.stringify(page.json ?? ''), exchange: {} };
+      const status = page.status ?? 200;
+      const text = JSON.stringify(page.json ?? '');
+      // As the client does: a body the reader takes as it arrives goes to its sink in small chunks.
+      const stream = sink?.(status, page.headers ?? {});
+      if (!stream) return { status, headers: page.headers ?? {}, json: page.json, text, exchange: {} };
+      const bytes = Buffer.from(text);
+      for (let at = 0; at < bytes.length && !stream.write(bytes.subarray(at, at + 7)); at += 7);
+      return { status, headers: page.headers ?? {}, text, ...stream.end(), exchange: {} };
     },
   } as unknown as ApiClient;
   return { client, asked };
@@ -117,6 +124,31 @@ describe('the list reader', () => {
     expect(other.asked).toEqual(['/c']);
     const token = await read({ '/c': { json: { items: rows(1), next: 'eyJvZmZzZXQiOjEwfQ' } } });
     expect(token.end.unknown).toMatch(/listPaging/);
+  });
+
+  test('a list with an unknown paging field blocks and does not fail; a list says it goes on by any field whose name says so: a cursor in a meta object is passed back, an offset advances by the rows read, a field it cannot follow is named', async () => {
+    const cursor = await read({
+      '/c': { json: { data: rows(1, 2), meta: { nextCursor: 'c2' } } },
+      '/c?cursor=c2': { json: { data: rows(3), meta: { nextCursor: null } } },
+    });
+    expect(cursor).toMatchObject({ seen: [1, 2, 3], end: { complete: true, pages: 2 } });
+    const offset = await read({
+      '/c': { json: { results: rows(1, 2), offset: 0, total: 3 } },
+      '/c?offset=2': { json: { results: rows(3), offset: 2, total: 3 } },
+    });
+    expect(offset).toMatchObject({ seen: [1, 2, 3], end: { complete: true } });
+    for (const says of [{ has_more: true }, { paging: { resumeToken: 'k2' } }, { count: 2, totalRecords: 9 }, { links: [{ rel: 'next', title: 'more' }], continuation: { key: 'x' } }]) {
+      const { end, asked } = await read({ '/c': { json: { data: rows(1, 2), ...says } } });
+      expect(asked).toEqual(['/c']);
+      expect(end).toMatchObject({ complete: false, stopped: false });
+      expect(end.unknown).toContain(Object.keys(says).at(-1));
+      // A check that needs the whole list is blocked by the suite (IncompleteList is a TurnedAway), never failed.
+      const whole = new ListReader(fakeClient({ '/c': { json: { data: rows(1, 2), ...says } } }).client, target()).whole('/c', 'listing', () => {});
+      await expect(whole).rejects.toBeInstanceOf(IncompleteList);
+    }
+    // Nothing says more: a current page, a null cursor, a total the rows reach.
+    const whole = await read({ '/c': { json: { data: rows(1, 2), page: 1, nextCursor: null, has_more: false, total: 2, prev: '/c?page=0' } } });
+    expect(whole.end).toMatchObject({ complete: true, pages: 1 });
   });
 
   test('the vendor\'s page parameter is read until an empty page; past the page cap completeness is unknown', async () => {
@@ -290,4 +322,12 @@ test('--max-pages below the list: the checks that need the whole list are blocke
   } finally {
     await ref.close();
   }
+});
+
+test('a visitor that stops hears of no row after the one it stopped at, within the same chunk', async () => {
+  const { listSink } = await import('../helpers/records/list-stream.ts');
+  const heard: unknown[] = [];
+  const { sink } = listSink('id', 1 << 20, (row) => heard.push(row.id) === 2);
+  expect(sink.write(Buffer.from(JSON.stringify({ data: rows(1, 2, 3, 4) })))).toBe(true);
+  expect(heard).toEqual([1, 2]);
 });

@@ -1,5 +1,5 @@
 import type { Observation } from './definition.ts';
-import { is2xx, type Answer, type ApiClient } from '../http/client.ts';
+import { is2xx, statusOnly, type Answer, type ApiClient } from '../http/client.ts';
 import type { Operation } from '../contract/spec.ts';
 import type { TargetConfig } from '../config/target.ts';
 
@@ -27,7 +27,9 @@ export function authObservation<C extends { client: ApiClient }>(
       if (target.readOnly && op.method !== 'GET') return 'not observed: a --read-only run sends nothing that could change data';
       const probe = await prepare(ctx);
       if ('cannot' in probe) return `not observed: ${probe.cannot}`;
-      const answer = await around(ctx, () => ctx.client.call(op, { ...probe, auth: 'none' }), probe);
+      // Only the status of a read is judged: a list of any length goes by unread.
+      const sink = op.method === 'GET' ? statusOnly : undefined;
+      const answer = await around(ctx, () => ctx.client.call(op, { ...probe, auth: 'none', sink }), probe);
       await settle(ctx, answer, probe);
       const asked = `${op.method} ${op.path} without a key answered ${answer.status}`;
       if (is2xx(answer)) return `${asked}: the target serves it without authentication (the contract does not say whether it must, section 5.3)`;

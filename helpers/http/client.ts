@@ -77,7 +77,23 @@ export interface SendOptions extends RequestShape {
   path: string;
   body?: unknown;
   auth?: Auth;
+  /**
+   * Where a body is taken as it arrives instead of whole (a list of any length: see
+   * records/list-stream.ts): asked once an attempt's status and headers are in, it returns the
+   * sink for that attempt's body, or undefined to read the body whole. The answer's text is then
+   * only the body's first EXCERPT_BYTES, and its json what the sink made of the rest.
+   */
+  sink?: (status: number, headers: Record<string, string>) => BodySink | undefined;
 }
+
+/** A body taken as it arrives: write() returns true once the sink needs no more of it; end() says what it was. */
+export interface BodySink {
+  write(chunk: Uint8Array): boolean;
+  end(): { json: unknown; jsonError?: string };
+}
+
+/** For a request whose status is all that is judged: its body goes by unread, whatever its length. */
+export const statusOnly = (): BodySink => ({ write: () => false, end: () => ({ json: undefined, jsonError: 'not read: only the status is judged' }) });
 
 /** A complete answer from the target. */
 export interface Answer {
@@ -145,7 +161,7 @@ export class ApiClient {
   }
 
   /** Calls a documented operation; `id` fills the path's {id}. */
-  call(op: Operation, options: { id?: unknown; body?: unknown; auth?: Auth } & RequestShape = {}): Promise<Answer> {
+  call(op: Operation, options: { id?: unknown; body?: unknown; auth?: Auth; sink?: SendOptions['sink'] } & RequestShape = {}): Promise<Answer> {
     const { id, ...sent } = options;
     return this.send({ method: op.method, path: fillId(op.path, id), ...sent });
   }
@@ -292,6 +308,15 @@ export class ApiClient {
       attempt,
       id: nextExchangeId(),
     };
+    // The timeout bounds a whole answer; for a body taken as it arrives (a list of any length,
+    // parsed on the way at a pace of the suite's own), it bounds each wait for the next chunk.
+    const abort = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const wait = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => abort.abort(new DOMException(`no answer in ${this.target.timeoutMs} ms`, 'TimeoutError')), this.target.timeoutMs);
+    };
+    wait();
     try {
       // undici's request() never follows redirects: a 3xx is reported as the answer it is,
       // and the key is never sent to another origin.
@@ -299,25 +324,28 @@ export class ApiClient {
         method: options.method as Dispatcher.HttpMethod,
         headers,
         body,
-        signal: AbortSignal.timeout(this.target.timeoutMs),
+        signal: abort.signal,
       });
-      const { text, bytes } = await readCapped(res.body, limitsOf(this.target).maxBodyBytes);
       const resHeaders = flattenHeaders(res.headers);
+      const sink = options.sink?.(res.statusCode, resHeaders);
+      const { text, bytes, parsed } = sink ? await readInto(res.body, sink, wait) : await readCapped(res.body, limitsOf(this.target).maxBodyBytes);
       exchange.response = {
         status: res.statusCode,
         headers: this.redactHeaders(resHeaders),
         body: this.redact(text.slice(0, EXCERPT_BYTES)),
         bodyBytes: bytes,
-        truncated: text.length > EXCERPT_BYTES,
+        truncated: bytes > EXCERPT_BYTES,
       };
       exchange.durationMs = Date.now() - started;
       this.record(exchange);
-      return { status: res.statusCode, headers: resHeaders, text, ...parseJson(text), exchange };
+      return { status: res.statusCode, headers: resHeaders, text, ...(parsed ?? parseJson(text)), exchange };
     } catch (e) {
       exchange.durationMs = Date.now() - started;
       exchange.error = this.redact(describeFailure(e, this.target.timeoutMs));
       this.record(exchange);
       return { failure: exchange.error, transient: isConnectionReset(e), ...(e instanceof BodyTooLarge && { limit: true as const }) };
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -403,13 +431,30 @@ function isConnectionReset(e: unknown): boolean {
   return code === 'ECONNRESET' || code === 'UND_ERR_SOCKET';
 }
 
-class BodyTooLarge extends Error {
-  constructor(readonly limit: number) {
-    super(`response body larger than ${limit / 1024 / 1024} MiB, the suite's limit (--max-body-mib raises it)`);
+/** A body (or, in a body taken by a sink, one record of it) past the suite's limit: thrown by the reader or the sink. */
+export class BodyTooLarge extends Error {
+  constructor(readonly limit: number, what = 'response body') {
+    super(`${what} larger than ${limit / 1024 / 1024} MiB, the suite's limit (--max-body-mib raises it)`);
   }
 }
 
-async function readCapped(body: AsyncIterable<Buffer> & { destroy(err?: Error): unknown }, limit: number): Promise<{ text: string; bytes: number }> {
+/** Hands the body to `sink` chunk by chunk, keeping only its first EXCERPT_BYTES as text (for reports and messages). */
+async function readInto(body: AsyncIterable<Buffer> & { destroy(err?: Error): unknown }, sink: BodySink, progress: () => void): Promise<{ text: string; bytes: number; parsed: ReturnType<BodySink['end']> }> {
+  const head: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of body) {
+    progress();
+    if (bytes < EXCERPT_BYTES) head.push(chunk.subarray(0, EXCERPT_BYTES - bytes));
+    bytes += chunk.length;
+    if (sink.write(chunk)) {
+      body.destroy();
+      break;
+    }
+  }
+  return { text: Buffer.concat(head).toString('utf8'), bytes, parsed: sink.end() };
+}
+
+async function readCapped(body: AsyncIterable<Buffer> & { destroy(err?: Error): unknown }, limit: number): Promise<{ text: string; bytes: number; parsed?: undefined }> {
   const chunks: Buffer[] = [];
   let bytes = 0;
   for await (const chunk of body) {

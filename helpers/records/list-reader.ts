@@ -2,7 +2,9 @@ import LinkHeader from 'http-link-header';
 import { TurnedAway, type Answer, type ApiClient } from '../http/client.ts';
 import { excerpt, is2xx } from '../http/basics.ts';
 import { listItems } from './record-shapes.ts';
-import { isRecord } from '../contract/record.ts';
+import { isRecord, type Row } from '../contract/record.ts';
+import { fingerprint } from './compare.ts';
+import { listSink } from './list-stream.ts';
 import type { TargetConfig } from '../config/target.ts';
 import { limitsOf } from '../core/limits.ts';
 
@@ -70,47 +72,94 @@ export class ListReader {
     return items;
   }
 
+  /**
+   * Every listed record as its id and a fingerprint of its fields (not the row: a list may hold
+   * hundreds of thousands): for a reader that compares the whole target before and after. A list
+   * whose end is unknown throws IncompleteList (see whole()).
+   */
+  async prints(path: string, doing: string, also?: (row: Row) => void): Promise<Map<string, string>> {
+    const prints = new Map<string, string>();
+    const idField = this.target.vendor.idField;
+    await this.whole(path, doing, (item) => {
+      if (!isRecord(item)) return;
+      also?.(item);
+      prints.set(String(item[idField]), fingerprint(item));
+    });
+    return prints;
+  }
+
   private async once(path: string, doing: string, visit: (item: unknown) => boolean | void, again = false): Promise<ListEnd> {
     const paging = this.target.vendor.listPaging;
-    const { maxPages } = limitsOf(this.target);
+    const { maxPages, maxBodyBytes } = limitsOf(this.target);
     const idField = this.target.vendor.idField;
     const seen = new Map<string, number>();
     const visited = new Set<string>();
     let next: string | undefined = paging ? withPage(path, paging, paging.firstPage ?? 1) : path;
     let pages = 0;
+    let items = 0;
     while (next !== undefined) {
       if (pages === maxPages) return { complete: false, stopped: false, pages, unknown: `the list goes on past ${maxPages} pages (--max-pages): whether it names every customer is unknown` };
       if (visited.has(next)) throw new ListBroken(`${doing}: the list's next link loops: page ${pages} links back to ${next}, already read`);
       visited.add(next);
-      const answer = await this.client.send({ method: 'GET', path: next });
-      pages += 1;
-      const where = pages === 1 ? `GET ${path}` : `page ${pages} of the list (GET ${next})`;
-      if (!is2xx(answer)) throw Object.assign(new ListBroken(`${doing}: ${where} answered ${answer.status} ${body(answer)}`), { status: answer.status });
-      const items = listItems(answer.json);
-      if (!items) throw new ListBroken(`${doing}: ${where} answered ${answer.status} ${body(answer)}, neither a JSON array nor an object holding exactly one array`);
-      for (const item of items) {
+      const pageNo = pages + 1;
+      // A page asked again (a reset mid-body) hands over again only what it did not hand over before.
+      const handed = new Set<string>();
+      let broken: ListBroken | undefined;
+      let stopped = false;
+      const handOver = (item: unknown): boolean => {
         const id = isRecord(item) ? item[idField] : undefined;
         if (id !== undefined && id !== null) {
+          if (handed.has(String(id))) return false;
+          handed.add(String(id));
           const first = seen.get(String(id));
           if (first !== undefined) {
-            const message = `${doing}: the list names record ${String(id)} twice (pages ${first} and ${pages})${again ? ', read twice from the start' : ''}`;
-            throw again ? new ListBroken(message) : new Repeated(message);
+            const message = `${doing}: the list names record ${String(id)} twice (pages ${first} and ${pageNo})${again ? ', read twice from the start' : ''}`;
+            broken = again ? new ListBroken(message) : new Repeated(message);
+            return true;
           }
-          seen.set(String(id), pages);
+          seen.set(String(id), pageNo);
         }
-        if (visit(item)) return { complete: false, stopped: true, pages };
+        items += 1;
+        return (stopped = Boolean(visit(item)));
+      };
+      let stream: ReturnType<typeof listSink> | undefined;
+      const answer = await this.client.send({ method: 'GET', path: next, sink: (status) => (status >= 200 && status < 300 ? (stream = listSink(idField, maxBodyBytes, handOver)).sink : undefined) });
+      pages = pageNo;
+      const where = pages === 1 ? `GET ${path}` : `page ${pages} of the list (GET ${next})`;
+      if (broken) throw broken;
+      if (stopped) return { complete: false, stopped: true, pages };
+      if (!is2xx(answer)) throw Object.assign(new ListBroken(`${doing}: ${where} answered ${answer.status} ${body(answer)}`), { status: answer.status });
+      // A client that parsed the body whole (no sink asked) gives the answer as it is.
+      const page = stream?.page() ?? { skeleton: answer.json, rows: 0, others: [], stopped: false };
+      let rows = page.rows;
+      let skip: unknown[] | undefined;
+      if (page.listPath === undefined) {
+        // No element carried the id: the list is the one array there is (an empty page, or rows named otherwise).
+        skip = answer.jsonError === undefined ? listItems(answer.json) : undefined;
+        if (!skip) throw new ListBroken(`${doing}: ${where} answered ${answer.status} ${answer.jsonError ? `with a body ${answer.jsonError}` : body(answer)}, neither a JSON array nor an object holding exactly one array`);
+        for (const item of skip) if (handOver(item) || broken) break;
+        if (broken) throw broken;
+        if (stopped) return { complete: false, stopped: true, pages };
+        rows = skip.length;
+      } else if (answer.jsonError !== undefined) {
+        throw new ListBroken(`${doing}: ${where} answered ${answer.status} with a body ${answer.jsonError}`);
       }
-      if (paging) next = items.length ? withPage(path, paging, (paging.firstPage ?? 1) + pages) : undefined;
+      if (page.others.length) {
+        return { complete: false, stopped: false, pages, unknown: `${where} holds records in ${[page.listPath, ...page.others].map((p) => JSON.stringify(p)).join(' and ')}: which array is the list is not told, so whether it names every record is unknown` };
+      }
+      if (paging) {
+        next = rows ? withPage(path, paging, (paging.firstPage ?? 1) + pages) : undefined;
+        continue;
+      }
+      const more = moreOf(answer, { items, pages, rows, skip });
+      if (more === undefined) next = undefined;
+      else if ('cannot' in more) {
+        return { complete: false, stopped: false, pages, unknown: `${where} says the list goes on (${more.cannot}) in a way the suite cannot follow (a link, or a cursor named cursor, after, starting_after, page_token, page or offset), so whether it names every record is unknown: give the page parameter as listPaging in the vendor config` };
+      } else if ('param' in more) next = withParam(next, more.param, more.value);
       else {
-        const link = nextLink(answer);
-        if (link === undefined) next = undefined;
-        else if (!/^(https?:\/\/|\/|\?)/i.test(link)) {
-          return { complete: false, stopped: false, pages, unknown: `the list names its next page as ${JSON.stringify(link)}, which is no link: give the page parameter as listPaging in the vendor config` };
-        } else {
-          const resolved = this.sameOrigin(link, this.target.baseUrl + next);
-          if (typeof resolved !== 'string') return { complete: false, stopped: false, pages, unknown: resolved.unknown };
-          next = resolved;
-        }
+        const resolved = this.sameOrigin(more.link, this.target.baseUrl + next);
+        if (typeof resolved !== 'string') return { complete: false, stopped: false, pages, unknown: resolved.unknown };
+        next = resolved;
       }
     }
     return { complete: true, stopped: false, pages };
@@ -149,24 +198,89 @@ export class IncompleteList extends TurnedAway {
 
 const body = (answer: Answer) => (answer.text.trim() === '' ? 'with an empty body' : excerpt(answer.text));
 
-/** The next page a list answer names: `Link: <…>; rel="next"`, else a next link in its body. */
-export function nextLink(answer: Pick<Answer, 'headers' | 'json'>): string | undefined {
+/** How a list answer says it goes on: a link to the next page, a parameter to pass back, or only that it does (the field that says so). */
+export type More = { link: string } | { param: string; value: string } | { cannot: string };
+
+/** Parameters a cursor or page is passed back under (the field's own spelling kept: nextPageToken gives pageToken). */
+const CONTINUATIONS = ['cursor', 'after', 'startingafter', 'pagetoken', 'page', 'offset'];
+/** A field whose name says the list goes on; one that names another page (prev, first, last, self) says nothing of what follows. */
+const SAYS_MORE = /next|cursor|token|more|continu/i;
+const ELSEWHERE = /prev|before|first|last|self/i;
+const LINKISH = /^(https?:\/\/|\/|\?)/i;
+
+/**
+ * Whether a list answer says there is more after it, and how to get it. The contract shows no
+ * paging, so this is judged by property, not by a list of keys: a `Link: <…>; rel="next"`
+ * header; any field of the envelope whose name says next, cursor, token, more or continuation
+ * holding something (not null, false or ""); a `{rel: "next", href}` element; a total larger than
+ * the rows read (or a total of pages larger than the pages read). A link is followed; a cursor is
+ * passed back under the parameter its name gives, if it is one of CONTINUATIONS; a total is
+ * followed by advancing the answer's own offset (by the rows read) or page; anything else is
+ * named (cannot), and the list's end is then unknown. `skip`: the list's own elements, when they
+ * are still in the answer (rows without the id), whose fields say nothing of paging.
+ */
+export function moreOf(answer: Pick<Answer, 'headers' | 'json'>, read: { items: number; pages: number; rows: number; skip?: unknown[] }): More | undefined {
   const header = answer.headers.link;
   if (header) {
     const [next] = LinkHeader.parse(header).rel('next');
-    if (next?.uri) return next.uri;
+    if (next?.uri) return { link: next.uri };
   }
-  if (!isRecord(answer.json)) return undefined;
-  const json = answer.json;
-  for (const holder of [json, json.links, json._links, json.paging, json.pagination, json.meta]) {
-    if (!isRecord(holder)) continue;
-    for (const key of ['next', 'nextPage', 'next_page', 'nextUrl', 'next_url']) {
-      const value = holder[key];
-      if ((typeof value === 'string' && value !== '') || typeof value === 'number') return String(value);
-      if (isRecord(value) && typeof value.href === 'string' && value.href !== '') return value.href;
+  const links: string[] = [];
+  const params: { param: string; value: string }[] = [];
+  const says: string[] = [];
+  const totals: string[] = [];
+  let offset: { key: string; value: number } | undefined;
+  let page: { key: string; value: number } | undefined;
+  const walk = (node: unknown, at: string): void => {
+    if (node === read.skip) return;
+    if (Array.isArray(node)) return node.forEach((v, i) => walk(v, `${at}[${i}]`));
+    if (!isRecord(node)) return;
+    const href = node.href ?? node.url ?? node.uri;
+    if (typeof node.rel === 'string' && /\bnext\b/i.test(node.rel) && typeof href === 'string' && href !== '') links.push(href);
+    for (const [key, value] of Object.entries(node)) {
+      const path = at ? `${at}.${key}` : key;
+      if (typeof value === 'number' && /^(offset|skip|start)$/i.test(key)) offset = { key, value };
+      if (typeof value === 'number' && /^(page|page_?number|current_?page)$/i.test(key)) page = { key, value };
+      if (typeof value === 'number' && /total/i.test(key)) {
+        const pages = /page/i.test(key);
+        if (value > (pages ? read.pages : read.items)) totals.push(`${path}: ${value}, ${pages ? `${read.pages} pages` : `${read.items} records`} read`);
+        continue;
+      }
+      if (!SAYS_MORE.test(key) || ELSEWHERE.test(key)) {
+        if (typeof value === 'object') walk(value, path);
+        continue;
+      }
+      if (value === null || value === false || value === '') continue;
+      if (typeof value === 'string' && LINKISH.test(value)) links.push(value);
+      else if (isRecord(value) && typeof value.href === 'string' && value.href !== '') links.push(value.href);
+      else if (typeof value === 'string' || typeof value === 'number') {
+        const param = key.replace(/^next[_-]?/i, '').replace(/^[A-Z]/, (c) => c.toLowerCase());
+        if (CONTINUATIONS.includes(param.replace(/[_-]/g, '').toLowerCase())) params.push({ param, value: String(value) });
+        else says.push(`${path}: ${JSON.stringify(value)}`);
+      } else {
+        says.push(`${path}: ${excerpt(JSON.stringify(value))}`);
+        if (typeof value === 'object') walk(value, path);
+      }
     }
+  };
+  if (!Array.isArray(answer.json)) walk(answer.json, '');
+  if (links.length) return { link: links[0] };
+  if (params.length) return params[0];
+  if (totals.length) {
+    if (read.rows === 0) return { cannot: `${totals[0]}, but its last page held none` };
+    if (offset) return { param: offset.key, value: String(offset.value + read.rows) };
+    if (page) return { param: page.key, value: String(page.value + 1) };
+    return { cannot: totals[0] };
   }
-  return undefined;
+  return says.length ? { cannot: says.join('; ') } : undefined;
+}
+
+/** `path` with `param` set to `value` (replacing the one it had). */
+function withParam(path: string, param: string, value: string): string {
+  const [base, query = ''] = path.split(/\?(.*)/s, 2);
+  const params = new URLSearchParams(query);
+  params.set(param, value);
+  return `${base}?${params}`;
 }
 
 /** The vendor's page-number paging: `path?page=n` (and the page size, if named). */

@@ -16,6 +16,9 @@ import { recordReader, writeBackBody, listItems, rowsOf, NothingToWriteBack } fr
 import { recordIn } from '../contract/record-in.ts';
 import { isRecord, type Row } from '../contract/record.ts';
 import { isDeepStrictEqual } from 'node:util';
+import { ListReader } from '../records/list-reader.ts';
+import { leftInList, listSink } from '../records/list-stream.ts';
+import { limitsOf } from '../core/limits.ts';
 import { schemaProblems } from '../contract/schema.ts';
 import { ensure } from '../checks/assertions.ts';
 import type { MustRequirementId } from '../contract/catalog.ts';
@@ -110,13 +113,14 @@ async function recordId({ target, opOf }: Env, pass: Pass, op: Operation, run: C
   } else {
     const list = opOf('GET', op.collectionPath);
     if (!list) throw new Error(`no way to find a record of ${op.collectionPath}`);
-    const answer = await client.call(list);
-    const rows = is2xx(answer) ? rowsOf(answer.json) : undefined;
-    if (rows && rows.length === 0) {
+    // The first record listed: read as the list arrives, whatever its length.
+    const rows: Row[] = [];
+    const end = await new ListReader(client, target).each(list.path, `finding a record of ${op.collectionPath}`, (item) => isRecord(item) && rows.push(item) > 0).catch(() => undefined);
+    if (end?.complete && rows.length === 0) {
       const why = create ? 'a --read-only run creates none' : 'the interface offers no way to create one';
       run.notApplicable(`GET ${list.path} lists no record to address, and ${why}`);
     }
-    id = rows?.[0]?.[idField];
+    id = rows[0]?.[idField];
   }
   if (id === undefined) {
     const source = create && !target.readOnly ? create : opOf('GET', op.collectionPath);
@@ -219,7 +223,15 @@ function documented(env: Env, op: Operation): Check<Pass> {
           })
         : undefined;
       // A record this run has just created may show in reads late (a lagging replica): a find waits for it, within the window.
-      const send = () => client.call(op, { id, body });
+      // A list is taken as it arrives (a list of any length in bounded memory): each row judged by the
+      // schema of the list's elements, the envelope (rows taken out) by the list's own.
+      const isList = op.method === 'GET' && !op.itemPath && opOf('GET', `${op.path}/{id}`);
+      const rowSchema = isList ? itemsOf(op.successSchema) : undefined;
+      const rowProblems: string[] = [];
+      let stream: ReturnType<typeof listSink> | undefined;
+      const judgeRow = (row: Row) => void (rowSchema && rowProblems.length < 3 && rowProblems.push(...schemaProblems(rowSchema, row).map((p) => `a listed record (${target.vendor.idField} ${JSON.stringify(row[target.vendor.idField])}): ${p}`)));
+      const sink = isList ? (status: number) => (status >= 200 && status < 300 ? (stream = listSink(target.vendor.idField, limitsOf(target).maxBodyBytes, judgeRow)).sink : undefined) : undefined;
+      const send = () => client.call(op, { id, body, sink });
       const found = (a: Answer) => statusMatches(op.success, a.status);
       const madeNow = op.method === 'GET' && op.itemPath && madeHere.has(id);
       // Asked twice at once: behind a balancer whose copies lag, one may find it and the other not, which
@@ -248,10 +260,12 @@ function documented(env: Env, op: Operation): Check<Pass> {
         ensure(answer.jsonError === undefined, () => `${op.method} ${op.path}: body ${answer.jsonError}`);
         const problems = schemaProblems(op.successSchema, answer.json);
         ensure(problems.length === 0, () => `${op.method} ${op.path}: body does not match the spec: ${problems.join('; ')}`);
+        ensure(rowProblems.length === 0, () => `${op.method} ${op.path}: body does not match the spec: ${rowProblems.join('; ')}`);
       }
       // A list: its envelope is not shown, so a bare array or an object holding exactly one array.
       if (op.method === 'GET' && !op.itemPath && opOf('GET', `${op.path}/{id}`)) {
-        const items = listItems(answer.json);
+        // The rows were taken out as they came (objects carrying the id): what is left of their array is judged here.
+        const items = stream ? leftInList(stream.page()) : listItems(answer.json);
         ensure(items !== undefined, `${op.method} ${op.path}: the body is neither a JSON array nor an object holding exactly one array`);
         const bad = items.findIndex((r) => !isRecord(r));
         ensure(bad === -1, () => `${op.method} ${op.path}: element ${bad} of the list is not a JSON object`);
@@ -274,4 +288,12 @@ function writeBack({ opOf }: Env, op: Operation, requirement: MustRequirementId)
       ensure(seen.changed.length === 0, () => `${op.method} ${op.path} with ${JSON.stringify(seen.body)} changed fields not sent: ${seen.changed.join(', ')}; ${seen.problem ? `putting them back failed: ${seen.problem}` : 'they were put back at once'}`);
     },
   };
+}
+
+/** The schema of a list's elements: the `items` of the success schema, or of its array alternative. */
+function itemsOf(schema: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (!schema) return undefined;
+  if (isRecord(schema.items)) return schema.items;
+  const alternatives = [schema.anyOf, schema.oneOf].find(Array.isArray) as unknown[] | undefined;
+  return alternatives?.map((s) => (isRecord(s) ? itemsOf(s) : undefined)).find((s) => s !== undefined);
 }

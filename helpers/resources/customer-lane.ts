@@ -306,7 +306,7 @@ export class CustomerLane {
     const suites = (r: Row) => field !== undefined && runIdOf(r[field], markerBase(this.target)) !== undefined;
     await this.scanAll(why, (row) => {
       also?.(row);
-      if (!this.isOurs(row[this.idField]) && !suites(row)) prints.set(String(row[this.idField]), fingerprint(row));
+      if (!this.isOurs(row[this.idField]) && !suites(row)) prints.set(String(row[this.idField]), fingerprint(row, CUSTOMERS));
     });
     return prints;
   }
@@ -329,7 +329,7 @@ export class CustomerLane {
     if (listed === print) return undefined;
     const now = recordIn((await this.find(id)).json, this.idField, { id });
     if (!now || !sameId(now[this.idField], id)) return 'gone';
-    return fingerprint(now) === print ? undefined : `now ${JSON.stringify(now)}`;
+    return fingerprint(now, CUSTOMERS) === print ? undefined : `now ${JSON.stringify(now)}`;
   }
 
   /**
