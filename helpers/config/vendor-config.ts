@@ -33,6 +33,8 @@ export const DEFAULT_VENDOR_CONFIG: VendorConfig = {
     email: 'conformance.customer@example.com',
     phoneNumber: '+14155550123',
   },
+  // The built-in fixture's own change; a vendor's fixture without one gets one of its own fields (customerPatchOf).
+  customerPatch: { firstName: 'Changed' },
 };
 
 /** The vendor configuration from --config, validated against spec/vendor-config.schema.json. */
@@ -40,7 +42,8 @@ export function loadVendorConfig(file: string | undefined): VendorConfig {
   if (!file) return { ...DEFAULT_VENDOR_CONFIG };
   const raw = readValidatedJson(file, vendorConfigSchemaPath, 'config') as Partial<VendorConfig> & { $schema?: string };
   const { $schema: _, ...config } = raw;
-  const merged = { ...DEFAULT_VENDOR_CONFIG, ...config };
+  // A fixture of the vendor's own is patched by its own fields, never the built-in fixture's names.
+  const merged = { ...DEFAULT_VENDOR_CONFIG, ...(config.customerFixture && !config.customerPatch ? { customerPatch: undefined } : {}), ...config };
   // The marker is how this run's customers are told apart (and swept after a crash): it must land.
   if (merged.markerField !== undefined && typeof merged.customerFixture[merged.markerField] !== 'string') {
     throw new UsageError(`config ${file}: markerField "${merged.markerField}" is not a string field of customerFixture`);

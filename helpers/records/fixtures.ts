@@ -1,3 +1,4 @@
+import { DEFAULT_VENDOR_CONFIG } from '../config/vendor-config.ts';
 import type { TargetConfig } from '../config/target.ts';
 import { markedValue } from './run-marker.ts';
 import { markerField } from './marker-field.ts';
@@ -43,8 +44,10 @@ export function markerBase(target: TargetConfig): string {
  * those unique or of a form).
  */
 export function customerPatchOf(target: TargetConfig): Record<string, unknown> {
-  if (target.vendor.customerPatch) return target.vendor.customerPatch;
   const fixture = target.vendor.customerFixture;
+  // The built-in patch goes with the built-in fixture only: a vendor's fixture is patched by its own fields.
+  const builtIn = target.vendor.customerPatch === DEFAULT_VENDOR_CONFIG.customerPatch && fixture !== DEFAULT_VENDOR_CONFIG.customerFixture;
+  if (target.vendor.customerPatch && !builtIn) return target.vendor.customerPatch;
   const marker = markerField(target);
   // Free text the fixture holds (a letter, no '@' nor '://'), not the marker's: fields are not shown, so no name decides.
   const field = Object.keys(fixture).find((f) => f !== marker && typeof fixture[f] === 'string' && /\p{L}/u.test(fixture[f]) && !fixture[f].includes('@') && !fixture[f].includes('://'));
