@@ -31,6 +31,7 @@ import { shareOf } from './shares.ts';
 import { idsWith, matches, readResult } from './verdicts.ts';
 import { loadCatalog, requirementOf } from '../../helpers/contract/catalog.ts';
 import { loadSpec } from '../../helpers/contract/spec.ts';
+import { PROPERTIES } from '../../helpers/explore/commands.ts';
 
 /** MATRIX_ONLY=<regular expression>: only the faults (and variations) so named, to try a few by hand. */
 export const onlyNamed = (name: string) => !process.env.MATRIX_ONLY || new RegExp(process.env.MATRIX_ONLY).test(name);
@@ -48,6 +49,7 @@ const resourceOf = new Map((await loadSpec()).operations.map((o) => [o.operation
  */
 export function laneOfCheck(id: string): Lane | undefined {
   const [requirement, variant] = id.split(':');
+  if (RUN_LEVEL.includes(requirement)) return undefined;
   // A kill pattern "BUS-UPDATE-*" stands for every requirement so named.
   const named = requirement.endsWith('*') ? [...catalog.byId.values()].filter((r) => r.id.startsWith(requirement.slice(0, -1))) : [catalog.byId.get(requirement)];
   const operations = requirement === 'OP-DOCUMENTED' ? [variant] : named.flatMap((r) => r?.operations ?? []);
@@ -68,10 +70,11 @@ export const READ_WITH_THE_KEY = ['BUS-AUTH-REJECTED-NO-CHANGE', 'BUS-AUTH-NO-RE
 
 /**
  * Checks of the run as a whole, in no lane: the frame (helpers/safety/frame.ts) reads every
- * resource after the lanes. A fault it kills runs alone (lanesOf), so it is never attributed to
- * another fault's lane.
+ * resource after the lanes, and exploration (helpers/explore/) walks all three resources after
+ * them, whatever operations its promises name. A fault they kill runs alone (lanesOf), so it is
+ * never attributed to another fault's lane.
  */
-export const RUN_LEVEL = ['WRITE-FRAME'];
+export const RUN_LEVEL: readonly string[] = ['WRITE-FRAME', ...PROPERTIES];
 
 /** The lanes whose faults answer for a check: its own, and the business's for a key check of READ_WITH_THE_KEY. */
 export function lanesOfCheck(id: string): Lane[] {
