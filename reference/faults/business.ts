@@ -119,6 +119,13 @@ export const businessFaults: Fault[] = [
     kills: [...ids('BUS-UPDATE-PARTIAL', FIELDS.filter((f) => !NULLABLE_HOLDING_STRINGS.includes(f))), ...NULLABLE_HOLDING_STRINGS.map((f) => `BUS-UPDATE-PARTIAL:${f}:null` as const), 'BUS-UPDATE-PARTIAL:operations-write-back', 'BUS-UPDATE-EMPTY'],
   },
   {
+    // twitterUrl holds a string before the run and goes string to string: the faults that act on
+    // a field filled in from null, or on every field not sent, pass over its update.
+    name: 'business-twitter-url-copied',
+    description: 'An update that sends twitterUrl without facebookUrl also writes its value to facebookUrl.',
+    kills: ['BUS-UPDATE-PARTIAL:twitterUrl'],
+  },
+  {
     name: 'business-field-ignored',
     description: 'An update of address answers 200 but is not applied.',
     kills: ['BUS-UPDATE-APPLIES:address', 'BUS-UPDATE-NULLABLE:address'],

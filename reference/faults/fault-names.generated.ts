@@ -77,6 +77,7 @@ export type FaultName =
   | 'business-refused-many-fields-applied'
   | 'business-rejected-patch-applied'
   | 'business-true-ignored'
+  | 'business-twitter-url-copied'
   | 'business-unset-fields-500'
   | 'business-wide-patch-misaligned'
   | 'customer-create-answers-unstored'

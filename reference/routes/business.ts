@@ -252,6 +252,8 @@ function update(req: RefRequest, ctx: RefContext) {
     changes[mangled.field] = mangled.value;
   }
   const base = ctx.fault('business-patch-replaces') ? {} : ctx.state.business;
+  // Fault business-twitter-url-copied: a mapper's copy-paste default (facebookUrl = twitterUrl when facebookUrl is not sent).
+  if (ctx.fault('business-twitter-url-copied') && typeof changes.twitterUrl === 'string' && !('facebookUrl' in changes)) changes.facebookUrl = changes.twitterUrl;
   // Fault business-null-clears-next: a null also lands in the next nullable field.
   if (ctx.fault('business-null-clears-next')) {
     for (const [f, v] of Object.entries({ ...changes })) if (v === null && NULLABLE_STRINGS.includes(f)) changes[NULLABLE_STRINGS[(NULLABLE_STRINGS.indexOf(f) + 1) % NULLABLE_STRINGS.length]] ??= null;
