@@ -15,7 +15,8 @@ export const firstContactFaults: Fault[] = [
   {
     name: 'customer-update-touches-business',
     description: 'Update Customer also writes the customer\'s first and last name into the business name (a shared "contact" row).',
-    kills: [],
+    // Only the frame reads the business around a customer update.
+    kills: ['WRITE-FRAME'],
     firstContact: { round: '2026-11-29', outcome: 'wrong', verdict: "exit 0 CONFORMANT", note: "No check reads the business around a customer update (cross-resource isolation); the business clean-up put the name back silently, so not even a leftover hinted at it." },
   },
   {
@@ -27,13 +28,15 @@ export const firstContactFaults: Fault[] = [
   {
     name: 'customer-delete-shifts',
     description: 'Customers are kept by position: deleting one moves every later customer\'s fields to the id before it, and the last id disappears.',
-    kills: [],
+    // The shift moves the run's own customers: their finds, updates and the list fail; the deletes the clean-up verifies leave records still found, named as left (a suite error of the clean-up, never a verdict).
+    kills: ['CUS-LIST:new-and-existing', 'CUS-UPDATE', 'CUS-UPDATE:each-field', 'CUS-LIST:each-field-change', 'CUS-ISOLATION:delete'],
     firstContact: { round: '2026-11-29', outcome: 'wrong', verdict: "exit 1: CUS-LIST:new-and-existing, CUS-UPDATE, CUS-UPDATE:each-field, CUS-LIST:each-field-change, CUS-ID-NEAR-MISS:update:prefix failed; CUS-ISOLATION:delete blocked; 4 customers left (reported)", note: "Right exit, wrong cause: the reasons blame the update ('fields not sent changed') and a near-miss PATCH ('answered 404, and changed the customer'); the check about deletes touching others (CUS-ISOLATION:delete) was blocked because its customer had already been shifted away. The leftovers are reported honestly." },
   },
   {
     name: 'team-member-update-hits-customer',
     description: 'Update Team Member also applies the change to the customer at the same position (a shared people table keyed by row number).',
-    kills: [],
+    // Only the frame reads customers around a member update; the customer it changed is named as left.
+    kills: ['WRITE-FRAME'],
     firstContact: { round: '2026-11-29', outcome: 'wrong', verdict: "exit 0 CONFORMANT; a seeded customer left changed and 'Left on the target: nothing'", note: "TM-ISOLATION looks at other members only; no check reads customers around a member update, and the clean-up does not see the changed customer." },
   },
   {
