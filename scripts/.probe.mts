@@ -11,5 +11,5 @@ const code = await main(['--base-url', ref.url, '--report-dir', dir], { SCHEDULI
 await ref.close();
 const r = JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8'));
 const bad = r.checks.filter((c: { outcome: string }) => ['failed', 'warning', 'blocked'].includes(c.outcome)).map((c: { id: string; outcome: string; reason: string }) => `${c.outcome} ${c.id}: ${(c.reason ?? '').slice(0, 160)}`);
-console.log(`${kind} ${name}: exit ${code} ${r.verdict}; left ${r.leftOnTarget.length}\n  ${bad.slice(0, 8).join('\n  ')}`);
+console.log(`${kind} ${name}: exit ${code} ${r.verdict}; left ${r.leftOnTarget.length}\n  ${bad.filter((l: string) => !l.startsWith("blocked")).slice(0, 12).join('\n  ')}`);
 process.exit(0);

@@ -102,15 +102,18 @@ export class ListReader {
       if (visited.has(next)) throw new ListBroken(`${doing}: the list's next link loops: page ${pages} links back to ${next}, already read`);
       visited.add(next);
       const pageNo = pages + 1;
-      // A page asked again (a reset mid-body) hands over again only what it did not hand over before.
-      const handed = new Set<string>();
+      // A page asked again (a reset mid-body) hands over again only what it did not hand over
+      // before: by position in the page, so that a record a page names twice is still seen twice.
+      let handed = 0;
+      let position = 0;
       let broken: ListBroken | undefined;
       let stopped = false;
       const handOver = (item: unknown): boolean => {
+        position += 1;
+        if (position <= handed) return false;
+        handed = position;
         const id = isRecord(item) ? item[idField] : undefined;
         if (id !== undefined && id !== null) {
-          if (handed.has(String(id))) return false;
-          handed.add(String(id));
           const first = seen.get(String(id));
           if (first !== undefined) {
             const message = `${doing}: the list names record ${String(id)} twice (pages ${first} and ${pageNo})${again ? ', read twice from the start' : ''}`;
@@ -123,7 +126,7 @@ export class ListReader {
         return (stopped = Boolean(visit(item)));
       };
       let stream: ReturnType<typeof listSink> | undefined;
-      const answer = await this.client.send({ method: 'GET', path: next, sink: (status) => (status >= 200 && status < 300 ? (stream = listSink(idField, maxBodyBytes, handOver)).sink : undefined) });
+      const answer = await this.client.send({ method: 'GET', path: next, sink: (status) => (status >= 200 && status < 300 ? ((position = 0), (stream = listSink(idField, maxBodyBytes, handOver))).sink : undefined) });
       pages = pageNo;
       const where = pages === 1 ? `GET ${path}` : `page ${pages} of the list (GET ${next})`;
       if (broken) throw broken;
@@ -137,6 +140,7 @@ export class ListReader {
         // No element carried the id: the list is the one array there is (an empty page, or rows named otherwise).
         skip = answer.jsonError === undefined ? listItems(answer.json) : undefined;
         if (!skip) throw new ListBroken(`${doing}: ${where} answered ${answer.status} ${answer.jsonError ? `with a body ${answer.jsonError}` : body(answer)}, neither a JSON array nor an object holding exactly one array`);
+        position = 0;
         for (const item of skip) if (handOver(item) || broken) break;
         if (broken) throw broken;
         if (stopped) return { complete: false, stopped: true, pages };

@@ -39,6 +39,12 @@ export interface Fault {
    * off (--only EXPLORE), this many commands drawn from this seed (helpers/explore/).
    */
   explore?: { commands: number; seed: number };
+  /**
+   * Checks this fault fails or not depending on the order the suite's concurrent checks reach the
+   * target, and why: a fault whose effect depends on that order (rows kept by position). The
+   * matrix holds the run to its kills, and lets these fail too; nothing else.
+   */
+  orderDependent?: { checks: KillPattern[]; why: string };
   /** How the suite judged this fault at first contact, before any check was written for it (FIRST-CONTACT.md). */
   firstContact?: FirstContact;
 }
