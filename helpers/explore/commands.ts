@@ -330,6 +330,8 @@ class UpdateMember extends Command {
     const body = recordBody(w, member, m.members.filter((o) => o !== member), this.plan, w.target.vendor.fieldsNotToChange?.teamMembers);
     const ops = w.members.ops;
     this.label = `${ops.update.method} ${ops.update.path.replace('{id}', String(id))} ${show(body)}`;
+    // Judged against a find, as the after is: the model may hold the member as a list showed it, another form the contract does not rule out.
+    const before = await w.members.current(id, 'reading the member exploration updates');
     const answer = await w.members.update(id, body);
     this.label += ` → ${said(answer)}`;
     const why = 'reading the member exploration updated';
@@ -339,7 +341,7 @@ class UpdateMember extends Command {
       return;
     }
     const after = await w.members.readUntil(id, why, (row) => Object.keys(body).every((f) => showsValue(row, f, body[f])));
-    judgeUpdate(`team member ${String(id)}`, this.label, body, member, after, Object.keys(member));
+    judgeUpdate(`team member ${String(id)}`, this.label, body, before, after, Object.keys(before));
     m.members[i] = after;
   }
 }

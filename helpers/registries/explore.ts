@@ -90,7 +90,8 @@ export function exploreChecks(spec: Spec, target: TargetConfig): Registry<Explor
       const originals = new Map<string, Row>();
       const start = async (): Promise<Model> => {
         const listed = await world.members.readList('listing the team members exploration starts from');
-        for (const r of listed) if (!originals.has(String(r[members.idField]))) originals.set(String(r[members.idField]), r);
+        // The original as a find answers it: putBack compares it with finds, and a list may show a member in another form (the contract shows neither).
+        for (const r of listed) if (!originals.has(String(r[members.idField]))) originals.set(String(r[members.idField]), await world.members.read(r[members.idField], 'reading a team member exploration starts from'));
         return freshModel(await world.business.read(), world.business.before(), listed, members.idField);
       };
       // Back to where exploration began: its customers deleted, the business and the members put back.
