@@ -19,11 +19,11 @@ import { idsWith, readResult } from './support/verdicts.ts';
 const RUNS = Number(process.env.JSON_SERVER_RUNS ?? 1);
 const EXPIRED_KEY = 'js_expired_fedcba9876543210';
 
-async function runAgainst(contract: boolean) {
+async function runAgainst(contract: boolean, extra: string[] = []) {
   const server = await startJsonServer({ contract });
   try {
     const before = server.data();
-    const run = await runInProcess(['--base-url', server.url], { SCHEDULING_API_KEY: server.apiKey, SCHEDULING_EXPIRED_KEY: EXPIRED_KEY });
+    const run = await runInProcess(['--base-url', server.url, ...extra], { SCHEDULING_API_KEY: server.apiKey, SCHEDULING_EXPIRED_KEY: EXPIRED_KEY });
     return { run, checks: readResult(run).checks, asFound: isDeepStrictEqual(server.data(), before) };
   } finally {
     await server.close();
@@ -32,7 +32,8 @@ async function runAgainst(contract: boolean) {
 
 describe('json-server 0.17.4', () => {
   test('plain: NOT CONFORMANT for exactly its breaches (no 401 on the business operations, team members created and deleted), data as found', async () => {
-    const { run, checks, asFound } = await runAgainst(false);
+    // Exploration finds the same missing 401 again (EXPLORE-REFUSED) when its random sequences draw a refusal: as in the fault matrix, left out here (--explore 0).
+    const { run, checks, asFound } = await runAgainst(false, ['--explore', '0']);
     expect(run.code, run.stderr).toBe(1);
     const failed = idsWith(checks, ['failed']);
     const breaches = checks.filter((c) => /^BUS-AUTH-(MISSING|INVALID|EXPIRED):/.test(c.id) || c.id === 'TM-NO-CREATE' || c.id === 'TM-NO-DELETE').map((c) => c.id).sort();

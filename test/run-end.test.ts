@@ -31,7 +31,8 @@ const result = (run: { reportDir: string }) => JSON.parse(readFileSync(join(run.
 describe('a failed read-back', () => {
   test('repeats every failure at the verdict, and shows the PATCH it judges before its GET (HTML, JUnit, cURL)', async () => {
     const ref = await reference({ fault: 'business-field-ignored' });
-    const run = await runInProcess(['--base-url', ref.url], env(ref));
+    // Exploration finds the same ignored field again in its own sequences (EXPLORE-UPDATE-APPLIES): as in the fault matrix, this run leaves it out (--explore 0).
+    const run = await runInProcess(['--base-url', ref.url, '--explore', '0'], env(ref));
     expect(run.code, run.stderr).toBe(1);
     // The recap: after the counts, right before the verdict, one line per failure with its clause and reason.
     const tail = run.stdout.slice(run.stdout.lastIndexOf('\nMUST '));

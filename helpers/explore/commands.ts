@@ -10,6 +10,7 @@ import type { Operation } from '../contract/spec.ts';
 import { isRecord, type Row } from '../contract/record.ts';
 import type { TargetConfig } from '../config/target.ts';
 import { changedFieldNames, mismatches, sameId } from '../records/compare.ts';
+import { movedByWrite, type Rewrite } from '../records/server-fields.ts';
 import { showsValue } from '../records/record-history.ts';
 import { writableFields, pick } from '../records/record-shapes.ts';
 import { customerFixture, markerField } from '../records/fixtures.ts';
@@ -133,10 +134,11 @@ function recordBody(w: World, row: Row, others: Row[], plan: FieldPlan, keptOut?
 }
 
 /** An update answered 2xx: every field sent reads back as sent, and no other field moved. */
-function judgeUpdate(what: string, request: string, body: Row, before: Row, after: Row, names: string[]): void {
+async function judgeUpdate(what: string, request: string, body: Row, before: Row, after: Row, names: string[], resource: string, again: Rewrite): Promise<void> {
   const unapplied = Object.keys(body).filter((f) => !showsValue(after, f, body[f]));
   if (unapplied.length) throw new Broken('EXPLORE-UPDATE-APPLIES', `after ${request}, ${unapplied.map((f) => `${what}'s ${f} reads ${show(after[f])}, not ${show(body[f])}`).join('; ')}`);
-  const moved = changedFieldNames(before, after, names.filter((n) => !(n in body)));
+  // What the target moves on every write (a version, a stamp) is its own, as the other checks measure it (see movedByWrite).
+  const moved = (await movedByWrite(resource, before, after, body, again)).filter((n) => names.includes(n));
   if (moved.length) throw new Broken('EXPLORE-UPDATE-APPLIES', `${request} sent ${Object.keys(body).join(', ') || 'no field'}, and ${what}'s ${moved.map((f) => `${f} moved from ${show(before[f])} to ${show(after[f])}`).join('; ')}`);
 }
 
@@ -152,7 +154,7 @@ class UpdateBusiness extends Command {
     const answer = await w.business.update(body);
     this.label += ` → ${said(answer)}`;
     const after = await w.business.read();
-    if (answer.status === 200) judgeUpdate('the business', this.label, body, m.business, after, w.fields.map((f) => f.name));
+    if (answer.status === 200) await judgeUpdate('the business', this.label, body, m.business, after, w.fields.map((f) => f.name), w.updateOp.resource, { write: () => w.business.update(body), read: () => w.business.read(), windowMs: windowOf(w.target) });
     else step.recorded = `answered ${answer.status} (the contract shows no formats or validation errors: recorded, not judged)`;
     m.business = after;
   }
@@ -236,7 +238,8 @@ class UpdateCustomer extends Command {
       return;
     }
     const after = await w.customers.readUntil(c.id, why, (row) => Object.keys(body).every((f) => showsValue(row, f, body[f])));
-    judgeUpdate(`customer ${String(c.id)}`, this.label, body, c.record, after, Object.keys(c.record));
+    const again = { write: () => w.customers.update(c.id, body), read: () => w.customers.read(c.id, why).catch(() => undefined), windowMs: windowOf(w.target) };
+    await judgeUpdate(`customer ${String(c.id)}`, this.label, body, c.record, after, Object.keys(c.record), ops.update.resource, again);
     c.record = after;
     Object.assign(c.sent, body);
   }
@@ -330,6 +333,8 @@ class UpdateMember extends Command {
     const body = recordBody(w, member, m.members.filter((o) => o !== member), this.plan, w.target.vendor.fieldsNotToChange?.teamMembers);
     const ops = w.members.ops;
     this.label = `${ops.update.method} ${ops.update.path.replace('{id}', String(id))} ${show(body)}`;
+    // Judged against a find, as the after is: the model may hold the member as a list showed it, another form the contract does not rule out.
+    const before = await w.members.current(id, 'reading the member exploration updates');
     const answer = await w.members.update(id, body);
     this.label += ` → ${said(answer)}`;
     const why = 'reading the member exploration updated';
@@ -339,7 +344,8 @@ class UpdateMember extends Command {
       return;
     }
     const after = await w.members.readUntil(id, why, (row) => Object.keys(body).every((f) => showsValue(row, f, body[f])));
-    judgeUpdate(`team member ${String(id)}`, this.label, body, member, after, Object.keys(member));
+    const again = { write: () => w.members.update(id, body), read: () => w.members.read(id, why).catch(() => undefined), windowMs: windowOf(w.target) };
+    await judgeUpdate(`team member ${String(id)}`, this.label, body, before, after, Object.keys(before), ops.update.resource, again);
     m.members[i] = after;
   }
 }

@@ -46,10 +46,15 @@ export class ServerFields {
     return this.fromWrites(resource, movingIn(readings));
   }
 
+  /** Hears each field learned (the suites' worker journals them for the frame, read in the main process). */
+  onLearned?: (resource: string, fields: string[]) => void;
+
   /** Fields seen to take a new value on every write (measured by movedByWrite). */
   fromWrites(resource: string, fields: string[]): string[] {
-    if (!fields.length) return fields;
-    this.learned.set(resource, new Set([...this.of(resource), ...fields]));
+    const fresh = fields.filter((f) => !this.has(resource, f));
+    if (!fresh.length) return fields;
+    this.learned.set(resource, new Set([...this.of(resource), ...fresh]));
+    this.onLearned?.(resource, fresh);
     return fields;
   }
 }

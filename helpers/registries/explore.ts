@@ -92,7 +92,8 @@ export function exploreChecks(spec: Spec, target: TargetConfig): Registry<Explor
         // No snapshot, nothing to restore to: blocked by the check that judges the retrieval, not by a read failing again.
         const before = world.business.before();
         const listed = await world.members.readList('listing the team members exploration starts from');
-        for (const r of listed) if (!originals.has(String(r[members.idField]))) originals.set(String(r[members.idField]), r);
+        // The original as a find answers it: putBack compares it with finds, and a list may show a member in another form (the contract shows neither).
+        for (const r of listed) if (!originals.has(String(r[members.idField]))) originals.set(String(r[members.idField]), await world.members.read(r[members.idField], 'reading a team member exploration starts from'));
         return freshModel(await world.business.read(), before, listed, members.idField);
       };
       // Back to where exploration began: its customers deleted, the business and the members put back.

@@ -4,7 +4,10 @@ import { isDeepStrictEqual } from 'node:util';
 import { ApiClient, is2xx } from '../http/client.ts';
 import { readSharedRecords } from './shared-records.ts';
 import { Journal, outstanding, type FrameDifference, type JournalEntry } from './journal.ts';
-import { changedFieldNames, fingerprint } from '../records/compare.ts';
+import { createHash } from 'node:crypto';
+import { changedFieldNames } from '../records/compare.ts';
+import { serverFields } from '../records/server-fields.ts';
+import { resourceAt } from '../contract/resource-ops.ts';
 import { runIdsIn } from '../records/run-marker.ts';
 import { recordReader } from '../records/record-shapes.ts';
 import { foreignRunId } from './interference.ts';
@@ -40,6 +43,31 @@ interface Reading {
   /** Records carrying another run's marker, and which. */
   foreign: Map<string, string>;
   problems: string[];
+}
+
+/**
+ * A record's print: a short digest per field, so that what the target moves by itself (a
+ * last-seen stamp, a version: ServerFields, learned while the run goes, after the baseline) is
+ * left out when prints are compared, and a long list is still kept small.
+ */
+function fingerprint(row: Row): string {
+  const digest = (v: unknown) => createHash('sha1').update(JSON.stringify(v) ?? '').digest('base64').slice(0, 12);
+  return JSON.stringify(Object.keys(row).sort().map((k) => [k, digest(row[k])]));
+}
+
+/** Whether two prints (null: no record) are of the same record but for the fields in `moving`. */
+function samePrint(a: string | null, b: string | null, moving: ReadonlySet<string>): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || !moving.size) return false;
+  const fields = (p: string) => {
+    try {
+      return new Map((JSON.parse(p) as [string, string][]).filter(([k]) => !moving.has(k)));
+    } catch {
+      return undefined;
+    }
+  };
+  const [x, y] = [fields(a), fields(b)];
+  return x !== undefined && y !== undefined && isDeepStrictEqual(x, y);
 }
 
 async function readWhole(client: ApiClient, spec: Spec, target: TargetConfig): Promise<Reading> {
@@ -193,16 +221,16 @@ export class Frame {
         if (is !== was) accepted.push([path, is]);
         continue;
       }
-      if (was === is) continue;
+      if (samePrint(was, is, this.moving(path, entries))) continue;
       // A list may leave out what is there (absence is proof only of a list proven whole): what is missing is looked up by its path.
-      if (is === null && was !== null && (await this.found(path, was))) continue;
+      if (is === null && was !== null && (await this.found(path, was, this.moving(path, entries)))) continue;
       const mark = written.get(path);
       const snapshot = state.snapshots.get(path);
       const row = now.rows.get(path);
       // A field holding a value the run sent to this record is its own write showing late (or not undone: the clean-up's to put back).
       const own = (f: string) => Boolean(mark?.values.get(f)?.some((v) => isDeepStrictEqual(v, row?.[f])));
-      const fields = snapshot && row ? changedFieldNames(snapshot, row).filter((f) => !own(f)) : undefined;
-      if (mark && is !== null && was !== null && (fields?.length === 0 || (await this.shows(path, was)))) continue;
+      const fields = snapshot && row ? changedFieldNames(snapshot, row).filter((f) => !own(f) && !this.moving(path, entries).has(f)) : undefined;
+      if (mark && is !== null && was !== null && (fields?.length === 0 || (await this.shows(path, was, this.moving(path, entries))))) continue;
       const how = was === null ? 'appeared' : is === null ? 'vanished' : 'changed';
       const by = now.foreign.get(path) ?? (writes.length ? undefined : 'another writer');
       differences.push({ path, how, ...(fields?.length && how === 'changed' ? { fields } : {}), now: is, writes, ...(by ? { by } : {}) });
@@ -212,21 +240,28 @@ export class Frame {
     return differences;
   }
 
+  /** The fields of the record at `path` the target moves by itself: as this process and the suites' workers (journalled) learned them. */
+  private moving(path: string, entries: JournalEntry[]): ReadonlySet<string> {
+    const resource = resourceAt(this.spec, path);
+    if (resource === undefined) return new Set();
+    return new Set([...serverFields().of(resource), ...entries.flatMap((e) => (e.kind === 'moving' && e.resource === resource ? e.fields : []))]);
+  }
+
   /** Whether the record at `path` is found as `print` says, though the list did not name it. */
-  private async found(path: string, print: string): Promise<boolean> {
+  private async found(path: string, print: string, moving: ReadonlySet<string>): Promise<boolean> {
     const answer = await this.client.send({ method: 'GET', path });
     const row = is2xx(answer) ? recordReader(this.spec, this.target)(path, answer.json) : undefined;
-    return row !== undefined && fingerprint(row) === print;
+    return row !== undefined && samePrint(fingerprint(row), print, moving);
   }
 
   /** Whether a record the run wrote reads as last known once read again within the window: a reading that lagged the run's own write is not a difference. */
-  private async shows(path: string, print: string): Promise<boolean> {
+  private async shows(path: string, print: string, moving: ReadonlySet<string>): Promise<boolean> {
     const recordOf = recordReader(this.spec, this.target);
     const read = async () => {
       const answer = await this.client.send({ method: 'GET', path });
       return is2xx(answer) ? recordOf(path, answer.json) : undefined;
     };
-    return (await converge(read, (row) => row !== undefined && fingerprint(row) === print, windowOf(this.target), this.lag())).shown;
+    return (await converge(read, (row) => row !== undefined && samePrint(fingerprint(row), print, moving), windowOf(this.target), this.lag())).shown;
   }
 
   /** The lag the run learned: in the worker as it goes, and as the suites journalled it (the main process reads after them). */

@@ -5,6 +5,7 @@ import type { Row } from '../contract/record.ts';
 import type { TargetConfig } from '../config/target.ts';
 import { ApiClient } from '../http/client.ts';
 import { learnedLag } from '../core/converge.ts';
+import { serverFields } from '../records/server-fields.ts';
 
 /**
  * One line of the run journal. Paths are concrete (ids filled in), relative to the base URL.
@@ -54,6 +55,8 @@ export type JournalEntry =
   | { kind: 'interference'; path: string; by: string }
   | { kind: 'lease'; path: string }
   | { kind: 'lag'; ms: number }
+  /** Fields of a resource the target moves by itself (see ServerFields), as a worker learned them. */
+  | { kind: 'moving'; resource: string; fields: string[] }
   | { kind: 'lost'; path: string; problem: string }
   | { kind: 'frame-start' }
   | { kind: 'finished' }
@@ -232,5 +235,6 @@ export function outstanding(entries: JournalEntry[]): Outstanding {
 export function journalledClient(target: TargetConfig): ApiClient {
   const journal = target.journalFile ? new Journal(target.journalFile) : undefined;
   if (journal) learnedLag().onLonger = (ms) => journal.append({ kind: 'lag', ms });
+  if (journal) serverFields().onLearned = (resource, fields) => journal.append({ kind: 'moving', resource, fields });
   return new ApiClient(target, undefined, undefined, journal && ((event) => journal.append(event)));
 }
