@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Row } from '../contract/record.ts';
 import { changedFieldNames } from './compare.ts';
+import { serverFields } from './server-fields.ts';
 
 /** A record as read before and after one patch. */
 export interface Patched {
@@ -40,5 +41,7 @@ export async function changedNotDerived(body: Row, record: Patched, twin: TwinPa
   if (!changed.length || !twin) return changed;
   const other = await twin(body);
   if (other) for (const f of derivedFields(changed, record, other)) derived.add(f);
+  // What the target derives is what it does by itself: learned once, for every later judgement (exploration's too).
+  if (resource !== undefined) serverFields().fromWrites(resource, changed.filter((f) => derived.has(f)));
   return changed.filter((f) => !derived.has(f));
 }
