@@ -46,6 +46,11 @@ export class ServerFields {
     return this.fromWrites(resource, movingIn(readings));
   }
 
+  /** Whether any resource's records move this field by themselves (a put-back that knows no resource). */
+  movesAnywhere(field: string): boolean {
+    return [...this.learned.values()].some((fields) => fields.has(field));
+  }
+
   /** Hears each field learned (the suites' worker journals them for the frame, read in the main process). */
   onLearned?: (resource: string, fields: string[]) => void;
 

@@ -9,6 +9,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { converge, Lag, quiesce, windowOf } from '../core/converge.ts';
 import { byPath, holding, restoreFields, restoreRecord, type LeftOnTarget } from './restore-record.ts';
 import { readBaseline } from './frame.ts';
+import { serverFields } from '../records/server-fields.ts';
 import type { Spec } from '../contract/spec.ts';
 import type { TargetConfig } from '../config/target.ts';
 
@@ -56,6 +57,8 @@ const MAX_BACKOFF_MS = 8_000;
 export async function recover(client: ApiClient, journal: Journal, target: TargetConfig, options: RecoverOptions = {}): Promise<Recovery> {
   const deadline = Date.now() + (options.cleanupTimeoutMs ?? CLEANUP_TIMEOUT_MS);
   const total: Recovery = { deleted: [], restored: [], leftOnTarget: [] };
+  // What the suites' workers learned the target moves by itself, journalled: never put back.
+  for (const e of journal.read()) if (e.kind === 'moving') serverFields().fromWrites(e.resource, e.fields);
   for (let backoff = FIRST_BACKOFF_MS; ; backoff = Math.min(backoff * 2, MAX_BACKOFF_MS)) {
     const troubles = client.troubles;
     const pass = await undoOnce(client, journal, target, options.overlapped);

@@ -3,6 +3,7 @@ import { is2xx, NoAnswerError, type ApiClient } from '../http/client.ts';
 import { businessRecordIn, pick, type RecordReader } from '../records/record-shapes.ts';
 import { type Row } from '../contract/record.ts';
 import { converge } from '../core/converge.ts';
+import { serverFields } from '../records/server-fields.ts';
 
 /** A record the run could not leave as it found it, and why: the report's last section. */
 export interface LeftOnTarget {
@@ -49,7 +50,8 @@ export interface Restoration {
  * request (a target that applies only part of a body). Throws when the record cannot be read.
  */
 export async function restoreFields(access: RecordAccess, before: Row, fields: Iterable<string>, options: RestoreOptions = {}): Promise<Restoration> {
-  const known = [...fields].filter((f) => f in before);
+  // A field the target moves by itself is never put back: no write could make it hold its old value.
+  const known = [...fields].filter((f) => f in before && !serverFields().movesAnywhere(f));
   const body = options.body ?? ((names: string[]) => pick(before, names));
   const differing = options.differing ?? ((now: Row) => known.filter((f) => !(f in now) || !isDeepStrictEqual(now[f], before[f])));
   const quiet = options.quiesce ?? (async () => {});
