@@ -86,10 +86,14 @@ export interface SendOptions extends RequestShape {
   sink?: (status: number, headers: Record<string, string>) => BodySink | undefined;
 }
 
-/** A body taken as it arrives: write() returns true once the sink needs no more of it; end() says what it was. */
+/**
+ * A body taken as it arrives: write() returns true once the sink needs no more of it; end() says
+ * what it was; rows(), for a sink that takes whole records out as they come, how many it took.
+ */
 export interface BodySink {
   write(chunk: Uint8Array): boolean;
   end(): { json: unknown; jsonError?: string };
+  rows?(): number;
 }
 
 /** For a request whose status is all that is judged: its body goes by unread, whatever its length. */
@@ -309,7 +313,9 @@ export class ApiClient {
       id: nextExchangeId(),
     };
     // The timeout bounds a whole answer; for a body taken as it arrives (a list of any length,
-    // parsed on the way at a pace of the suite's own), it bounds each wait for the next chunk.
+    // parsed on the way at a pace of the suite's own), it bounds what comes between two rows, as
+    // the byte cap does: a list of any length may take its time, a body trickling a byte at a
+    // time still ends within it (a wait for each chunk would let it hold the run for ever).
     const abort = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     const wait = () => {
@@ -442,11 +448,18 @@ export class BodyTooLarge extends Error {
 async function readInto(body: AsyncIterable<Buffer> & { destroy(err?: Error): unknown }, sink: BodySink, progress: () => void): Promise<{ text: string; bytes: number; parsed: ReturnType<BodySink['end']> }> {
   const head: Buffer[] = [];
   let bytes = 0;
+  let rows = sink.rows?.();
   for await (const chunk of body) {
-    progress();
+    // A sink that takes no records out (a body going by unread) has no row to wait for: each chunk counts.
+    if (rows === undefined) progress();
     if (bytes < EXCERPT_BYTES) head.push(chunk.subarray(0, EXCERPT_BYTES - bytes));
     bytes += chunk.length;
-    if (sink.write(chunk)) {
+    const done = sink.write(chunk);
+    if (rows !== undefined && sink.rows!() !== rows) {
+      rows = sink.rows!();
+      progress();
+    }
+    if (done) {
       body.destroy();
       break;
     }

@@ -26,7 +26,7 @@ export interface ListPage {
  * Only the first array found holding rows is the list; rows elsewhere are kept and named (others).
  *
  * The byte limit holds for what is read between two rows: one record, or the envelope, never the
- * whole list.
+ * whole list; so does the request timeout (the client waits for the next row, see rows()).
  *
  * @streamparser/json parses: it has no dependencies, is typed, is kept up (2026 releases), runs
  * on any Node the project supports (>= 20.19, plain ES2020), takes bytes as they come and hands
@@ -89,6 +89,7 @@ export function listSink(idField: string, limit: number, onRow: (row: Row) => bo
       if (skeleton === undefined) return { json: undefined, jsonError: rows === 0 ? 'empty body' : 'the body ended before its JSON did' };
       return { json: skeleton };
     },
+    rows: () => rows,
   };
   return { sink, page: () => ({ skeleton, listPath, rows, others: [...others], stopped }) };
 }
