@@ -44,7 +44,7 @@ export async function runInProcess(args: string[], env: Record<string, string> =
   const reportDir = join(mkdtempSync(join(tmpdir(), 'scr-')), 'reports');
   // A test's run is the same every time, and judges what it is about: exploration only where the
   // test asks for it (its own tests, and the faults it finds alone, name --explore), as the fault matrix does.
-  const seeded = args.some((a) => a.startsWith('--explore')) ? [] : ['--explore', '0'];
+  const seeded = args.some((a) => a.startsWith('--explore') || a === '--certify') ? [] : ['--explore', '0'];
   const run = await runMain([...args, ...seeded, ...(args.includes('--report-dir') ? [] : ['--report-dir', reportDir])], { PATH: process.env.PATH ?? '', CI: 'true', ...env }, onOutput);
   return { ...run, reportDir };
 }
