@@ -21,7 +21,7 @@ import { leftInList, listSink } from '../records/list-stream.ts';
 import { limitsOf } from '../core/limits.ts';
 import { schemaProblems } from '../contract/schema.ts';
 import { ensure } from '../checks/assertions.ts';
-import type { MustRequirementId } from '../contract/catalog.ts';
+import type { CheckId, MustRequirementId } from '../contract/catalog.ts';
 import type { TargetConfig } from '../config/target.ts';
 
 /** What the operations pass shares in one run. */
@@ -279,6 +279,8 @@ function writeBack({ opOf }: Env, op: Operation, requirement: MustRequirementId)
     id: `${requirement}:operations-write-back`,
     title: `the ${op.method} ${op.path} above (each value sent as read) leaves every field not sent as it was`,
     changesData: true,
+    // What it judges is the write the operation's own check sent: --only takes that check with it.
+    needs: [`OP-DOCUMENTED:${op.operationId}` as CheckId],
     async run({ writeBacks, unsent }, run) {
       const cause = unsent.get(op.operationId);
       if (!writeBacks.has(op.operationId) && cause) return cause.by ? run.blocked(cause.by, cause.reason) : run.notApplicable(cause.reason);
