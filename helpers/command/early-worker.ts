@@ -41,23 +41,54 @@ function asVitestWould(): { entry: string; execArgv: string[]; env: Record<strin
 /** None started: vitest starts its own (vitest not where this module resolves it, a thread refused). */
 const NONE: EarlyWorker = { adopt: () => undefined, discard: async () => {} };
 
+/**
+ * Threads an earlier run in this process left idle (run-suites.ts keeps them), with what each was
+ * started with: a run that asks for a thread started alike takes one instead of starting its own
+ * (~0.5 s of CPU: Node and vitest's runtime in the thread, the suites' modules). Several runs in
+ * one process are the project's own tests, the bench, and the API called run after run.
+ */
+const kept: { thread: Worker; started: ReturnType<typeof asVitestWould> }[] = [];
+
+/** Keeps an idle thread for the next run started alike; unref'd, it holds no process open. */
+export function keepForNextRun(thread: Worker, entry: string, execArgv: readonly string[], env: Record<string, string | undefined>): void {
+  thread.unref();
+  kept.push({ thread, started: { entry, execArgv: [...execArgv], env } });
+}
+
+/** Once a thread: one that fails ends (its error is its exit's), and an ended one is kept no more. */
+function watch(thread: Worker): Worker {
+  if (watched.has(thread)) return thread;
+  watched.add(thread);
+  thread.on('error', () => {}).once('exit', () => {
+    const at = kept.findIndex((k) => k.thread === thread);
+    if (at >= 0) kept.splice(at, 1);
+  });
+  return thread;
+}
+const watched = new WeakSet<Worker>();
+
 export function startEarlyWorker(): EarlyWorker {
   let wanted: ReturnType<typeof asVitestWould>;
   let thread: Worker | undefined;
   try {
     wanted = asVitestWould();
-    thread = new Worker(wanted.entry, { env: wanted.env, execArgv: wanted.execArgv, stdout: true, stderr: true });
+    const idle = kept.findIndex((k) => isDeepStrictEqual(k.started, wanted));
+    if (idle >= 0) return adoptable(kept.splice(idle, 1)[0].thread, wanted);
+    thread = watch(new Worker(wanted.entry, { env: wanted.env, execArgv: wanted.execArgv, stdout: true, stderr: true }));
   } catch {
     return NONE;
   }
   // Until vitest takes it, it must not keep the process alive (a run that ends at its preflight).
   thread.unref();
-  // A thread that failed or ended before vitest asked is not given: vitest starts its own.
-  let alive = true;
-  thread.on('error', () => (alive = false)).once('exit', () => (alive = false));
+  return adoptable(thread, wanted);
+}
+
+function adoptable(started: Worker, wanted: ReturnType<typeof asVitestWould>): EarlyWorker {
+  let thread: Worker | undefined = started;
   const early: EarlyWorker = {
     adopt(entry, execArgv, env) {
-      const same = alive && entry === wanted.entry && isDeepStrictEqual([...execArgv], wanted.execArgv) && isDeepStrictEqual(env, wanted.env);
+      // A thread that failed or ended before vitest asked (its threadId is then -1) is not given: vitest starts its own.
+      const same = thread !== undefined && thread.threadId >= 0 && entry === wanted.entry && isDeepStrictEqual([...execArgv], wanted.execArgv) && isDeepStrictEqual(env, wanted.env);
       // Vitest asks once a run: a thread it does not take would only hold memory until the end.
       if (!thread || !same) return void early.discard();
       // Still unref'd: the pool refs it once vitest runs in it (run-suites.ts).

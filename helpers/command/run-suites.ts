@@ -4,7 +4,7 @@ import { basename, join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { cacheRoot, codeRoot, projectRoot } from '../core/paths.ts';
 import type { TargetConfig } from '../config/target.ts';
-import type { EarlyWorker } from './early-worker.ts';
+import { keepForNextRun, type EarlyWorker } from './early-worker.ts';
 
 type CancelReason = Parameters<Awaited<ReturnType<typeof createVitest>>['cancelCurrentRun']>[0];
 
@@ -99,15 +99,26 @@ async function suiteVitest(options: SuiteRunOptions) {
 
 const STARTED_EARLY = 'threads-started-early';
 
-type Threaded = { _thread?: Worker };
+/** What vitest 4.1's ThreadsPoolWorker keeps private: the thread, and the streams it pipes the thread's output to. */
+type Threaded = { _thread?: Worker; stdout: NodeJS.WritableStream & { setMaxListeners(n: number): unknown; getMaxListeners(): number }; stderr: Threaded['stdout'] };
 
 /** Vitest's thread pool worker, whose thread is the one started early if vitest asks for one started alike. */
 class ThreadStartedEarly extends ThreadsPoolWorker {
   override readonly name = STARTED_EARLY;
   private readonly early: Worker | undefined;
+  private readonly options: PoolOptions;
+  /** Whether the thread is running suite files: a request sent, its testfileFinished not yet back. */
+  private busy = false;
+  /** Whether vitest asked the thread to stop after its run (not a cancel that forces it). */
+  private stopAsked = false;
+  private readonly heard = (m: { type?: string; __vitest_worker_response__?: boolean }) => {
+    if (m?.__vitest_worker_response__ && m.type === 'testfileFinished') this.busy = false;
+  };
+  private readonly listeners: [string, (arg: unknown) => void][] = [];
 
   constructor(options: PoolOptions, early: EarlyWorker) {
     super(options);
+    this.options = options;
     this.early = early.adopt(this.entrypoint, options.execArgv, options.env);
     // start() starts a thread only if it has none (vitest 4.1's ThreadsPoolWorker).
     (this as unknown as Threaded)._thread = this.early;
@@ -115,12 +126,54 @@ class ThreadStartedEarly extends ThreadsPoolWorker {
 
   override async start(): Promise<void> {
     await super.start();
+    (this as unknown as Threaded)._thread?.on('message', this.heard);
     if (!this.early) return;
     // A vitest that started a thread of its own all the same: the early one would keep the process alive, idle.
     if ((this as unknown as Threaded)._thread !== this.early) await this.early.terminate();
     else this.early.ref();
   }
+
+  override on(event: string, callback: (arg: unknown) => void): void {
+    this.listeners.push([event, callback]);
+    super.on(event, callback);
+  }
+
+  override send(message: { __vitest_worker_request__?: boolean; type?: string }): void {
+    if (message?.__vitest_worker_request__ && (message.type === 'run' || message.type === 'collect')) this.busy = true;
+    if (message?.__vitest_worker_request__ && message.type === 'stop' && !this.busy && runsServed((this as unknown as Threaded)._thread) < MAX_RUNS_PER_THREAD) {
+      // Kept for the next run: the thread's teardown is skipped (a node environment has none of its
+      // own), and vitest hears that it stopped.
+      this.stopAsked = true;
+      setImmediate(() => { for (const [event, callback] of this.listeners) if (event === 'message') callback({ type: 'stopped', __vitest_worker_response__: true }); });
+      return;
+    }
+    super.send(message as never);
+  }
+
+  override async stop(): Promise<void> {
+    const thread = (this as unknown as Threaded)._thread;
+    if (!thread || !this.stopAsked || this.busy) return super.stop();
+    for (const [event, callback] of this.listeners) thread.off(event, callback);
+    thread.off('message', this.heard);
+    // As vitest's stop() leaves them, but for the thread, which lives on.
+    const own = this as unknown as Threaded;
+    thread.stdout.unpipe(own.stdout);
+    own.stdout.setMaxListeners(own.stdout.getMaxListeners() - 1);
+    thread.stderr.unpipe(own.stderr);
+    own.stderr.setMaxListeners(own.stderr.getMaxListeners() - 1);
+    (this as unknown as Threaded)._thread = undefined;
+    served.set(thread, runsServed(thread) + 1);
+    keepForNextRun(thread, this.entrypoint, this.options.execArgv, this.options.env);
+  }
 }
+
+/**
+ * A thread serves this many runs at most, then is stopped: each run leaves a little behind in it
+ * (vitest's runtime adds a listener at each start), and memory a long series of runs would grow.
+ */
+const MAX_RUNS_PER_THREAD = 25;
+const served = new WeakMap<Worker, number>();
+const runsServed = (thread: Worker | undefined) => (thread && served.get(thread)) ?? 0;
 
 const threadsStartedEarly = (early: EarlyWorker): PoolRunnerInitializer => ({ name: STARTED_EARLY, createPoolWorker: (options) => new ThreadStartedEarly(options, early) });
 

@@ -7,6 +7,7 @@
  */
 
 import { CONVERGE_WINDOW_MS, limitsOf, type Limits } from './limits.ts';
+import { perRun } from './run-scope.ts';
 
 /**
  * After a write failed to show within the window, later waits are this many times the longest
@@ -50,10 +51,8 @@ export class Lag {
     return this.longestMs === 0 ? 0 : Math.min(windowMs, Math.max(LAG_FACTOR * this.longestMs, LAG_FLOOR_MS));
   }
 }
-const learned = new Lag();
-
-/** What this worker learned of the target's lag: see Lag.onLonger. */
-export const learnedLag = (): Lag => learned;
+/** What this worker learned of the target's lag in this run: see Lag.onLonger. */
+export const learnedLag: () => Lag = perRun(() => new Lag());
 
 /**
  * Two reads of a record sent at once disagreed, one showing a write the other did not: reads go
@@ -61,7 +60,7 @@ export const learnedLag = (): Lag => learned;
  * a write learns it better), so that readings content cannot tell from older ones wait for it
  * (quiesce) before the lanes judge any.
  */
-export function readsGoBack(lag = learned): void {
+export function readsGoBack(lag = learnedLag()): void {
   lag.learn(FIRST_PAUSE_MS);
 }
 
@@ -78,7 +77,7 @@ export interface Converged<T> {
  * target's lag so far allows, see Lag); returns the last reading either way, for the check to
  * judge. An error from `read` ends the wait (it is the check's to report).
  */
-export async function converge<T>(read: () => Promise<T>, shows: (value: T) => boolean, windowMs = CONVERGE_WINDOW_MS, lag = learned): Promise<Converged<T>> {
+export async function converge<T>(read: () => Promise<T>, shows: (value: T) => boolean, windowMs = CONVERGE_WINDOW_MS, lag = learnedLag()): Promise<Converged<T>> {
   const started = Date.now();
   let value = await read();
   if (shows(value)) return { value, shown: true, waitedMs: 0 };
@@ -105,7 +104,7 @@ export async function converge<T>(read: () => Promise<T>, shows: (value: T) => b
  * that content cannot tell from an older one (a record as before the run is what an older copy
  * shows too): after it, one reading stands for the record.
  */
-export async function quiesce(since: number, lag = learned, windowMs = CONVERGE_WINDOW_MS): Promise<void> {
+export async function quiesce(since: number, lag = learnedLag(), windowMs = CONVERGE_WINDOW_MS): Promise<void> {
   const wait = since + Math.min(QUIET_FACTOR * lag.longestMs, windowMs / 3) - Date.now();
   if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
 }
@@ -117,7 +116,7 @@ export async function quiesce(since: number, lag = learned, windowMs = CONVERGE_
  * last write, and taken as it is: waiting for one that is as expected would take an older copy
  * for proof. Before any lag showed, it is read again like any other, which also learns the lag.
  */
-export async function readCurrent<T>(read: () => Promise<T>, current: (value: T) => boolean, indistinct: boolean, windowMs: number, since: number, lag = learned, novel: (value: T) => boolean = () => false): Promise<T> {
+export async function readCurrent<T>(read: () => Promise<T>, current: (value: T) => boolean, indistinct: boolean, windowMs: number, since: number, lag = learnedLag(), novel: (value: T) => boolean = () => false): Promise<T> {
   if (!indistinct) return (await converge(read, current, windowMs, lag)).value;
   if (lag.longestMs > 0) {
     await quiesce(since, lag, windowMs);

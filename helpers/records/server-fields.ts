@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Row } from '../contract/record.ts';
 import { converge } from '../core/converge.ts';
+import { perRun } from '../core/run-scope.ts';
 
 /**
  * What the target does by itself: the fields of a resource's records that move with no client
@@ -71,10 +72,8 @@ function movingIn(readings: Row[]): string[] {
   return Object.keys(first).filter((f) => rest.every((r, i) => f in r && !isDeepStrictEqual(r[f], readings[i][f])));
 }
 
-const learned = new ServerFields();
-
-/** What this worker learned of the fields the target moves by itself (see ServerFields). */
-export const serverFields = (): ServerFields => learned;
+/** What this worker learned in this run of the fields the target moves by itself (see ServerFields). */
+export const serverFields: () => ServerFields = perRun(() => new ServerFields());
 
 /** How a record is written again and read (for movedByWrite). */
 export interface Rewrite {
@@ -93,6 +92,7 @@ export interface Rewrite {
  * learned; the rest stand as the write's doing.
  */
 export async function movedByWrite(resource: string, before: Row, after: Row, sent: Row, again: Rewrite): Promise<string[]> {
+  const learned = serverFields();
   const server = learned.of(resource);
   const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])];
   const moved = keys.filter((k) => !(k in sent) && !server.has(k) && (k in before !== k in after || !isDeepStrictEqual(before[k], after[k])));

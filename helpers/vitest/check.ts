@@ -3,6 +3,7 @@
 // the command's reporters read.
 import { afterAll, beforeAll, describe, inject, test, type TestContext } from 'vitest';
 import { NOT_SELECTED, dependsOnUnselected, selects } from '../core/selection.ts';
+import { enterRun } from '../core/run-scope.ts';
 import { loadCatalog, requirementOf, type CheckId } from '../contract/catalog.ts';
 import type { Spec } from '../contract/spec.ts';
 import { withExchangeLog } from '../http/exchanges.ts';
@@ -37,6 +38,8 @@ async function settleDifference(id: string, failure: unknown): Promise<void> {
  */
 export function register<C>(declare: Declare<C>, spec: Spec, resource?: string): void {
   const target = inject('target');
+  // A worker kept for the next run (run-suites.ts) begins each run knowing nothing of its target.
+  enterRun(target.runId);
   const registry = declare(spec, target);
   const ctx = registry.open();
   if (registry.settle) settlers.set(registry.settle.prefix, () => registry.settle!.with(ctx));
