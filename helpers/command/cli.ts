@@ -113,7 +113,7 @@ async function runWith(options: RunOptions, state: RunState, io: Io): Promise<nu
   // time a distant target would otherwise leave this process idle.
   const conformModule = options.sweep || options.recover.length || options.release !== undefined ? undefined : import('./conform.ts');
   conformModule?.then((m) => m.suitesModule()).catch(() => {}); // awaited below; a failure to load is reported there
-  if (conformModule) state.earlyWorker = startEarlyWorker();
+  if (conformModule) state.earlyWorker = startEarlyWorker(io.keepWorker);
   io.stdout.write(`${targetLine(target, Boolean(state.reference))}\n`);
   if (conformModule && target.explore?.commands) io.stdout.write(`Exploration after the checks: ${target.explore.commands} commands, seed ${target.explore.seed} (--explore-seed ${target.explore.seed} replays it)\n`);
   const warning = plainHttpWarning(target.baseUrl, options.allowHttp);

@@ -15,6 +15,8 @@ export interface EarlyWorker {
   adopt(entry: string, execArgv: readonly string[], env: Record<string, string | undefined>): Worker | undefined;
   /** Stops the thread unless it was adopted: a run that ends before its suites. */
   discard(): Promise<void>;
+  /** Whether the thread, idle after the run, is kept for the next run in this process (Io.keepWorker). */
+  keep?: boolean;
 }
 
 /**
@@ -49,7 +51,7 @@ const NONE: EarlyWorker = { adopt: () => undefined, discard: async () => {} };
  */
 const kept: { thread: Worker; started: ReturnType<typeof asVitestWould> }[] = [];
 
-/** Keeps an idle thread for the next run started alike; unref'd, it holds no process open. */
+/** Keeps an idle thread for the next run started alike. */
 export function keepForNextRun(thread: Worker, entry: string, execArgv: readonly string[], env: Record<string, string | undefined>): void {
   thread.unref();
   kept.push({ thread, started: { entry, execArgv: [...execArgv], env } });
@@ -67,25 +69,31 @@ function watch(thread: Worker): Worker {
 }
 const watched = new WeakSet<Worker>();
 
-export function startEarlyWorker(): EarlyWorker {
+/** Stops the threads kept for a next run: the end of a process that ran several. */
+export async function releaseKeptWorkers(): Promise<void> {
+  await Promise.all(kept.splice(0).map((k) => k.thread.terminate()));
+}
+
+export function startEarlyWorker(keep = false): EarlyWorker {
   let wanted: ReturnType<typeof asVitestWould>;
   let thread: Worker | undefined;
   try {
     wanted = asVitestWould();
     const idle = kept.findIndex((k) => isDeepStrictEqual(k.started, wanted));
-    if (idle >= 0) return adoptable(kept.splice(idle, 1)[0].thread, wanted);
+    if (keep && idle >= 0) return adoptable(kept.splice(idle, 1)[0].thread, wanted, keep);
     thread = watch(new Worker(wanted.entry, { env: wanted.env, execArgv: wanted.execArgv, stdout: true, stderr: true }));
   } catch {
     return NONE;
   }
   // Until vitest takes it, it must not keep the process alive (a run that ends at its preflight).
   thread.unref();
-  return adoptable(thread, wanted);
+  return adoptable(thread, wanted, keep);
 }
 
-function adoptable(started: Worker, wanted: ReturnType<typeof asVitestWould>): EarlyWorker {
+function adoptable(started: Worker, wanted: ReturnType<typeof asVitestWould>, keep: boolean): EarlyWorker {
   let thread: Worker | undefined = started;
   const early: EarlyWorker = {
+    keep,
     adopt(entry, execArgv, env) {
       // A thread that failed or ended before vitest asked (its threadId is then -1) is not given: vitest starts its own.
       const same = thread !== undefined && thread.threadId >= 0 && entry === wanted.entry && isDeepStrictEqual([...execArgv], wanted.execArgv) && isDeepStrictEqual(env, wanted.env);

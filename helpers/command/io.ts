@@ -12,6 +12,12 @@ export interface Io {
    * stops a run on its caller's AbortSignal and never exits the process.
    */
   interrupts?: typeof onInterrupt;
+  /**
+   * The process runs run after run (the project's tests, the bench): the suites' worker a run
+   * leaves idle is kept for the next (early-worker.ts), and the process ends by releaseKeptWorkers().
+   * Off by default: a kept thread's output stream holds the process open.
+   */
+  keepWorker?: boolean;
 }
 
 export const processIo: Io = { stdout: process.stdout, stderr: process.stderr };

@@ -107,6 +107,7 @@ class ThreadStartedEarly extends ThreadsPoolWorker {
   override readonly name = STARTED_EARLY;
   private readonly early: Worker | undefined;
   private readonly options: PoolOptions;
+  private readonly keep: boolean;
   /** Whether the thread is running suite files: a request sent, its testfileFinished not yet back. */
   private busy = false;
   /** Whether vitest asked the thread to stop after its run (not a cancel that forces it). */
@@ -119,6 +120,7 @@ class ThreadStartedEarly extends ThreadsPoolWorker {
   constructor(options: PoolOptions, early: EarlyWorker) {
     super(options);
     this.options = options;
+    this.keep = early.keep === true;
     this.early = early.adopt(this.entrypoint, options.execArgv, options.env);
     // start() starts a thread only if it has none (vitest 4.1's ThreadsPoolWorker).
     (this as unknown as Threaded)._thread = this.early;
@@ -140,7 +142,7 @@ class ThreadStartedEarly extends ThreadsPoolWorker {
 
   override send(message: { __vitest_worker_request__?: boolean; type?: string }): void {
     if (message?.__vitest_worker_request__ && (message.type === 'run' || message.type === 'collect')) this.busy = true;
-    if (message?.__vitest_worker_request__ && message.type === 'stop' && !this.busy && runsServed((this as unknown as Threaded)._thread) < MAX_RUNS_PER_THREAD) {
+    if (message?.__vitest_worker_request__ && message.type === 'stop' && this.keep && !this.busy && runsServed((this as unknown as Threaded)._thread) < MAX_RUNS_PER_THREAD) {
       // Kept for the next run: the thread's teardown is skipped (a node environment has none of its
       // own), and vitest hears that it stopped.
       this.stopAsked = true;

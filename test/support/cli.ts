@@ -61,7 +61,8 @@ export async function runMain(args: string[], env: Record<string, string> = {}, 
       onOutput?.(text);
     },
   });
-  const code = await (await compiledMain())(args, env, { stdout: writer('stdout'), stderr: writer('stderr') });
+  // Run after run in this process: each takes the suites' worker the last one left idle (Io.keepWorker).
+  const code = await (await compiledMain())(args, env, { stdout: writer('stdout'), stderr: writer('stderr'), keepWorker: true });
   return { code, ...out };
 }
 
