@@ -73,7 +73,8 @@ interface Session {
 /**
  * Runs the suites against a reachable target, undoes what they left changed, writes the reports,
  * and returns the exit code. A first SIGINT/SIGTERM or the run timeout stops new checks from
- * starting and goes on to the clean-up; a second signal exits at once (RunStop).
+ * starting and goes on to the clean-up; a second signal cuts that short, and the reports say what
+ * the journal holds as left; a third exits at once (RunStop).
  */
 export async function conform(options: RunOptions, baseTarget: TargetConfig, redact: (t: string) => string, io: Io, preflightRequests: WireEntry[] = [], earlyWorker?: EarlyWorker): Promise<Ended> {
   const started = new Date();
@@ -92,24 +93,28 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
     interrupts: io.interrupts,
     leftOnExit: () => {
       const left = leftAccordingToJournal(s.journal, s.target.runId);
-      return `${formatLeftOnTarget(left)}${left.length ? `${s.recoverLine} undoes it later\n` : ''}`;
+      return left.length ? `Left on the target (${left.length}): ${left.map((l) => l.record).join(', ')}; \`${s.recoverLine}\` undoes it\n` : 'Left on the target: nothing\n';
     },
   });
+  // Cut short, the run's own requests end now and nothing more is sent: the journal says all it did.
+  s.client.stopped = stop.cut.signal;
+  const cutShort = (): Recovery => ({ deleted: [], restored: [], leftOnTarget: leftAccordingToJournal(s.journal, s.target.runId) });
   try {
     const spec = await loadSpec();
     s.target.sentinels = sentinelPaths(spec);
     stop.startUpDone();
-    const lease = s.target.readOnly || stop.reason ? undefined : await claimTarget(s, spec);
-    const recovery = await whileLeased(lease, async () => {
+    const lease = s.target.readOnly || stop.reason ? undefined : await stop.unlessCut(claimTarget(s, spec), () => undefined);
+    const recovery = await stop.unlessCut(whileLeased(lease, async () => {
       progress.start();
       if (!stop.reason) await runChecks(s, collector, stop);
       stop.checksOver();
       progress.cleaningUp(() => leftAccordingToJournal(s.journal, s.target.runId).length);
       s.client.phase = 'after-run clean-up';
       const recovered = await recover(s.client, s.journal, s.target, { cleanupTimeoutMs: options.cleanupTimeoutMs });
+      if (stop.cut.signal.aborted) return recovered; // not waited for: the frame is not read
       await frameAfterCleanUp(s, spec, collector);
       return withFrame(s.journal, recovered);
-    });
+    }), cutShort);
     stop.cleanedUp();
     progress.stop();
     if (!recovery.leftOnTarget.length) s.journal.append({ kind: 'finished' });
