@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { readRequestLog, type WireEntry } from '../http/exchanges.ts';
 import { join, resolve } from 'node:path';
 import { hostname } from 'node:os';
@@ -31,6 +31,7 @@ import { NOT_SELECTED, selects } from '../core/selection.ts';
 import type { Ended, Io } from './io.ts';
 import { JOURNAL_FILE, REQUEST_LOG_FILE } from '../results/report-files.ts';
 import { commandLine } from './relaunch.ts';
+import { DEFAULT_REPORTS } from './option-table.ts';
 import type { EarlyWorker } from './early-worker.ts';
 
 export { JOURNAL_FILE, readRequestLog, REQUEST_LOG_FILE };
@@ -192,10 +193,26 @@ async function claimTarget(s: Session, spec: Spec): Promise<Lease | undefined> {
  * Why the run does not start when the run holding the target is this folder's own, stopped (a
  * second Ctrl-C, a killed job): its lease lives on until it lapses, and its journal is here.
  */
-function ownStoppedRun({ dir, recoverLine }: Session, runId: string): string | undefined {
-  const file = stoppedRunIn(dir, JOURNAL_FILE, runId);
+function ownStoppedRun({ dir, options, target }: Session, runId: string): string | undefined {
+  const file = ownStoppedJournal(dir, runId);
   if (!file) return undefined;
-  return `run ${runId}, which holds this target, is this report folder's own run, stopped before it finished (its journal is ${file}); nothing was changed: \`${recoverLine}\` undoes what it left and frees the target at once`;
+  return `run ${runId}, which holds this target, is this machine's own run, stopped before it finished (its journal is ${file}); nothing was changed: \`${commandLine([...options.relaunch, '--base-url', target.baseUrl, '--recover', file])}\` undoes what it left and frees the target at once`;
+}
+
+/**
+ * The unfinished journal of run `runId` where this machine's runs keep theirs (the report folder
+ * given, and the default ones: reports/<timestamp>), when its process is gone: this machine's own
+ * stopped run, not one still going (helpers/safety/journal.ts).
+ */
+export function ownStoppedJournal(reportDir: string, runId: string): string | undefined {
+  const defaults = resolve(DEFAULT_REPORTS);
+  let folders: string[] = [];
+  try {
+    folders = readdirSync(defaults, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => join(defaults, d.name));
+  } catch {
+    // No default report folders here.
+  }
+  return stoppedRunIn([...new Set([resolve(reportDir), ...folders])], JOURNAL_FILE, runId);
 }
 
 /**
