@@ -261,8 +261,16 @@ describe('this folder\'s own stopped run', () => {
     const env = { SCHEDULING_API_KEY: ref.apiKey, SCHEDULING_EXPIRED_KEY: ref.expiredKey };
     const blocked = await runMain(['--base-url', ref.url, '--report-dir', dir], env);
     expect(blocked.code).toBe(2);
-    expect(blocked.stderr).toContain(`run ${RUN}, which holds this target, is this report folder's own run, stopped before it finished (its journal is ${join(dir, `run-journal.${RUN}.jsonl`)}); nothing was changed: \``);
-    expect(blocked.stderr).toMatch(/--recover \S+\` undoes what it left and frees the target at once/);
+    const file = join(dir, `run-journal.${RUN}.jsonl`);
+    expect(blocked.stderr).toContain(`run ${RUN}, which holds this target, is this machine's own run, stopped before it finished (its journal is ${file}); nothing was changed: \``);
+    expect(blocked.stderr).toContain(`--recover ${file}\` undoes what it left and frees the target at once`);
+    // --sweep, asked from the same folder, says the same: not a run still going.
+    const swept = await runMain(['--base-url', ref.url, '--sweep', '--report-dir', dir], { SCHEDULING_API_KEY: ref.apiKey });
+    expect(swept.code, swept.stderr).toBe(0);
+    expect(swept.stdout).toMatch(new RegExp(`Sweep: skipped \\d+ customer\\(s\\) of run ${RUN}, this machine's own run, stopped before it finished \\(its lease was last seen`));
+    expect(swept.stdout).toContain(`Sweep: run ${RUN} is this machine's own run, stopped before it finished; its values are in /api/v1/business`);
+    expect(swept.stdout).toContain(`--recover ${file} undoes what it left and frees the target at once`);
+    expect(swept.stdout).not.toMatch(/still going/);
     expect(blocked.stderr).not.toMatch(/wait for it to finish/);
     const recovered = await runMain(['--base-url', ref.url, '--recover', dir], { SCHEDULING_API_KEY: ref.apiKey });
     expect(recovered.code, recovered.stdout + recovered.stderr).toBe(0);

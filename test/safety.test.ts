@@ -198,46 +198,92 @@ describe.concurrent('a misbehaving target', () => {
 });
 
 describe('interruption', () => {
-  async function interrupted(signals: number) {
+  /**
+   * A run interrupted as soon as it has changed something on the target, whichever suite it was;
+   * each later signal is sent when what `then` waits for has happened (a line of the run's output,
+   * the clean-up's first request on the record): the moment, not a delay, decides.
+   */
+  async function interrupted(then: ((run: { stdout: string; stderr: string; reportDir: string }) => boolean)[] = []) {
     const ref = await reference({ robustness: ['slow'] });
     const before = ref.state.snapshot();
-    // Interrupt as soon as the run has changed something on the target, whichever suite it was.
-    const run = await runCli(['--base-url', ref.url], env(ref), {
-      onSpawn: (pid) => {
+    const reportDir = join(mkdtempSync(join(tmpdir(), 'scr-')), 'reports');
+    let pid = 0;
+    let sent = 0;
+    const signal = () => void ((sent += 1), process.kill(pid, 'SIGINT'));
+    const next = (stdout: string, stderr: string) => {
+      if (sent && then[sent - 1]?.({ stdout, stderr, reportDir })) signal();
+    };
+    const run = await runCli(['--base-url', ref.url, '--report-dir', reportDir], env(ref), {
+      onSpawn: (spawned) => {
+        pid = spawned;
         const poll = setInterval(() => {
-          if (JSON.stringify(ref.state.snapshot()) === JSON.stringify(before)) return;
-          clearInterval(poll);
-          for (let i = 0; i < signals; i++) setTimeout(() => process.kill(pid, 'SIGINT'), i * 100);
+          if (!sent && JSON.stringify(ref.state.snapshot()) !== JSON.stringify(before)) signal();
+          if (sent) next('', '');
+          if (sent > then.length) clearInterval(poll);
         }, 20);
       },
+      onOutput: next,
     });
     return { ref, before, run };
   }
+  const stopping = ({ stderr }: { stderr: string }) => /SIGINT: no new checks start/.test(stderr);
+  const cleaningUp = ({ reportDir }: { reportDir: string }) => {
+    try {
+      return readFileSync(join(reportDir, 'requests.jsonl'), 'utf8').includes('"phase":"after-run clean-up"');
+    } catch {
+      return false;
+    }
+  };
+  /** A run cut short by its second signal still writes its verdict, what is left and the --recover that undoes it, and its reports. */
+  function expectReported(run: CliRun) {
+    expect(run.code, run.stderr).toBe(130);
+    expect(run.stderr).toMatch(/SIGINT again: the clean-up is cut short; the reports are written with what is left on the target/);
+    expect(run.stdout).toMatch(/verdict INCOMPLETE \(interrupted\)/);
+    expect(run.stdout).toMatch(/Left on the target\n {2}\/api\/v1\//);
+    expect(run.stderr).toContain(`to finish later what is left: `);
+    expect(run.stderr).toContain(`--recover ${run.reportDir}`);
+    for (const file of ['result.json', 'junit.xml', 'report.html']) expect(reportFiles(run).map((f) => f.slice(run.reportDir.length + 1))).toContain(file);
+    expect(result(run).leftOnTarget.length).toBeGreaterThan(0);
+  }
 
   test('SIGINT mid-run: exit 130, what was changed is restored, nothing is left behind', async () => {
-    const { ref, before, run } = await interrupted(1);
+    const { ref, before, run } = await interrupted();
     expect(run.code, run.stderr).toBe(130);
     expect(run.stderr).toMatch(/SIGINT: no new checks start/);
     expect(run.stdout).toMatch(/Left on the target\n {2}nothing/);
     expectSafe(run, ref, before);
   });
 
-  test('a second SIGINT exits at once and says what was left behind; --sweep leaves it while its lease is fresh, --recover then removes it', async () => {
-    const { ref, before, run } = await interrupted(2);
-    expect(run.code).toBe(130);
-    expect(run.stderr).toMatch(/SIGINT again: exiting at once/);
-    expect(run.stderr).toMatch(/Left on the target \(\d+\):\n {2}\/api\/v1\//);
+  test('a second SIGINT as the checks stop cuts the run short, not its reports; --sweep names it this machine\'s own stopped run, and --recover then removes what it left', async () => {
+    const { ref, before, run } = await interrupted([stopping]);
+    expectReported(run);
     expectNoKeys(run, [ref.apiKey, ref.expiredKey]);
-    await new Promise((resolve) => setTimeout(resolve, 500)); // the slow reference finishes what was in flight
-    // Its lease (when the first signal's clean-up had not deleted it yet) was refreshed moments ago:
-    // the sweep cannot tell it from a run that is going, and leaves it.
+    // Its lease (deleted last by a clean-up that was cut short) lives on; its process is gone and its journal is in the folder.
     const leased = [...ref.state.customers.values()].filter((c) => / lease-\d+$/.test(String(c.lastName))).length;
-    const swept = await runInProcess(['--base-url', ref.url, '--sweep', '--yes'], env(ref));
+    const swept = await runInProcess(['--base-url', ref.url, '--sweep', '--yes', '--report-dir', run.reportDir], env(ref));
     expect(swept.code, swept.stderr).toBe(0);
-    if (leased) expect(swept.stdout).toMatch(/Sweep: skipped \d+ customer\(s\) of run scr-\d{8}-[0-9a-f]{8} that is still going/);
+    expect(leased).toBe(1);
+    expect(swept.stdout).toMatch(/Sweep: skipped \d+ customer\(s\) of run scr-\d{8}-[0-9a-f]{8}, this machine's own run, stopped before it finished \(its lease was last seen .*; its journal is \S+\): .* --recover \S+ undoes what it left and frees the target at once/);
+    expect(swept.stdout).not.toMatch(/still going/);
     // The command it printed finishes the job from its journal, the lease last.
     const recovered = await runInProcess(['--base-url', ref.url, '--recover', run.reportDir], env(ref));
     expect(recovered.code, recovered.stdout + recovered.stderr).toBe(0);
+    expect(ref.state.snapshot()).toEqual(before);
+  });
+
+  test('a second SIGINT during the clean-up cuts it short and the reports say what is left; a third exits at once, in one line with the --recover', async () => {
+    const cut = await interrupted([cleaningUp]);
+    expectReported(cut.run);
+    const recovered = await runInProcess(['--base-url', cut.ref.url, '--recover', cut.run.reportDir], env(cut.ref));
+    expect(recovered.code, recovered.stdout + recovered.stderr).toBe(0);
+    expect(cut.ref.state.snapshot()).toEqual(cut.before);
+
+    const { ref, before, run } = await interrupted([stopping, ({ stderr }) => /the clean-up is cut short/.test(stderr)]);
+    expect(run.code).toBe(130);
+    expect(run.stderr).toMatch(new RegExp(`SIGINT again: exiting at once\\. Left on the target \\(\\d+\\): /api/v1/\\S+(, \\S+)*[^\\n]*; \`[^\`\\n]+--recover ${run.reportDir}\` undoes it\\n`));
+    expectNoKeys(run, [ref.apiKey, ref.expiredKey]);
+    const undone = await runInProcess(['--base-url', ref.url, '--recover', run.reportDir], env(ref));
+    expect(undone.code, undone.stdout + undone.stderr).toBe(0);
     expect(ref.state.snapshot()).toEqual(before);
   });
 });

@@ -122,7 +122,7 @@ async function runWith(options: RunOptions, state: RunState, io: Io): Promise<nu
   const { preflight } = await import('./preflight.ts');
   const waited = await preflight(target, { waitMs: options.waitForTargetMs, say: (t) => io.stdout.write(redact(t)), runEndsAt: started + options.runTimeoutMs }, (e) => state.preflightRequests.push(e));
   target.stopChecksAt = started + waited + options.runTimeoutMs;
-  if (options.sweep) return await (await import('./leftovers.ts')).sweepCommand(target, options.sweepYes, options.relaunch, redact, io);
+  if (options.sweep) return await (await import('./leftovers.ts')).sweepCommand(target, options.sweepYes, options.relaunch, options.reportDir, redact, io);
   if (options.release !== undefined) return await (await import('./leftovers.ts')).releaseCommand(target, options.release, options.releaseFrom, options.sweepYes, redact, io);
   if (recovery) return await recoverCommand(target, recovery, options.cleanupTimeoutMs, redact, io, state.preflightRequests);
   const { conform } = await (conformModule ?? import('./conform.ts'));

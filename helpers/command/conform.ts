@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { readRequestLog, type WireEntry } from '../http/exchanges.ts';
 import { join, resolve } from 'node:path';
 import { hostname } from 'node:os';
@@ -31,6 +31,7 @@ import { NOT_SELECTED, selects } from '../core/selection.ts';
 import type { Ended, Io } from './io.ts';
 import { JOURNAL_FILE, REQUEST_LOG_FILE } from '../results/report-files.ts';
 import { commandLine } from './relaunch.ts';
+import { DEFAULT_REPORTS } from './option-table.ts';
 import type { EarlyWorker } from './early-worker.ts';
 
 export { JOURNAL_FILE, readRequestLog, REQUEST_LOG_FILE };
@@ -73,7 +74,8 @@ interface Session {
 /**
  * Runs the suites against a reachable target, undoes what they left changed, writes the reports,
  * and returns the exit code. A first SIGINT/SIGTERM or the run timeout stops new checks from
- * starting and goes on to the clean-up; a second signal exits at once (RunStop).
+ * starting and goes on to the clean-up; a second signal cuts that short, and the reports say what
+ * the journal holds as left; a third exits at once (RunStop).
  */
 export async function conform(options: RunOptions, baseTarget: TargetConfig, redact: (t: string) => string, io: Io, preflightRequests: WireEntry[] = [], earlyWorker?: EarlyWorker): Promise<Ended> {
   const started = new Date();
@@ -92,24 +94,28 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
     interrupts: io.interrupts,
     leftOnExit: () => {
       const left = leftAccordingToJournal(s.journal, s.target.runId);
-      return `${formatLeftOnTarget(left)}${left.length ? `${s.recoverLine} undoes it later\n` : ''}`;
+      return left.length ? `Left on the target (${left.length}): ${left.map((l) => l.record).join(', ')}; \`${s.recoverLine}\` undoes it\n` : 'Left on the target: nothing\n';
     },
   });
+  // Cut short, the run's own requests end now and nothing more is sent: the journal says all it did.
+  s.client.stopped = stop.cut.signal;
+  const cutShort = (): Recovery => ({ deleted: [], restored: [], leftOnTarget: leftAccordingToJournal(s.journal, s.target.runId) });
   try {
     const spec = await loadSpec();
     s.target.sentinels = sentinelPaths(spec);
     stop.startUpDone();
-    const lease = s.target.readOnly || stop.reason ? undefined : await claimTarget(s, spec);
-    const recovery = await whileLeased(lease, async () => {
+    const lease = s.target.readOnly || stop.reason ? undefined : await stop.unlessCut(claimTarget(s, spec), () => undefined);
+    const recovery = await stop.unlessCut(whileLeased(lease, async () => {
       progress.start();
       if (!stop.reason) await runChecks(s, collector, stop);
       stop.checksOver();
       progress.cleaningUp(() => leftAccordingToJournal(s.journal, s.target.runId).length);
       s.client.phase = 'after-run clean-up';
       const recovered = await recover(s.client, s.journal, s.target, { cleanupTimeoutMs: options.cleanupTimeoutMs });
+      if (stop.cut.signal.aborted) return recovered; // not waited for: the frame is not read
       await frameAfterCleanUp(s, spec, collector);
       return withFrame(s.journal, recovered);
-    });
+    }), cutShort);
     stop.cleanedUp();
     progress.stop();
     if (!recovery.leftOnTarget.length) s.journal.append({ kind: 'finished' });
@@ -187,10 +193,26 @@ async function claimTarget(s: Session, spec: Spec): Promise<Lease | undefined> {
  * Why the run does not start when the run holding the target is this folder's own, stopped (a
  * second Ctrl-C, a killed job): its lease lives on until it lapses, and its journal is here.
  */
-function ownStoppedRun({ dir, recoverLine }: Session, runId: string): string | undefined {
-  const file = stoppedRunIn(dir, JOURNAL_FILE, runId);
+function ownStoppedRun({ dir, options, target }: Session, runId: string): string | undefined {
+  const file = ownStoppedJournal(dir, runId);
   if (!file) return undefined;
-  return `run ${runId}, which holds this target, is this report folder's own run, stopped before it finished (its journal is ${file}); nothing was changed: \`${recoverLine}\` undoes what it left and frees the target at once`;
+  return `run ${runId}, which holds this target, is this machine's own run, stopped before it finished (its journal is ${file}); nothing was changed: \`${commandLine([...options.relaunch, '--base-url', target.baseUrl, '--recover', file])}\` undoes what it left and frees the target at once`;
+}
+
+/**
+ * The unfinished journal of run `runId` where this machine's runs keep theirs (the report folder
+ * given, and the default ones: reports/<timestamp>), when its process is gone: this machine's own
+ * stopped run, not one still going (helpers/safety/journal.ts).
+ */
+export function ownStoppedJournal(reportDir: string, runId: string): string | undefined {
+  const defaults = resolve(DEFAULT_REPORTS);
+  let folders: string[] = [];
+  try {
+    folders = readdirSync(defaults, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => join(defaults, d.name));
+  } catch {
+    // No default report folders here.
+  }
+  return stoppedRunIn([...new Set([resolve(reportDir), ...folders])], JOURNAL_FILE, runId);
 }
 
 /**

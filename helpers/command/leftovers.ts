@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { EXIT, UsageError } from '../core/errors.ts';
-import { JOURNAL_FILE } from './conform.ts';
+import { JOURNAL_FILE, ownStoppedJournal } from './conform.ts';
 import { loadSpec } from '../contract/spec.ts';
 import { ApiClient } from '../http/client.ts';
 import { Journal, outstanding } from '../safety/journal.ts';
@@ -20,19 +20,29 @@ import { commandLine } from './relaunch.ts';
  * members that hold a stopped run's values are named, with the --release that frees them; until
  * then they are left on the target (exit 2 with --yes).
  */
-export async function sweepCommand(target: TargetConfig, yes: boolean, relaunch: string[], redact: (t: string) => string, io: Io): Promise<number> {
+export async function sweepCommand(target: TargetConfig, yes: boolean, relaunch: string[], reportDir: string, redact: (t: string) => string, io: Io): Promise<number> {
   const result = await sweep(target, await loadSpec(), { yes });
   const say = (text: string) => io.stdout.write(redact(text));
   const lines = result.found.map((f) => `  ${f.path}: ${f.field} holds run ${f.runId}\n`).join('');
   if (!yes) say(`Sweep: ${result.found.length} record(s) left by earlier runs${result.found.length ? `; run again with --yes to delete them:\n${lines}` : '\n'}`);
   else say(`Sweep: deleted ${result.deleted.length} record(s) left by earlier runs${result.found.length ? `:\n${lines}` : '\n'}`);
-  for (const g of result.going) say(`Sweep: skipped ${g.customers} customer(s) of run ${g.runId} that is still going (last seen ${seenAgo(g.lease)})\n`);
   const again = (...flags: string[]) => commandLine([...relaunch, '--base-url', target.baseUrl, ...flags]);
+  // A live lease whose run left its unfinished journal here, its process gone, is not a run going: it is this machine's own, stopped.
+  const stopped = new Map(result.going.map((g) => [g.runId, ownStoppedJournal(reportDir, g.runId)]));
+  for (const g of result.going) {
+    const journal = stopped.get(g.runId);
+    if (!journal) say(`Sweep: skipped ${g.customers} customer(s) of run ${g.runId} that is still going (last seen ${seenAgo(g.lease)})\n`);
+    else say(`Sweep: skipped ${g.customers} customer(s) of run ${g.runId}, this machine's own run, stopped before it finished (its lease was last seen ${seenAgo(g.lease)}; its journal is ${journal}): ${again('--recover', journal)} undoes what it left and frees the target at once\n`);
+  }
   for (const runId of new Set(result.held.map((h) => h.runId))) {
     const lease = result.leases.get(runId);
     const held = result.held.filter((h) => h.runId === runId);
     const where = held.map((h) => `${h.path} (${h.fields.join(', ')})`).join(', ');
     const release = `${again('--release', runId)} [--from <an earlier run's report directory>] lists what it would write; add --yes to write it`;
+    if (held[0].going && stopped.get(runId)) {
+      say(`Sweep: run ${runId} is this machine's own run, stopped before it finished; its values are in ${where}: ${again('--recover', stopped.get(runId)!)} puts them back\n`);
+      continue;
+    }
     if (held[0].going) {
       say(`Sweep: run ${runId} is still going (its lease was last seen ${seenAgo(lease!)}); its values are in ${where}. If it was stopped (a killed job), ${release}\n`);
       continue;

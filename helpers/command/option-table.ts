@@ -2,6 +2,9 @@ import { join } from 'node:path';
 import { apiKey, baseUrl, existing, MAX_TIMER_MS, pattern, rerunOf, runId, type NumberRule } from './option-checks.ts';
 import { DEFAULT_LIMITS } from '../core/limits.ts';
 
+/** Where runs keep their report folders unless told (--report-dir): reports/<timestamp>. */
+export const DEFAULT_REPORTS = 'reports';
+
 /**
  * One option of the command. The table below is the only place an option is written: --help,
  * parsing, defaults, the environment, validation, RunOptions and the typed API all read it.
@@ -53,7 +56,7 @@ export const OPTIONS = [
   { flag: 'api-key', arg: 'KEY', env: 'SCHEDULING_API_KEY', check: apiKey, field: 'apiKey', api: 'apiKey', help: 'valid API key; prefer the env variable' },
   { flag: 'expired-key', arg: 'KEY', env: 'SCHEDULING_EXPIRED_KEY', check: apiKey, field: 'expiredKey', api: 'expiredKey', help: 'an expired key, for the expired-key check' },
   { flag: 'config', arg: 'FILE', field: 'configFile', api: 'config', carried: true, help: 'vendor settings (JSON, see spec/vendor-config.schema.json)' },
-  { flag: 'report-dir', arg: 'DIR', default: () => join('reports', timestamp()), shownDefault: 'reports/<timestamp>', field: 'reportDir', api: 'reportDir', help: 'where reports go (default {default})' },
+  { flag: 'report-dir', arg: 'DIR', default: () => join(DEFAULT_REPORTS, timestamp()), shownDefault: 'reports/<timestamp>', field: 'reportDir', api: 'reportDir', help: 'where reports go (default {default})' },
   { flag: 'strict', field: 'strict', api: 'strict', help: 'SHOULD failures fail the run' },
   { flag: 'read-only', field: 'readOnly', api: 'readOnly', help: 'run only checks that change nothing on the target' },
   { flag: 'timeout', arg: 'MS', default: 10000, number: { whole: true, unit: 'milliseconds', min: 1, max: MAX_TIMER_MS }, field: 'timeoutMs', api: 'timeoutMs', carried: true, help: 'per-request timeout in milliseconds (default {default})' },

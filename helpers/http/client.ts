@@ -142,6 +142,12 @@ export class ApiClient {
   writesSent = 0;
   /** When the last answer to such a request came (epoch ms; 0 before any): reads of what this client wrote may lag from there (see quiesce). */
   lastWriteAt = 0;
+  /**
+   * Aborted when the run is cut short (a second Ctrl-C during the clean-up): what is under way ends
+   * now, and nothing more is sent or journalled, so that the journal the reports are made from
+   * says all this client may have done.
+   */
+  stopped?: AbortSignal;
   private readonly redact: (text: string) => string;
   private readonly dispatcher: Dispatcher;
 
@@ -196,6 +202,8 @@ export class ApiClient {
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);
     const env = inCheck() && this.target.sentinels?.length ? environmentOf(this.target.runId) : undefined;
     const asked = `${options.method} ${options.path}`;
+    const cutShort = () => new NoAnswerError(`${asked}: not sent: the run was cut short`);
+    if (this.stopped?.aborted) throw cutShort();
     if (env?.gone) throw new TurnedAway(`${asked} was not sent: ${env.gone}`, 'the environment');
     // What --read-only promises a shared target is held here, whatever a check or lane forgets.
     if (this.target.readOnly && options.method !== 'GET' && options.method !== 'HEAD') throw new TurnedAway(`--read-only: ${asked} was not sent (a read-only run sends only GET)`, 'the suite');
@@ -215,6 +223,7 @@ export class ApiClient {
     for (let attempt = 1; ; attempt++) {
       await this.limiter?.wait();
       const outcome = await this.attempt(options, url, headers, body, attempt);
+      if (this.stopped?.aborted) throw cutShort();
       if ('failure' in outcome) lost = outcome.failure;
       if ('limit' in outcome && inCheck()) throw new TurnedAway(`${asked}: ${outcome.failure}`, 'the suite');
       const trouble = anomalyOf(outcome, options.auth ?? 'valid');
@@ -330,7 +339,7 @@ export class ApiClient {
         method: options.method as Dispatcher.HttpMethod,
         headers,
         body,
-        signal: abort.signal,
+        signal: this.stopped ? AbortSignal.any([abort.signal, this.stopped]) : abort.signal,
       });
       const resHeaders = flattenHeaders(res.headers);
       const sink = options.sink?.(res.statusCode, resHeaders);

@@ -138,12 +138,12 @@ export function journalsIn(dir: string, name: string): string[] {
 }
 
 /**
- * The unfinished journal of run `runId` in a report folder, when that run is no longer going on
+ * The unfinished journal of run `runId` in one of these report folders, when that run is no longer going on
  * this machine (its process is gone): a run this folder's user stopped, whose lease still holds
  * the target until it lapses or `--recover` undoes it.
  */
-export function stoppedRunIn(dir: string, name: string, runId: string): string | undefined {
-  for (const file of journalsIn(dir, name)) {
+export function stoppedRunIn(dirs: string[], name: string, runId: string): string | undefined {
+  for (const file of dirs.flatMap((dir) => journalsIn(dir, name))) {
     const journal = new Journal(file);
     const entries = journal.read();
     const run = entries.find((e) => e.kind === 'run');

@@ -16,10 +16,10 @@ export interface CliRun {
  * Runs the scheduling-conformance command as a user would, in a scratch working directory
  * (so no .env of the checkout leaks in), with a clean environment plus `env`.
  */
-export function runCli(args: string[], env: Record<string, string> = {}, options: { onSpawn?: (pid: number) => void } = {}): Promise<CliRun> {
+export function runCli(args: string[], env: Record<string, string> = {}, options: { onSpawn?: (pid: number) => void; onOutput?: (stdout: string, stderr: string) => void } = {}): Promise<CliRun> {
   const cwd = mkdtempSync(join(tmpdir(), 'scr-'));
-  const reportDir = join(cwd, 'reports');
   const hasReportDir = args.includes('--report-dir');
+  const reportDir = hasReportDir ? args[args.indexOf('--report-dir') + 1] : join(cwd, 'reports');
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(projectRoot, 'bin/scheduling-conformance.js'), ...args, ...(hasReportDir ? [] : ['--report-dir', reportDir])], {
       cwd,
@@ -27,8 +27,8 @@ export function runCli(args: string[], env: Record<string, string> = {}, options
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
+    child.stdout.on('data', (d) => ((stdout += d), options.onOutput?.(stdout, stderr)));
+    child.stderr.on('data', (d) => ((stderr += d), options.onOutput?.(stdout, stderr)));
     if (child.pid) options.onSpawn?.(child.pid);
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr, reportDir }));
