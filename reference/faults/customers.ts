@@ -38,6 +38,11 @@ export const customerFaults: Fault[] = [
     kills: ['CUS-CREATE'],
   },
   {
+    name: 'customer-create-answers-empty',
+    description: 'Create Customer stores the customer and answers 201 with an empty body: the run finds what it made by its marker, and deletes it.',
+    kills: ['CUS-CREATE'],
+  },
+  {
     name: 'customer-create-twice',
     description: 'Create Customer stores the customer twice, under two ids (a retried insert), and answers one.',
     kills: ['CUS-CREATE-ONE'],
