@@ -42,7 +42,7 @@ import { serverFields } from '../records/server-fields.ts';
  *             (clean-up then restores it and verifies).
  * - unfound: a create to `listPath` whose answer gave no id the run can use (`what` it got) may
  *             have made a record carrying `marker`, and the list could not be read whole to find
- *             it: the run creates nothing more (see JournalledClient), and names it as may be left.
+ *             it (`why`): the run creates nothing more (see JournalledClient), and names it as may be left.
  * - frame-start: a reading of the whole target begins (helpers/safety/frame.ts): the writes
  *             journalled after the one before it are those a difference it finds may be due to.
  * - frame:    what that reading found changed that no write of the run addressed (`where`: a
@@ -65,7 +65,7 @@ export type JournalEntry =
   /** Fields of a resource the target moves by itself (see ServerFields), as a worker learned them. */
   | { kind: 'moving'; resource: string; fields: string[] }
   | { kind: 'lost'; path: string; problem: string }
-  | { kind: 'unfound'; listPath: string; marker: string; what: string; by: 'the target' | 'the environment' | 'the suite' }
+  | { kind: 'unfound'; listPath: string; marker: string; what: string; why: string; by: 'the target' | 'the environment' | 'the suite' }
   | { kind: 'frame-start' }
   | { kind: 'finished' }
   | { kind: 'frame'; where: string; differences: FrameDifference[]; accepted: [string, string | null][]; problems: string[]; compared: string[] };
@@ -300,7 +300,7 @@ class JournalledClient extends ApiClient {
     if (options.method !== 'POST') return super.send(options);
     while (this.looking.size) await Promise.all(this.looking);
     const stop = options.restoring ? undefined : this.stop();
-    if (stop) throw new TurnedAway(`POST ${options.path} was not sent: the run creates nothing more, since POST ${stop.listPath} ${stop.what}: it may have made a record carrying "${stop.marker}", named as left on the target`, stop.by, false);
+    if (stop) throw new TurnedAway(`POST ${options.path} was not sent: the run creates nothing more since POST ${stop.listPath} ${stop.what} and the list could not show what it made (${stop.why}); a record carrying "${stop.marker}" may be left`, stop.by, false);
     const outcome = await super.send(options).catch((e: unknown) => e);
     if (unread(outcome, options, this.target.vendor.idField)) {
       const look = this.lookFor(options, outcome);
@@ -325,18 +325,19 @@ class JournalledClient extends ApiClient {
     const marker = field && isRecord(options.body) ? options.body[field] : undefined;
     // A body without this run's marker (a copy of a team member) is not found by one: its caller lists what it made.
     if (!field || typeof marker !== 'string' || runIdOf(marker, base) !== this.target.runId) return;
-    const what = isAnswer(outcome) ? `answered ${outcome.status}${is2xx(outcome) ? ' without an id the run can use' : ''}` : `got no usable answer (${(outcome as Error).message})`;
+    const what = isAnswer(outcome) ? `answered ${outcome.status}${is2xx(outcome) ? ' without an id the run can use' : ''}` : `got no usable answer (${reasonOf(outcome)})`;
     const by = outcome instanceof TurnedAway ? outcome.by : isAnswer(outcome) ? 'the target' : 'the environment';
     try {
       const known = outstanding(this.journal.read()).everCreated;
       const found = (await markedRecords(this, this.target, options.path, field, base)).filter((m) => m.value === marker && !known.has(m.path));
       for (const m of found) this.journal.append({ kind: 'created', path: m.path, listPath: options.path, id: m.id });
     } catch (e) {
-      this.journal.append({ kind: 'unfound', listPath: options.path, marker, what: `${what}, and looking for it failed (${(e as Error).message})`, by });
+      this.journal.append({ kind: 'unfound', listPath: options.path, marker, what, why: reasonOf(e), by });
     }
   }
 }
 
+const reasonOf = (e: unknown) => (e instanceof TurnedAway ? e.reason : e instanceof Error ? e.message : String(e));
 const isAnswer = (x: unknown): x is Answer => isRecord(x) && typeof x.status === 'number' && 'exchange' in x;
 
 /** Whether a create's outcome leaves unknown whether, and where, it made a record: no 2xx with an id, no refusal (4xx), nor a request never sent. */
