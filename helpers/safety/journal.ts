@@ -328,8 +328,10 @@ class JournalledClient extends ApiClient {
     const what = isAnswer(outcome) ? `answered ${outcome.status}${is2xx(outcome) ? ' without an id the run can use' : ''}` : `got no usable answer (${reasonOf(outcome)})`;
     const by = outcome instanceof TurnedAway ? outcome.by : isAnswer(outcome) ? 'the target' : 'the environment';
     try {
+      const listed = await markedRecords(this, this.target, options.path, field, base);
+      // Read after the list: a create answered meanwhile is named by its answer, not taken for this one.
       const known = outstanding(this.journal.read()).everCreated;
-      const found = (await markedRecords(this, this.target, options.path, field, base)).filter((m) => m.value === marker && !known.has(m.path));
+      const found = listed.filter((m) => m.value === marker && !known.has(m.path));
       for (const m of found) this.journal.append({ kind: 'created', path: m.path, listPath: options.path, id: m.id });
     } catch (e) {
       this.journal.append({ kind: 'unfound', listPath: options.path, marker, what, why: reasonOf(e), by });
