@@ -263,6 +263,7 @@ function responder(ctx: RefContext, options: ReferenceOptions): (req: IncomingMe
       .then(
         async (answer) => {
           if (answer === 'hang') return;
+          if (answer === 'drop') return void res.destroy();
           await misbehave.delay();
           write(res, answer);
           overlap(operationId);

@@ -190,10 +190,29 @@ describe.concurrent('a misbehaving target', () => {
   test('a created record whose answer is lost is found by the run marker and deleted', async () => {
     const ref = await reference({ robustness: ['not-json:createCustomer'] });
     const before = ref.state.snapshot();
-    const run = await runInProcess(['--base-url', ref.url], env(ref));
+    // Every create of the customers' checks answers "OK": each is looked for by its marker at once.
+    const run = await runInProcess(['--base-url', ref.url, '--only', '^CUS-(CREATE|ISOLATION)'], env(ref));
     expect(run.code, run.stderr).toBe(1);
     expect(result(run).leftOnTarget).toEqual([]);
     expectSafe(run, ref, before);
+  });
+
+  test('a create whose answer is lost while the list cannot be read whole: nothing more is created, the run ends INCOMPLETE and names the collection and the marker', async () => {
+    const ref = await reference({ robustness: ['create-lost-list-down'] });
+    const known = new Set(ref.state.snapshot().customers.map((c) => String(c.id)));
+    // The customers' creates alone: the first after the lease is lost; the isolation checks' second creates come after it.
+    const run = await runInProcess(['--base-url', ref.url, '--only', '^CUS-(CREATE|ISOLATION)', '--concurrency', '1', '--cleanup-timeout', '0'], env(ref));
+    expect(run.code, run.stderr).toBe(2);
+    expect(result(run).verdict).toBe('incomplete');
+    const left = ref.state.snapshot().customers.filter((c) => !known.has(String(c.id)));
+    expect(left).toHaveLength(1);
+    const posts = readFileSync(join(run.reportDir, 'requests.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l).exchange).filter((x) => x.request.method === 'POST');
+    const lost = posts.findIndex((x) => x.error);
+    // Sent after the lost one: none (a create already on its way may have been answered, and deleted).
+    expect(posts.slice(lost + 1).filter((x) => Date.parse(x.startedAt) >= Date.parse(posts[lost].startedAt) + posts[lost].durationMs)).toEqual([]);
+    expect(result(run).leftOnTarget).toEqual([{ record: '/api/v1/customers', problem: expect.stringContaining(`carrying "${String(left[0].lastName)}"`) }]);
+    expect(result(run).checks.some((c) => c.outcome === 'blocked' && /the run creates nothing more/.test(c.reason ?? ''))).toBe(true);
+    expect(run.stdout).toMatch(/Left on the target\n {2}\/api\/v1\/customers: .*--recover/);
   });
 });
 

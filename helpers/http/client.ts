@@ -44,7 +44,8 @@ export const MAX_RETRIES = 3;
  */
 export class TurnedAway extends Error {
   override name = 'TurnedAway';
-  constructor(readonly reason: string, readonly by: 'the target' | 'the environment' | 'the suite' = 'the target') {
+  /** `sent`: the request went out (a create turned away after it may still have made its record). */
+  constructor(readonly reason: string, readonly by: 'the target' | 'the environment' | 'the suite' = 'the target', readonly sent = true) {
     super(`blocked by ${by}: ${reason}`);
   }
 }
@@ -84,6 +85,8 @@ export interface SendOptions extends RequestShape {
    * only the body's first EXCERPT_BYTES, and its json what the sink made of the rest.
    */
   sink?: (status: number, headers: Record<string, string>) => BodySink | undefined;
+  /** A create that puts back what the run changed (a member the target let it delete): sent even once the run creates nothing more (helpers/safety/journal.ts). */
+  restoring?: boolean;
 }
 
 /**
@@ -171,7 +174,7 @@ export class ApiClient {
   }
 
   /** Calls a documented operation; `id` fills the path's {id}. */
-  call(op: Operation, options: { id?: unknown; body?: unknown; auth?: Auth; sink?: SendOptions['sink'] } & RequestShape = {}): Promise<Answer> {
+  call(op: Operation, options: { id?: unknown; body?: unknown; auth?: Auth; sink?: SendOptions['sink']; restoring?: boolean } & RequestShape = {}): Promise<Answer> {
     const { id, ...sent } = options;
     return this.send({ method: op.method, path: fillId(op.path, id), ...sent });
   }
@@ -204,9 +207,9 @@ export class ApiClient {
     const asked = `${options.method} ${options.path}`;
     const cutShort = () => new NoAnswerError(`${asked}: not sent: the run was cut short`);
     if (this.stopped?.aborted) throw cutShort();
-    if (env?.gone) throw new TurnedAway(`${asked} was not sent: ${env.gone}`, 'the environment');
+    if (env?.gone) throw new TurnedAway(`${asked} was not sent: ${env.gone}`, 'the environment', false);
     // What --read-only promises a shared target is held here, whatever a check or lane forgets.
-    if (this.target.readOnly && options.method !== 'GET' && options.method !== 'HEAD') throw new TurnedAway(`--read-only: ${asked} was not sent (a read-only run sends only GET)`, 'the suite');
+    if (this.target.readOnly && options.method !== 'GET' && options.method !== 'HEAD') throw new TurnedAway(`--read-only: ${asked} was not sent (a read-only run sends only GET)`, 'the suite', false);
     if (options.method !== 'GET' && options.method !== 'HEAD') this.writesSent += 1;
     if (options.method === 'PATCH') {
       const fields = options.body && typeof options.body === 'object' && !Array.isArray(options.body) ? Object.keys(options.body) : [];

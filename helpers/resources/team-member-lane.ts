@@ -364,7 +364,7 @@ export class TeamMemberLane {
   async undoDelete(original: Row): Promise<string> {
     const id = original[this.idField];
     const sent = this.copyOf(original);
-    const answer = await this.client.call(this.createProbe, { body: sent });
+    const answer = await this.client.call(this.createProbe, { body: sent, restoring: true });
     const newId = recordIn(answer.json, this.idField, { sent })?.[this.idField];
     this.lost(id, is2xx(answer) ? `deleted by the run (the target let it) and re-created with the same fields as ${String(newId)}: its id could not be restored` : `deleted by the run (the target let it) and not re-created: POST ${said(answer)}. It was: ${JSON.stringify(original)}`);
     if (!is2xx(answer)) {

@@ -115,7 +115,10 @@ async function undoOnce(client: ApiClient, journal: Journal, target: TargetConfi
   }));
   for (const { listPath, problem, removed, still } of verified) {
     for (const [path, why] of removed) settle(path, why);
-    if (problem) left.set(listPath, `could not verify by listing: ${problem}`);
+    // A create the run could not find then (see JournalledClient): what it may have made is named by its marker, which finds it once the list reads whole.
+    const markers = state.unfound.filter((u) => u.listPath === listPath).map((u) => `"${u.marker}" (POST ${u.listPath} ${u.what})`);
+    const mayHold = markers.length ? `; it may hold what the run made and could not find, carrying ${markers.join(', ')}: \`--recover\` deletes it once the list reads whole, \`--sweep\` lists what runs left` : '';
+    if (problem) left.set(listPath, `could not verify by listing: ${problem}${mayHold}`);
     for (const path of still) if (path !== state.lease) left.set(path, left.get(path) ?? 'still listed after being deleted');
   }
 

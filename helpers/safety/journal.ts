@@ -1,9 +1,13 @@
-import { appendFileSync, existsSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { hostname } from 'node:os';
 import type { Row } from '../contract/record.ts';
 import type { TargetConfig } from '../config/target.ts';
-import { ApiClient } from '../http/client.ts';
+import { ApiClient, is2xx, TurnedAway, type Answer, type SendOptions } from '../http/client.ts';
+import { isRecord } from '../contract/record.ts';
+import { recordIn } from '../contract/record-in.ts';
+import { markedRecords, runIdOf } from '../records/run-marker.ts';
+import { markerBase, markerField } from '../records/fixtures.ts';
 import { learnedLag } from '../core/converge.ts';
 import { serverFields } from '../records/server-fields.ts';
 
@@ -36,6 +40,9 @@ import { serverFields } from '../records/server-fields.ts';
  *             re-create under its id, or change through a write to another record. Clean-up
  *             cannot either: it is named as left on the target, unless the run wrote to it
  *             (clean-up then restores it and verifies).
+ * - unfound: a create to `listPath` whose answer gave no id the run can use (`what` it got) may
+ *             have made a record carrying `marker`, and the list could not be read whole to find
+ *             it (`why`): the run creates nothing more (see JournalledClient), and names it as may be left.
  * - frame-start: a reading of the whole target begins (helpers/safety/frame.ts): the writes
  *             journalled after the one before it are those a difference it finds may be due to.
  * - frame:    what that reading found changed that no write of the run addressed (`where`: a
@@ -58,6 +65,7 @@ export type JournalEntry =
   /** Fields of a resource the target moves by itself (see ServerFields), as a worker learned them. */
   | { kind: 'moving'; resource: string; fields: string[] }
   | { kind: 'lost'; path: string; problem: string }
+  | { kind: 'unfound'; listPath: string; marker: string; what: string; why: string; by: 'the target' | 'the environment' | 'the suite' }
   | { kind: 'frame-start' }
   | { kind: 'finished' }
   | { kind: 'frame'; where: string; differences: FrameDifference[]; accepted: [string, string | null][]; problems: string[]; compared: string[] };
@@ -115,17 +123,37 @@ export class Journal {
   /** Every entry in the order written; a line torn by a crash is skipped. */
   read(): JournalEntry[] {
     if (!existsSync(this.file)) return [];
-    const entries: JournalEntry[] = [];
-    for (const line of readFileSync(this.file, 'utf8').split('\n')) {
-      if (!line.trim()) continue;
-      try {
-        entries.push(JSON.parse(line) as JournalEntry);
-      } catch {
-        // torn last line of a crashed writer
-      }
-    }
-    return entries;
+    return parseLines(readFileSync(this.file, 'utf8'));
   }
+
+  /** The whole lines appended from byte `from` on, and where the next call starts: for a reader that asks often of a long journal. */
+  readSince(from: number): { entries: JournalEntry[]; next: number } {
+    const size = existsSync(this.file) ? statSync(this.file).size : 0;
+    if (size <= from) return { entries: [], next: from };
+    const bytes = Buffer.alloc(size - from);
+    const fd = openSync(this.file, 'r');
+    try {
+      readSync(fd, bytes, 0, bytes.length, from);
+    } finally {
+      closeSync(fd);
+    }
+    // A line still being written is read whole next time.
+    const end = bytes.lastIndexOf(0x0a) + 1;
+    return { entries: parseLines(bytes.subarray(0, end).toString('utf8')), next: from + end };
+  }
+}
+
+function parseLines(text: string): JournalEntry[] {
+  const entries: JournalEntry[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      entries.push(JSON.parse(line) as JournalEntry);
+    } catch {
+      // torn last line of a crashed writer
+    }
+  }
+  return entries;
 }
 
 /** The run journals in a folder: `name` (run-journal.jsonl) and those earlier runs left beside it (run-journal.<run>.jsonl). */
@@ -183,6 +211,8 @@ export interface Outstanding {
   lease?: string;
   /** The longest a write of the run took to show in reads (0: none lagged). */
   lagMs: number;
+  /** Creates that may have made a record the run could not find (see JournalledClient). */
+  unfound: Extract<JournalEntry, { kind: 'unfound' }>[];
 }
 
 export function outstanding(entries: JournalEntry[]): Outstanding {
@@ -193,12 +223,14 @@ export function outstanding(entries: JournalEntry[]): Outstanding {
   const listPaths = new Set<string>();
   const interference = new Map<string, string>();
   const lost = new Map<string, string>();
+  const unfound: Extract<JournalEntry, { kind: 'unfound' }>[] = [];
   let lease: string | undefined;
   let lagMs = 0;
   for (const e of entries) {
     if (e.kind === 'lease') lease = e.path;
     if (e.kind === 'lag') lagMs = Math.max(lagMs, e.ms);
     if (e.kind === 'lost') lost.set(e.path, e.problem);
+    if (e.kind === 'unfound') unfound.push(e);
     if (e.kind === 'interference') interference.set(e.path, interference.get(e.path) ?? e.by);
     if (e.kind === 'creating') listPaths.add(e.listPath);
     else if (e.kind === 'created') {
@@ -228,7 +260,7 @@ export function outstanding(entries: JournalEntry[]): Outstanding {
   }
   for (const path of everCreated) written.delete(path);
   if (lease) created.delete(lease);
-  return { created: [...created.values()].reverse(), listPaths, everCreated, written, snapshots, interference, lost, lease, lagMs };
+  return { created: [...created.values()].reverse(), listPaths, everCreated, written, snapshots, interference, lost, lease, lagMs, unfound };
 }
 
 /** A client whose creations, deletions and writes go to the run journal the target names (journalFile), as they happen. */
@@ -236,5 +268,87 @@ export function journalledClient(target: TargetConfig): ApiClient {
   const journal = target.journalFile ? new Journal(target.journalFile) : undefined;
   if (journal) learnedLag().onLonger = (ms) => journal.append({ kind: 'lag', ms });
   if (journal) serverFields().onLearned = (resource, fields) => journal.append({ kind: 'moving', resource, fields });
-  return new ApiClient(target, undefined, undefined, journal && ((event) => journal.append(event)));
+  return journal ? new JournalledClient(target, journal) : new ApiClient(target);
+}
+
+/**
+ * The run's client, and the one way every create of the run goes (the checks', exploration's, the
+ * lease's): what the run creates, it can find again. A create whose answer gives no id the run
+ * can use (a body it cannot parse, no id in it, a server error, no answer at all after it was
+ * sent) is looked for by its marker in the whole list before this client sends another create:
+ * a record carrying that marker that no answered create of the run named is the run's (journalled
+ * as created: the clean-up deletes it); none in a whole list means nothing was made. A list that
+ * cannot be read whole cannot say: the journal holds that (`unfound`), and from then on no client
+ * of the run (every thread reads the journal) sends a create, each turned away saying why; the
+ * clean-up names the collection and the marker as may be left.
+ */
+class JournalledClient extends ApiClient {
+  /** Look-ups of lost creates still going: a create waits for them. */
+  private readonly looking = new Set<Promise<void>>();
+  /** How far the journal was read for a stop, and the stop, once one is journalled. */
+  private readTo = 0;
+  private stopped?: Extract<JournalEntry, { kind: 'unfound' }>;
+
+  constructor(
+    target: TargetConfig,
+    private readonly journal: Journal,
+  ) {
+    super(target, undefined, undefined, (event) => journal.append(event));
+  }
+
+  override async send(options: SendOptions): Promise<Answer> {
+    if (options.method !== 'POST') return super.send(options);
+    while (this.looking.size) await Promise.all(this.looking);
+    const stop = options.restoring ? undefined : this.stop();
+    if (stop) throw new TurnedAway(`POST ${options.path} was not sent: the run creates nothing more since POST ${stop.listPath} ${stop.what} and the list could not show what it made (${stop.why}); a record carrying "${stop.marker}" may be left`, stop.by, false);
+    const outcome = await super.send(options).catch((e: unknown) => e);
+    if (unread(outcome, options, this.target.vendor.idField)) {
+      const look = this.lookFor(options, outcome);
+      this.looking.add(look);
+      await look.finally(() => this.looking.delete(look));
+    }
+    if (outcome instanceof Error || !isAnswer(outcome)) throw outcome;
+    return outcome;
+  }
+
+  /** The first create journalled as unfound, by any thread of the run. */
+  private stop(): Extract<JournalEntry, { kind: 'unfound' }> | undefined {
+    if (this.stopped) return this.stopped;
+    const { entries, next } = this.journal.readSince(this.readTo);
+    this.readTo = next;
+    return (this.stopped = entries.find((e): e is Extract<JournalEntry, { kind: 'unfound' }> => e.kind === 'unfound'));
+  }
+
+  private async lookFor(options: SendOptions, outcome: unknown): Promise<void> {
+    const field = markerField(this.target);
+    const base = markerBase(this.target);
+    const marker = field && isRecord(options.body) ? options.body[field] : undefined;
+    // A body without this run's marker (a copy of a team member) is not found by one: its caller lists what it made.
+    if (!field || typeof marker !== 'string' || runIdOf(marker, base) !== this.target.runId) return;
+    const what = isAnswer(outcome) ? `answered ${outcome.status}${is2xx(outcome) ? ' without an id the run can use' : ''}` : `got no usable answer (${reasonOf(outcome)})`;
+    const by = outcome instanceof TurnedAway ? outcome.by : isAnswer(outcome) ? 'the target' : 'the environment';
+    try {
+      const listed = await markedRecords(this, this.target, options.path, field, base);
+      // Read after the list: a create answered meanwhile is named by its answer, not taken for this one.
+      const known = outstanding(this.journal.read()).everCreated;
+      const found = listed.filter((m) => m.value === marker && !known.has(m.path));
+      for (const m of found) this.journal.append({ kind: 'created', path: m.path, listPath: options.path, id: m.id });
+    } catch (e) {
+      this.journal.append({ kind: 'unfound', listPath: options.path, marker, what, why: reasonOf(e), by });
+    }
+  }
+}
+
+const reasonOf = (e: unknown) => (e instanceof TurnedAway ? e.reason : e instanceof Error ? e.message : String(e));
+const isAnswer = (x: unknown): x is Answer => isRecord(x) && typeof x.status === 'number' && 'exchange' in x;
+
+/** Whether a create's outcome leaves unknown whether, and where, it made a record: no 2xx with an id, no refusal (4xx), nor a request never sent. */
+function unread(outcome: unknown, options: SendOptions, idField: string): boolean {
+  if (outcome instanceof TurnedAway) return outcome.sent;
+  if (!isAnswer(outcome)) return true;
+  if (is2xx(outcome)) {
+    const id = recordIn(outcome.json, idField, isRecord(options.body) ? { sent: options.body } : undefined)?.[idField];
+    return id === undefined || id === null;
+  }
+  return outcome.status >= 500;
 }

@@ -38,6 +38,12 @@ export const customerFaults: Fault[] = [
     kills: ['CUS-CREATE'],
   },
   {
+    name: 'customer-create-answers-empty',
+    description: 'Create Customer stores the customer and answers 201 with an empty body: the run finds what it made by its marker, and deletes it.',
+    // The operations pass judges the documented body too; what needs the new customer's id is blocked by CUS-CREATE.
+    kills: ['CUS-CREATE', 'OP-DOCUMENTED:createCustomer'],
+  },
+  {
     name: 'customer-create-twice',
     description: 'Create Customer stores the customer twice, under two ids (a retried insert), and answers one.',
     kills: ['CUS-CREATE-ONE'],

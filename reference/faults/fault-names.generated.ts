@@ -80,6 +80,7 @@ export type FaultName =
   | 'business-twitter-url-copied'
   | 'business-unset-fields-500'
   | 'business-wide-patch-misaligned'
+  | 'customer-create-answers-empty'
   | 'customer-create-answers-unstored'
   | 'customer-create-drops-field'
   | 'customer-create-no-id'

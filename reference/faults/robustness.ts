@@ -33,6 +33,7 @@ export const ROBUSTNESS_FAULTS: RobustnessFault[] = [
   { name: 'trickle-first:<operationId>', description: 'The first answer of the operation sends its headers, then its body one byte every 500 ms.' },
   { name: 'echo-key-encoded', description: 'Every error answer (4xx) to a request carrying a key echoes it in its body, encoded: base64 and base64url of the key, and base64 of key: and :key (a Basic credential), as a debugging gateway might.' },
   { name: 'not-json:<operationId>', description: 'The operation is handled and answers 200 "OK" labelled application/json.' },
+  { name: 'create-lost-list-down', description: 'The second customer create (the first after a run\'s lease) is stored, and its connection is dropped before the answer; from then on the customer list answers 503 with Retry-After: 0: the record cannot be found by listing.' },
 ];
 
 /** How slowly a trickling body comes: a customer list takes minutes. */
@@ -51,8 +52,8 @@ export function robustnessNamed(name: string): boolean {
 export interface Robustness {
   /** An answer instead of the reference's, 'hang' for none ever, or undefined to handle the request. */
   before(operationId: string | undefined, path: string, method?: string): RefResponse | 'hang' | undefined;
-  /** The answer to send in place of the reference's own; `authorization`: the request's header. */
-  after(operationId: string | undefined, answer: RefResponse, authorization?: string): RefResponse | 'hang';
+  /** The answer to send in place of the reference's own ('drop': the connection is closed instead); `authorization`: the request's header. */
+  after(operationId: string | undefined, answer: RefResponse, authorization?: string): RefResponse | 'hang' | 'drop';
   /** Resolves when the answer may go out. */
   delay(): Promise<void>;
   /** Whether the valid key has been revoked by now (key-revoked-from). */
@@ -82,6 +83,7 @@ export function robustness(names: string[], options: { redirectTo?: string } = {
   const revokedAt = from('key-revoked-from');
   let gatewayFrom: number | undefined;
   const trickled = new Set<string>();
+  let creates = 0;
   const notNow: RefResponse = { status: 503, headers: { 'retry-after': '0' }, body: { error: 'unavailable', message: 'Try again later' } };
   return {
     before(op, path, method = 'GET'): RefResponse | 'hang' | undefined {
@@ -93,6 +95,7 @@ export function robustness(names: string[], options: { redirectTo?: string } = {
       if (gatewayAt !== undefined && requests >= gatewayAt && Date.now() - (gatewayFrom ??= Date.now()) < 3000) return gatewayPage(requests % 2 ? 502 : 504);
       if (on.has('unavailable-every-5th') && fifth(method, path)) return notNow;
       if (forOp('unavailable', op)) return notNow;
+      if (on.has('create-lost-list-down') && op === 'listCustomers' && creates >= 2) return notNow;
       if (forOp('redirect', op)) {
         if (!options.redirectTo) throw new Error('redirect fault without redirectTo');
         return { status: 307, headers: { location: new URL(path, options.redirectTo).href } };
@@ -101,6 +104,7 @@ export function robustness(names: string[], options: { redirectTo?: string } = {
     },
     after(op, answer, authorization) {
       if (forOp('hang', op)) return 'hang';
+      if (on.has('create-lost-list-down') && op === 'createCustomer' && answer.status < 300 && ++creates === 2) return 'drop';
       const key = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1];
       if (on.has('echo-key-encoded') && key && answer.status >= 400 && answer.status < 500 && isObject(answer.body)) {
         const b64 = (text: string, how: BufferEncoding = 'base64') => Buffer.from(text).toString(how);

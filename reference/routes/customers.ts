@@ -71,6 +71,8 @@ function create(req: RefRequest, ctx: RefContext) {
   // Fault customer-create-twice: a retried insert stores the customer a second time, under another id.
   if (ctx.fault('customer-create-twice')) ctx.state.insert(ctx.state.customers, structuredClone(fields), 'cus');
   const status = ctx.varies('create-200') ? 200 : 201;
+  // Fault customer-create-answers-empty: stored, and answered with no body at all.
+  if (ctx.fault('customer-create-answers-empty')) return { status, raw: '' };
   if (ctx.fault('customer-create-no-id')) {
     const { id: _id, ...withoutId } = customer;
     return json(status, withoutId);
