@@ -287,7 +287,7 @@ class JournalledClient extends ApiClient {
   private readonly looking = new Set<Promise<void>>();
   /** How far the journal was read for a stop, and the stop, once one is journalled. */
   private readTo = 0;
-  private stopped?: Extract<JournalEntry, { kind: 'unfound' }>;
+  private unfoundEntry?: Extract<JournalEntry, { kind: 'unfound' }>;
 
   constructor(
     target: TargetConfig,
@@ -313,10 +313,10 @@ class JournalledClient extends ApiClient {
 
   /** The first create journalled as unfound, by any thread of the run. */
   private stop(): Extract<JournalEntry, { kind: 'unfound' }> | undefined {
-    if (this.stopped) return this.stopped;
+    if (this.unfoundEntry) return this.unfoundEntry;
     const { entries, next } = this.journal.readSince(this.readTo);
     this.readTo = next;
-    return (this.stopped = entries.find((e): e is Extract<JournalEntry, { kind: 'unfound' }> => e.kind === 'unfound'));
+    return (this.unfoundEntry = entries.find((e): e is Extract<JournalEntry, { kind: 'unfound' }> => e.kind === 'unfound'));
   }
 
   private async lookFor(options: SendOptions, outcome: unknown): Promise<void> {
