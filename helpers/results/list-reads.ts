@@ -1,0 +1,33 @@
+/** One line of the request log (requests.jsonl), as far as a count of list reads needs it. */
+export interface LoggedRequest {
+  phase: string;
+  exchange: { request: { method: string; url: string; headers: Record<string, string> } };
+}
+
+/** The lists a run reads whole (issue 35 bounds how often). */
+export type WholeList = 'customers' | 'team-members';
+
+/**
+ * Whether a logged request starts a read of a whole list: a GET of the collection itself, with the
+ * key (an observation without it asks whether the list is served, and reads nothing of it), that
+ * is no continuation (no query but a page size or a first page asked by number: pages 2… and
+ * cursors walk on from one read). Counted from the log, whatever the code that sent it.
+ */
+export function wholeListRead({ exchange: { request } }: LoggedRequest): WholeList | undefined {
+  if (request.method !== 'GET') return undefined;
+  const url = new URL(request.url);
+  const list = /\/api\/v1\/(customers|team-members)\/?$/.exec(url.pathname)?.[1] as WholeList | undefined;
+  if (!list || !Object.values(request.headers).some((v) => v.includes('$SCHEDULING_API_KEY'))) return undefined;
+  const continues = [...url.searchParams].some(([k, v]) => (/^(page|page_?number)$/i.test(k) ? !/^[01]$/.test(v) : !/size|limit|per_?page/i.test(k)));
+  return continues ? undefined : list;
+}
+
+/** The whole-list reads in a request log, per list and phase (preflight, baseline, lease, suites, after-run clean-up). */
+export function wholeListReads(log: LoggedRequest[]): Record<WholeList, Record<string, number>> {
+  const counts: Record<WholeList, Record<string, number>> = { customers: {}, 'team-members': {} };
+  for (const entry of log) {
+    const list = wholeListRead(entry);
+    if (list) counts[list][entry.phase] = (counts[list][entry.phase] ?? 0) + 1;
+  }
+  return counts;
+}
