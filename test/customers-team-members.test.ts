@@ -15,8 +15,15 @@ import type { FaultName } from '../reference/faults/index.ts';
 import { startReference, type RunningReference } from '../reference/server.ts';
 import { runInProcess } from './support/cli.ts';
 import { idsWith, readResult } from './support/verdicts.ts';
+import { wholeListReads, type LoggedRequest } from '../helpers/results/list-reads.ts';
+import { REQUEST_LOG_FILE } from '../helpers/results/report-files.ts';
 
 const SUITES = ['customers', 'team-members'];
+/** The whole-list reads of a run against the reference, per list and phase (see the README). */
+const LIST_READS = {
+  customers: { baseline: 2, lease: 1, suites: 29, 'after-run clean-up': 2 },
+  'team-members': { baseline: 1, suites: 25, 'after-run clean-up': 2 },
+};
 const running: RunningReference[] = [];
 afterAll(() => Promise.all(running.map((r) => r.close())));
 
@@ -42,6 +49,10 @@ describe.concurrent('customer and team member suites', () => {
     expect(result.observations.filter((o) => SUITES.includes(o.resource))).toHaveLength(8);
     expect(after.customers).toEqual(before.customers);
     expect(after.teamMembers).toEqual(before.teamMembers);
+    // Issue 35: how often a run reads each list whole, counted from its request log (the README's
+    // "How often a run reads a list whole" names each read and why).
+    const log = readFileSync(join(cli.reportDir, REQUEST_LOG_FILE), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as LoggedRequest);
+    expect(wholeListReads(log)).toEqual(LIST_READS);
   });
 
   test('--read-only runs only the checks that change nothing, and sends these resources only GET', async () => {
