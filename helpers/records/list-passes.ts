@@ -18,15 +18,17 @@ interface Reader {
 /**
  * Whole-list reads that several readers share (issue 35: a list of 100 000 customers read once
  * per moment, not once per check). A reader asks for a read that starts after it asked (after the
- * write it wants the list to show); every reader that asked while a read was going gets the next
- * one, together: one walk from the first page, each row handed to each of them, each keeping what
- * it needs. So each reader gets exactly what a read of its own would give it, a read begun after
- * it asked, and the reads of a run are as many as the moments at which checks ask, not as the
- * checks. The walk stops early only when every reader stopped.
+ * write it wants the list to show); the readers asking in one turn of the event loop (checks
+ * going at once, a shared step's readers) get one read together: one walk from the first page,
+ * each row handed to each of them, each keeping what it needs. So each reader gets exactly what a
+ * read of its own would give it, a read begun after it asked, at the pace it asked. The walk stops
+ * early only when every reader stopped. (Readers asking while a read goes could wait for the
+ * next one together, fewer reads still; that holds checks up and moves when their writes land,
+ * which changes what an order-dependent fault shows: see docs/environment.md.)
  */
 export class ListPasses {
   private waiting: Reader[] = [];
-  private going = false;
+  private gathering = false;
   /** Reads started, for a test to count. */
   reads = 0;
 
@@ -47,10 +49,14 @@ export class ListPasses {
   }
 
   private next(): void {
-    if (this.going || !this.waiting.length) return;
-    this.going = true;
-    // Those asking in the same turn of the event loop go together.
-    setImmediate(() => void this.walk().finally(() => ((this.going = false), this.next())));
+    if (this.gathering) return;
+    this.gathering = true;
+    // Those asking in the same turn of the event loop go together; one asking later does not wait
+    // for a read going (the checks keep their pace), it starts the next.
+    setImmediate(() => {
+      this.gathering = false;
+      void this.walk();
+    });
   }
 
   private async walk(): Promise<void> {
