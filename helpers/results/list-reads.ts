@@ -1,7 +1,7 @@
 /** One line of the request log (requests.jsonl), as far as a count of list reads needs it. */
 export interface LoggedRequest {
   phase: string;
-  exchange: { request: { method: string; url: string; headers: Record<string, string> } };
+  exchange: { id?: string; request: { method: string; url: string; headers: Record<string, string> } };
 }
 
 /** The lists a run reads whole (issue 35 bounds how often). */
@@ -22,12 +22,18 @@ export function wholeListRead({ exchange: { request } }: LoggedRequest): WholeLi
   return continues ? undefined : list;
 }
 
-/** The whole-list reads in a request log, per list and phase (preflight, baseline, lease, suites, after-run clean-up). */
-export function wholeListReads(log: LoggedRequest[]): Record<WholeList, Record<string, number>> {
+/**
+ * The whole-list reads in a request log, per list and phase (preflight, baseline, lease, suites,
+ * after-run clean-up). Given the ids of the checks' exchanges (result.json), the suites' reads
+ * are told apart: "checks", and "suites" for the rest (the frame at each lane's end, a lane's
+ * closing verification).
+ */
+export function wholeListReads(log: LoggedRequest[], ofChecks?: Set<string>): Record<WholeList, Record<string, number>> {
   const counts: Record<WholeList, Record<string, number>> = { customers: {}, 'team-members': {} };
   for (const entry of log) {
     const list = wholeListRead(entry);
-    if (list) counts[list][entry.phase] = (counts[list][entry.phase] ?? 0) + 1;
+    const phase = entry.phase === 'suites' && ofChecks?.has(entry.exchange.id ?? '') ? 'checks' : entry.phase;
+    if (list) counts[list][phase] = (counts[list][phase] ?? 0) + 1;
   }
   return counts;
 }
