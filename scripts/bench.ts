@@ -3,7 +3,8 @@
  * loopback and with 50 ms added to every answer, the critical path in round trips, peak memory;
  * each the median of BENCH_RUNS runs, default 5), then the safety mechanics: what a capped
  * 20 MiB body costs the client, and full runs with misbehaviour switched on, and against a list
- * of 50 000 customers in pages of 1000 (npm test pages 30: a long list is too slow for it).
+ * of 50 000 customers in pages of 1000 (npm test pages 30: a long list is too slow for it);
+ * then the scale rows (issue 35, see scale(); BENCH_ONLY=scale prints only these).
  */
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
