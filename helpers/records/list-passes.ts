@@ -29,8 +29,6 @@ interface Reader {
 export class ListPasses {
   private waiting: Reader[] = [];
   private gathering = false;
-  /** Reads started, for a test to count. */
-  reads = 0;
 
   constructor(private readonly read: (doing: string, visit: (item: unknown) => boolean) => Promise<ListEnd>) {}
 
@@ -61,7 +59,6 @@ export class ListPasses {
 
   private async walk(): Promise<void> {
     const readers = this.waiting.splice(0);
-    this.reads += 1;
     let live = readers.length;
     const stop = (r: Reader) => ((r.stopped = true), (live -= 1));
     const log: Exchange[] = [];
@@ -80,11 +77,14 @@ export class ListPasses {
         return live === 0;
       }));
     } catch (e) {
-      for (const r of readers) r.log.push(...log), r.settle.reject(r.failed ?? inWords(e, r.doing));
+      for (const r of readers) {
+        r.log.push(...log);
+        r.settle.reject(r.failed ?? inWords(e, r.doing));
+      }
       return;
     }
-    for (const r of readers) r.log.push(...log);
     for (const r of readers) {
+      r.log.push(...log);
       if (r.failed !== undefined) r.settle.reject(r.failed);
       else if (r.stopped) r.settle.resolve({ complete: false, stopped: true, pages: end.pages });
       else if (r.whole && !end.complete) r.settle.reject(new IncompleteList(`${r.doing}: ${end.unknown}`));
