@@ -7,6 +7,9 @@ import { build, distDir, isStale } from '../scripts/build.mjs';
 // A small young generation (V8 grows it to 16 MiB a heap, for throughput the run does not need)
 // takes the peak memory from ~230 to ~180 MiB at no cost in time (npm run bench).
 setFlagsFromString('--max-semi-space-size=2');
+// And a heap that grows as little as it needs (issue 35): a long list read as a stream leaves
+// garbage at every row, which V8 otherwise lets pile up (20 000 customers: 291 MiB, with it 175).
+setFlagsFromString('--optimize-for-size');
 let cli = `${distDir}/helpers/command/cli.js`;
 try {
   if (isStale()) await build();

@@ -3,7 +3,8 @@
  * loopback and with 50 ms added to every answer, the critical path in round trips, peak memory;
  * each the median of BENCH_RUNS runs, default 5), then the safety mechanics: what a capped
  * 20 MiB body costs the client, and full runs with misbehaviour switched on, and against a list
- * of 50 000 customers in pages of 1000 (npm test pages 30: a long list is too slow for it).
+ * of 50 000 customers in pages of 1000 (npm test pages 30: a long list is too slow for it);
+ * then the scale rows (issue 35, see scale(); BENCH_ONLY=scale prints only these).
  */
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
@@ -16,6 +17,7 @@ import { DEFAULT_VENDOR_CONFIG } from '../helpers/config/vendor-config.ts';
 import { projectRoot } from '../helpers/core/paths.ts';
 import { REQUEST_LOG_FILE } from '../helpers/results/report-files.ts';
 import { startReference, type ReferenceOptions } from '../reference/server.ts';
+import { wholeListRead, type LoggedRequest } from '../helpers/results/list-reads.ts';
 
 const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
 
@@ -114,8 +116,9 @@ async function medianOf<T extends { seconds: number }>(once: () => Promise<T>): 
 }
 
 const LATENCY_MS = 50;
-// BENCH_ONLY=phases: only the round trips per phase (three runs), for a quick look.
-if (process.env.BENCH_ONLY !== 'phases') await figures();
+// BENCH_ONLY=phases: only the round trips per phase (three runs), for a quick look; BENCH_ONLY=scale: only the scale rows.
+const ONLY = process.env.BENCH_ONLY;
+if (ONLY !== 'phases' && ONLY !== 'scale') await figures();
 
 /**
  * Where the time of a run against a distant target goes: for each phase (the command's own steps,
@@ -194,6 +197,83 @@ async function figures(): Promise<void> {
   for (const phase of Object.keys(plain.phases)) console.log(`| ${phase} | ${ms(plain.phases[phase])} | ${ms(parallel.phases[phase] ?? NaN)} |`);
 }
 
-await phases(3);
-await phases(2);
-await phases(1);
+if (ONLY !== 'scale') {
+  await phases(3);
+  await phases(2);
+  await phases(1);
+}
+if (ONLY === undefined || ONLY === 'scale') await scale();
+
+/**
+ * The peak RSS of a child process, read from /proc while it runs (VmHWM: its high-water mark),
+ * so that a run that dies out of memory still has a figure; undefined where there is no /proc.
+ */
+function peakOf(pid: number | undefined): { stop(): number | undefined } {
+  let peak: number | undefined;
+  const read = () => {
+    try {
+      const kb = /VmHWM:\s*(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+      if (kb) peak = Math.max(peak ?? 0, Number(kb) / 1024);
+    } catch {
+      // gone, or no /proc
+    }
+  };
+  const timer = setInterval(read, 100);
+  return { stop: () => (clearInterval(timer), peak) };
+}
+
+/**
+ * Issue 35: a staging database the size of production. The default command against the reference
+ * seeded with N customers, in one answer and in pages of 1000 (Link headers): its exit code,
+ * verdict, requests (of the whole run, from its request log) and the whole-list reads among them,
+ * wall time, peak RSS of the command's process, what it left, and the slope: the ms per 1000
+ * customers over a run against the 3 the reference holds by default. BENCH_SCALE=10000,100000
+ * picks the sizes (default 10 000, 100 000, 1 000 000; a million takes minutes), BENCH_PAGING=
+ * unpaged or paged one way only.
+ */
+async function scale(): Promise<void> {
+  const sizes = (process.env.BENCH_SCALE ?? '10000,100000,1000000').split(',').map(Number);
+  const ways = (process.env.BENCH_PAGING ?? 'unpaged,paged').split(',');
+  const once = async (seedCustomers: number | undefined, paged: boolean) => {
+    const ref = await startReference({ seedCustomers, ...(paged && { variations: ['list-pages-link-header'], pageSize: 1000 }) });
+    const dir = mkdtempSync(join(tmpdir(), 'scr-bench-'));
+    const started = performance.now();
+    const child = spawn(process.execPath, [join(projectRoot, 'bin/scheduling-conformance.js'), '--report-dir', dir, '--base-url', ref.url], {
+      env: { PATH: process.env.PATH ?? '', CI: 'true', SCHEDULING_API_KEY: ref.apiKey },
+      stdio: 'ignore',
+    });
+    const peak = peakOf(child.pid);
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    const seconds = (performance.now() - started) / 1000;
+    const rss = peak.stop();
+    await ref.close();
+    let result: (RunResultFile & { verdict?: string }) | undefined;
+    try {
+      result = resultOf(dir) as RunResultFile & { verdict?: string };
+    } catch {
+      // no report: the run died
+    }
+    let requests = 0;
+    const whole = { customers: 0, 'team-members': 0 };
+    try {
+      for (const line of readFileSync(join(dir, REQUEST_LOG_FILE), 'utf8').trim().split('\n')) {
+        requests += 1;
+        const list = wholeListRead(JSON.parse(line) as LoggedRequest);
+        if (list) whole[list] += 1;
+      }
+    } catch {
+      // no request log
+    }
+    return { code, seconds, rss: rss ?? result?.resources.maxRssMiB, result, requests, whole };
+  };
+  const base = await once(undefined, false);
+  console.log(`\nScale (issue 35): the default command, one run each; slope over a run against the default 3 customers (${base.seconds.toFixed(1)} s)\n`);
+  console.log('| customers | paging | exit | verdict | requests | whole-list reads (customers / team members) | wall | peak RSS | left on target | slope (ms per 1000) |\n|---|---|---|---|---|---|---|---|---|---|');
+  for (const paged of ways.map((w) => w === 'paged')) {
+    for (const n of sizes) {
+      const r = await once(n, paged);
+      const slope = ((r.seconds - base.seconds) * 1000) / (n / 1000);
+      console.log(`| ${n.toLocaleString('en')} | ${paged ? 'pages of 1000' : 'one answer'} | ${r.code} | ${r.result?.verdict ?? '(no report)'} | ${r.requests} | ${r.whole.customers} / ${r.whole['team-members']} | ${r.seconds.toFixed(1)} s | ${r.rss?.toFixed(0) ?? '?'} MiB | ${r.result ? r.result.leftOnTarget.length : '?'} | ${slope.toFixed(1)} |`);
+    }
+  }
+}

@@ -15,8 +15,22 @@ import type { FaultName } from '../reference/faults/index.ts';
 import { startReference, type RunningReference } from '../reference/server.ts';
 import { runInProcess } from './support/cli.ts';
 import { idsWith, readResult } from './support/verdicts.ts';
+import { wholeListReads, type LoggedRequest } from '../helpers/results/list-reads.ts';
+import { REQUEST_LOG_FILE } from '../helpers/results/report-files.ts';
 
 const SUITES = ['customers', 'team-members'];
+/**
+ * The whole-list reads of a run against the reference (docs/environment.md, "How often a run reads
+ * a list whole"): the safety machinery's, exactly, at its fixed moments; the checks' at most this
+ * many (24 customers and 20 team members before list passes and one list per each-field coverage).
+ */
+const SAFETY_READS = {
+  customers: { baseline: 2, lease: 1, 'after-run clean-up': 2 },
+  'team-members': { baseline: 1, 'after-run clean-up': 2 },
+};
+const CHECK_READS = { customers: 18, 'team-members': 19 };
+/** The frame at each lane's end and the suites' end, a lane's closing verification (the team members': two at once, and a settle). */
+const SUITE_READS = { customers: 6, 'team-members': 7 };
 const running: RunningReference[] = [];
 afterAll(() => Promise.all(running.map((r) => r.close())));
 
@@ -43,6 +57,18 @@ describe.concurrent('customer and team member suites', () => {
     expect(result.observations.filter((o) => SUITES.includes(o.resource))).toHaveLength(8);
     expect(after.customers).toEqual(before.customers);
     expect(after.teamMembers).toEqual(before.teamMembers);
+    // Issue 35: how often a run reads each list whole, counted from its request log (the README's
+    // "How often a run reads a list whole" names each read and why).
+    const log = readFileSync(join(cli.reportDir, REQUEST_LOG_FILE), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as LoggedRequest);
+    const ofChecks = new Set([...result.checks, ...result.observations].flatMap((c) => (c.exchanges as { id?: string }[]).map((e) => e.id ?? '')));
+    const reads = wholeListReads(log, ofChecks);
+    for (const list of ['customers', 'team-members'] as const) {
+      const { checks = 0, suites = 0, ...safety } = reads[list];
+      expect(safety, list).toEqual(SAFETY_READS[list]);
+      expect(checks, `${list}: whole-list reads in the checks`).toBeLessThanOrEqual(CHECK_READS[list]);
+      expect(checks, `${list}: whole-list reads in the checks`).toBeGreaterThan(0);
+      expect(suites, `${list}: whole-list reads around the checks`).toBeLessThanOrEqual(SUITE_READS[list]);
+    }
   });
 
   test('--read-only runs only the checks that change nothing, and sends these resources only GET', async () => {

@@ -87,6 +87,8 @@ export interface SendOptions extends RequestShape {
   sink?: (status: number, headers: Record<string, string>) => BodySink | undefined;
   /** A create that puts back what the run changed (a member the target let it delete): sent even once the run creates nothing more (helpers/safety/journal.ts). */
   restoring?: boolean;
+  /** How much of a body taken by a sink the exchange keeps for the reports (default EXCERPT_BYTES): a list's later pages keep less. */
+  excerptBytes?: number;
 }
 
 /**
@@ -346,13 +348,14 @@ export class ApiClient {
       });
       const resHeaders = flattenHeaders(res.headers);
       const sink = options.sink?.(res.statusCode, resHeaders);
-      const { text, bytes, parsed } = sink ? await readInto(res.body, sink, wait) : await readCapped(res.body, limitsOf(this.target).maxBodyBytes);
+      const excerpt = sink ? Math.min(options.excerptBytes ?? EXCERPT_BYTES, EXCERPT_BYTES) : EXCERPT_BYTES;
+      const { text, bytes, parsed } = sink ? await readInto(res.body, sink, wait, excerpt) : await readCapped(res.body, limitsOf(this.target).maxBodyBytes);
       exchange.response = {
         status: res.statusCode,
         headers: this.redactHeaders(resHeaders),
-        body: this.redact(text.slice(0, EXCERPT_BYTES)),
+        body: this.redact(text.slice(0, excerpt)),
         bodyBytes: bytes,
-        truncated: bytes > EXCERPT_BYTES,
+        truncated: bytes > excerpt,
       };
       exchange.durationMs = Date.now() - started;
       this.record(exchange);
@@ -456,15 +459,15 @@ export class BodyTooLarge extends Error {
   }
 }
 
-/** Hands the body to `sink` chunk by chunk, keeping only its first EXCERPT_BYTES as text (for reports and messages). */
-async function readInto(body: AsyncIterable<Buffer> & { destroy(err?: Error): unknown }, sink: BodySink, progress: () => void): Promise<{ text: string; bytes: number; parsed: ReturnType<BodySink['end']> }> {
+/** Hands the body to `sink` chunk by chunk, keeping only its first `excerpt` bytes as text (for reports and messages). */
+async function readInto(body: AsyncIterable<Buffer> & { destroy(err?: Error): unknown }, sink: BodySink, progress: () => void, excerpt: number): Promise<{ text: string; bytes: number; parsed: ReturnType<BodySink['end']> }> {
   const head: Buffer[] = [];
   let bytes = 0;
   let rows = sink.rows?.();
   for await (const chunk of body) {
     // A sink that takes no records out (a body going by unread) has no row to wait for: each chunk counts.
     if (rows === undefined) progress();
-    if (bytes < EXCERPT_BYTES) head.push(chunk.subarray(0, EXCERPT_BYTES - bytes));
+    if (bytes < excerpt) head.push(chunk.subarray(0, excerpt - bytes));
     bytes += chunk.length;
     const done = sink.write(chunk);
     if (rows !== undefined && sink.rows!() !== rows) {

@@ -12,6 +12,7 @@ import { is2xx, NoAnswerError, type Answer, type ApiClient } from '../http/clien
 import type { CreatedRecords } from '../safety/created-records.ts';
 import { pick } from '../records/record-shapes.ts';
 import { ListReader, type ListEnd } from '../records/list-reader.ts';
+import { ListPasses } from '../records/list-passes.ts';
 import { isRecord, type Row } from '../contract/record.ts';
 import { recordIn } from '../contract/record-in.ts';
 import type { TwinPatch } from '../records/derived.ts';
@@ -49,6 +50,8 @@ export class CustomerLane {
   private readonly deleted = new Set<string>();
   readonly idField: string;
   private readonly lists: ListReader;
+  /** The checks' list reads, shared by those asking at once (see ListPasses). */
+  readonly passes: ListPasses;
   /** Creates and deletes never move rows under a list read page by page, nor under a probe of a deleted id. */
   private readonly ground = new ModeLock();
 
@@ -60,6 +63,7 @@ export class CustomerLane {
   ) {
     this.idField = target.vendor.idField;
     this.lists = new ListReader(client, target);
+    this.passes = new ListPasses((doing, visit) => this.ground.hold('page', () => this.lists.each(this.ops.list.path, doing, visit)));
   }
 
   isOurs(id: unknown): boolean {
@@ -108,11 +112,14 @@ export class CustomerLane {
   /**
    * Reads the whole list page by page (see ListReader), handing each customer to `visit` (true
    * stops the read). A broken list fails the check; no creates or deletes of this run go out
-   * meanwhile, so its own writes never move rows between the pages.
+   * meanwhile, so its own writes never move rows between the pages. The read begins after the
+   * call, shared with the other checks asking at once (ListPasses); one `held` under the lane's
+   * lock (see alone) reads alone.
    */
   scan(why: string, visit: (row: Row) => boolean | void, held = false, whole = false): Promise<ListEnd> {
-    const read = () => this.lists[whole ? 'whole' : 'each'](this.ops.list.path, `${why}: GET ${this.ops.list.path}`, (item) => (isRecord(item) ? visit(item) : false));
-    return held ? read() : this.ground.hold('page', read);
+    const doing = `${why}: GET ${this.ops.list.path}`;
+    const each = (item: unknown) => (isRecord(item) ? visit(item) : false);
+    return held ? this.lists[whole ? 'whole' : 'each'](this.ops.list.path, doing, each) : this.passes.pass(doing, each, whole);
   }
 
   /** Like scan, for a judgement that needs every customer: a list whose end is unknown blocks the check (IncompleteList: the suite's limit, not the target's failure). */

@@ -16,7 +16,8 @@ import { movedByWrite, serverFields } from '../records/server-fields.ts';
  * target (one another record holds, or a boolean flipped), and reads it back through find and
  * through the list. A refusal proves nothing: the field is not applicable, with the answer.
  * Reads after a change are read again until they show it, within the convergence window (a read
- * replica may lag): a target that shows its writes at once pays no extra request.
+ * replica may lag): a target that shows its writes at once pays no extra request. The list is read
+ * once, after every field was changed.
  */
 
 /** How one record is changed and read: a resource lane's operations for it. */
@@ -61,6 +62,8 @@ export function otherValue(field: string, record: Row, others: Row[]): { value: 
 /** Changes each writable field of `record` but those in `skip` (field → why), alone, and says what each read back showed. */
 export async function coverFields(access: FieldAccess, record: Row, others: Row[], skip: Record<string, string>): Promise<FieldOutcome[]> {
   const outcomes: FieldOutcome[] = [];
+  /** The fields changed and found: the list is judged on them. */
+  const changes: FieldOutcome[] = [];
   const derived = new Set<string>();
   let known = record;
   for (const field of writableFields(record, access.idField, access.resource)) {
@@ -84,11 +87,6 @@ export async function coverFields(access: FieldAccess, record: Row, others: Row[
       outcome.notApplicable = `PATCH with ${JSON.stringify(body)} (a value another record holds) ${said(answer)}`;
       continue;
     }
-    // The list is first read at once with the find: where it does not agree with what the find
-    // then shows (a list that lags), it is read again, as it would have been after the find.
-    const listing = `listing after changing ${field}`;
-    const firstListed = access.listed(listing);
-    firstListed.catch(() => undefined); // awaited below, unless the find fails first
     const after = (await converge(() => access.read(`reading the record after changing ${field}`), (row) => mismatches(body, row).length === 0, access.windowMs)).value;
     outcome.form = otherForm(field, other.value, after[field]);
     // The update answered the target's own value, and a find shows it: the field is the target's to keep (see ServerFields.keeps).
@@ -96,7 +94,6 @@ export async function coverFields(access: FieldAccess, record: Row, others: Row[
     if (own !== undefined && !isDeepStrictEqual(own, other.value) && isDeepStrictEqual(after[field], own)) {
       serverFields().keeps(access.resource, field);
       outcome.notApplicable = `the target keeps its own value of it: the update answered ${JSON.stringify(own)} for ${JSON.stringify(other.value)}, and a find shows that`;
-      await firstListed.catch(() => undefined);
       known = after;
       continue;
     }
@@ -105,7 +102,6 @@ export async function coverFields(access: FieldAccess, record: Row, others: Row[
     // nothing is judged of it; an answer that carries the field (the default) tells them apart.
     if (!(isRecord(answer.json) && field in answer.json) && field in before && isDeepStrictEqual(after[field], before[field])) {
       outcome.notApplicable = `the update answered no record to tell by, and a find shows ${field} as it was: whether the target keeps it itself or ignored it cannot be told (fields are not shown)`;
-      await firstListed.catch(() => undefined);
       known = after;
       continue;
     }
@@ -114,13 +110,21 @@ export async function coverFields(access: FieldAccess, record: Row, others: Row[
     if (!mismatches(body, after).length) await movedByWrite(access.resource, before, after, body, again);
     const changed = await changedNotDerived(body, { before, after }, access.twin, derived, access.resource);
     outcome.found.push(...mismatches(body, after).map((m) => `a find does not show it (${m})`), ...described(before, after, changed).map((c) => `another field changed (${c})`));
-    // What the list shows of the record, where a find showed it changed: the same value, where the two show it in one form (comparableFields).
-    const agrees = (row: Row | undefined) => row !== undefined && (outcome.found.length > 0 || !comparableFields(row, after).includes(field) || isDeepStrictEqual(row[field], after[field]));
-    let lists = 0;
-    const row = (await converge(() => (lists++ === 0 ? firstListed : access.listed(listing)), agrees, access.windowMs)).value;
-    if (!row) outcome.listed.push(`the record ${String(access.id)} is no longer listed`);
-    else if (!agrees(row)) outcome.listed.push(`listed with ${field} ${JSON.stringify(row[field])}, found with ${JSON.stringify(after[field])}`);
+    changes.push(outcome);
     known = after;
+  }
+  if (changes.length) {
+    // What the list shows of the record once every field was changed (issue 35: one list read,
+    // however many fields; each field was changed once, and none put back meanwhile): each
+    // changed field, where a find showed it changed, with the value the last find shows, where
+    // the two show it in one form (comparableFields). Read again until it does (a list that lags).
+    const agrees = (o: FieldOutcome, row: Row) => o.found.length > 0 || !comparableFields(row, known).includes(o.field) || isDeepStrictEqual(row[o.field], known[o.field]);
+    const listing = `listing after changing ${changes.map((o) => o.field).join(', ')}`;
+    const row = (await converge(() => access.listed(listing), (r) => r !== undefined && changes.every((o) => agrees(o, r)), access.windowMs)).value;
+    for (const o of changes) {
+      if (!row) o.listed.push(`the record ${String(access.id)} is no longer listed`);
+      else if (!agrees(o, row)) o.listed.push(`listed with ${o.field} ${JSON.stringify(row[o.field])}, found with ${JSON.stringify(known[o.field])}`);
+    }
   }
   // A field the target derives is not written, whatever a write of it answers.
   for (const o of outcomes.filter((x) => derived.has(x.field))) Object.assign(o, { notApplicable: 'the target derives it from other fields (a change of another changed it alike on a twin)', found: [], listed: [] });
