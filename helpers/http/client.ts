@@ -64,6 +64,8 @@ export interface SendOptions {
   auth?: Auth;
   /** Accept header; the contract requires application/json on the business operations. */
   accept?: string;
+  /** Content-Type of a request with a body (the contract's is application/json; exploration sends other forms). */
+  contentType?: string;
 }
 
 /** A complete answer from the target. */
@@ -131,8 +133,8 @@ export class ApiClient {
   }
 
   /** Calls a documented operation; `id` fills the path's {id}. */
-  call(op: Operation, options: { id?: unknown; body?: unknown; auth?: Auth } = {}): Promise<Answer> {
-    return this.send({ method: op.method, path: fillId(op.path, options.id), body: options.body, auth: options.auth });
+  call(op: Operation, options: { id?: unknown; body?: unknown; auth?: Auth } & Pick<SendOptions, 'accept' | 'contentType'> = {}): Promise<Answer> {
+    return this.send({ method: op.method, path: fillId(op.path, options.id), body: options.body, auth: options.auth, accept: options.accept, contentType: options.contentType });
   }
 
   /**
@@ -232,7 +234,7 @@ export class ApiClient {
     headers.accept = options.accept ?? 'application/json';
     const authorization = this.authorization(options.auth ?? 'valid');
     if (authorization !== undefined) headers.authorization = authorization;
-    if (options.body !== undefined) headers['content-type'] = 'application/json';
+    if (options.body !== undefined) headers['content-type'] = options.contentType ?? 'application/json';
     return headers;
   }
 

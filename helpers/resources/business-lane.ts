@@ -1,4 +1,4 @@
-import { type Answer, type ApiClient, type Auth } from '../http/client.ts';
+import { type Answer, type ApiClient, type Auth, type SendOptions } from '../http/client.ts';
 import { quiesce, readCurrent } from '../core/converge.ts';
 import { CONVERGE_WINDOW_MS } from '../core/limits.ts';
 import type { Operation } from '../contract/spec.ts';
@@ -113,12 +113,12 @@ export class BusinessLane {
   }
 
   /** Sends an update; whatever comes back, the record may have changed, so the last read is dropped. */
-  async update(body: Row, auth?: Auth): Promise<Answer> {
+  async update(body: Row, auth?: Auth, headers: Pick<SendOptions, 'accept' | 'contentType'> = {}): Promise<Answer> {
     this.stopIfInterfered();
     this.last = undefined;
     this.sentUpdate = true;
     this.watch.sent(this.retrieveOp.path, body);
-    return this.history.write(body, () => this.client.call(this.updateOp, { body, auth }));
+    return this.history.write(body, () => this.client.call(this.updateOp, { body, auth, ...headers }));
   }
 
   /**
