@@ -14,11 +14,11 @@ import { faultNamed } from '../reference/faults/index.ts';
 
 const EXPLORE_ONLY = ['--only', '^EXPLORE-'];
 
-/** The requests exploration sent, as method and path (ids and marker values differ between runs). */
+/** The requests exploration sent, as method and path (ids, near misses of them included, differ between runs). */
 function requestsOf(runDir: string): string[] {
   const reportDir = existsSync(join(runDir, 'exchanges.har')) ? runDir : join(runDir, readdirSync(runDir)[0]);
   const har = JSON.parse(readFileSync(join(reportDir, 'exchanges.har'), 'utf8')) as { log: { entries: { request: { method: string; url: string } }[] } };
-  return har.log.entries.map((e) => `${e.request.method} ${new URL(e.request.url).pathname.replace(/\/[0-9a-f-]{36}$/, '/{id}')}`);
+  return har.log.entries.map((e) => `${e.request.method} ${new URL(e.request.url).pathname.replace(/\/[^/]*[0-9a-f]{8}-[0-9a-f-]{27}[^/]*$/i, '/{id}')}`);
 }
 
 async function explore(args: string[], variations: string[] = []) {
