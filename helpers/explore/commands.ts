@@ -47,6 +47,8 @@ export interface World {
   updateOp: Operation;
   /** Requests without a valid key (the Authorization near misses, none, expired), when the business operations are secured. */
   refusals: { name: string; auth: Auth; keys: string[] }[];
+  /** Each member exploration changed, as found before its first change: what the reset puts back. */
+  memberOriginals: Map<string, Row>;
 }
 
 /** A customer exploration created: what it sent, what the target showed, and whether a delete of it was answered 2xx. */
@@ -374,6 +376,7 @@ class UpdateMember extends Command {
     const id = member[w.members.idField];
     const body = recordBody(w, member, m.members.filter((o) => o !== member), this.plan, w.target.vendor.fieldsNotToChange?.teamMembers);
     const ops = w.members.ops;
+    if (!w.memberOriginals.has(String(id))) w.memberOriginals.set(String(id), await w.members.read(id, 'reading the member before exploration changes it'));
     this.label = `${ops.update.method} ${ops.update.path.replace('{id}', String(id))} ${show(body)}`;
     const answer = await w.members.update(id, body);
     this.label += ` → ${said(answer)}`;

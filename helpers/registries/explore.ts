@@ -86,11 +86,11 @@ export function exploreChecks(spec: Spec, target: TargetConfig): Registry<Explor
             ...headerNearMisses(target.apiKey).flatMap((m) => (m.authorization ? [{ name: `${m.description} (${m.name})`, auth: { authorization: m.authorization }, keys: m.key ? [m.key] : [] }] : [])),
           ]
         : [];
-      const world: World = { client, target, business, customers, members, fields, retrieveOp, updateOp, refusals };
+      // A member as found before exploration first changed it: a list may show less of it than a find (server-kept fields), and a restore compares finds.
       const originals = new Map<string, Row>();
+      const world: World = { client, target, business, customers, members, fields, retrieveOp, updateOp, refusals, memberOriginals: originals };
       const start = async (): Promise<Model> => {
         const listed = await world.members.readList('listing the team members exploration starts from');
-        for (const r of listed) if (!originals.has(String(r[members.idField]))) originals.set(String(r[members.idField]), r);
         return freshModel(await world.business.read(), world.business.before(), listed, members.idField);
       };
       // Back to where exploration began: its customers deleted, the business and the members put back.
@@ -98,8 +98,7 @@ export function exploreChecks(spec: Spec, target: TargetConfig): Registry<Explor
         for (const c of m.customers) if (!c.gone) await customers.remove(c.id).catch(() => undefined);
         const left = await world.business.restore();
         if (left.length) throw new Error(`the business record could not be put back before the next sequence: ${left.join(', ')} still differ`);
-        for (const row of m.members) {
-          const original = originals.get(String(row[members.idField]));
+        for (const original of originals.values()) {
           const problem = original && (await world.members.putBack(original));
           if (problem) throw new Error(`a team member could not be put back before the next sequence: ${problem}`);
         }
