@@ -47,6 +47,8 @@ export interface World {
   updateOp: Operation;
   /** Requests without a valid key (the Authorization near misses, none, expired), when the business operations are secured. */
   refusals: { name: string; auth: Auth; keys: string[] }[];
+  /** Member fields an update of exploration's was seen to take: from then on, one not taken is a broken promise. */
+  memberFieldsTaken: Set<string>;
   /** Each member exploration changed, as found before its first change: what the reset puts back. */
   memberOriginals: Map<string, Row>;
 }
@@ -137,13 +139,22 @@ function recordBody(w: World, row: Row, others: Row[], plan: FieldPlan, keptOut?
   return body;
 }
 
-/** An update answered 2xx: every field sent reads back as sent, and no other field moved. */
-function judgeUpdate(what: string, request: string, body: Row, before: Row, after: Row, names: string[]): void {
-  const unapplied = Object.keys(body).filter((f) => !showsValue(after, f, body[f]));
+/**
+ * An update answered 2xx: every field sent reads back as sent, and no other field moved. Customers'
+ * and members' fields are not shown: one the target never showed it takes from a client (not in
+ * `takes`) may be one it keeps itself, so its value not taken is recorded, not failed. Returns those.
+ */
+function judgeUpdate(what: string, request: string, body: Row, before: Row, after: Row, names: string[], takes?: string[]): string[] {
+  const notTaken = Object.keys(body).filter((f) => !showsValue(after, f, body[f]));
+  const kept = takes ? notTaken.filter((f) => !takes.includes(f)) : [];
+  const unapplied = notTaken.filter((f) => !kept.includes(f));
   if (unapplied.length) throw new Broken('EXPLORE-UPDATE-APPLIES', `after ${request}, ${unapplied.map((f) => `${what}'s ${f} reads ${show(after[f])}, not ${show(body[f])}`).join('; ')}`);
   const moved = changedFieldNames(before, after, names.filter((n) => !(n in body)));
   if (moved.length) throw new Broken('EXPLORE-UPDATE-APPLIES', `${request} sent ${Object.keys(body).join(', ') || 'no field'}, and ${what}'s ${moved.map((f) => `${f} moved from ${show(before[f])} to ${show(after[f])}`).join('; ')}`);
+  return kept;
 }
+
+const keptNote = (kept: string[]) => `answered with success and kept its own ${kept.join(', ')} (a field the target never showed it takes from a client: recorded, not judged)`;
 
 const said = (a: Answer) => `${a.status}`;
 
@@ -219,11 +230,15 @@ class CreateCustomer extends Command {
       step.recorded = `answered ${answer.status}${is2xx(answer) ? ' without an id' : ''} (the contract shows neither customer fields nor status codes: recorded, not judged)`;
       return;
     }
-    const made: Customer = { id, sent: body, record: answer.json as Row, gone: false };
+    // The fixture's fields are what a create takes (the vendor gives them); another field the target may keep as its own.
+    const made: Customer = { id, sent: pick(body, Object.keys(fixture)), record: answer.json as Row, gone: false };
     const found = await w.customers.findMade(made);
     if (!is2xx(found) || !isRecord(found.json)) throw new Broken('EXPLORE-CUSTOMER-LIFECYCLE', `${this.label}, and then ${ops.find.method} ${ops.find.path} with id ${String(id)} answered ${found.status}`);
-    const wrong = mismatches(body, found.json);
+    const wrong = mismatches(made.sent, found.json);
     if (wrong.length) throw new Broken('EXPLORE-CUSTOMER-LIFECYCLE', `${this.label}, and then the customer ${String(id)} is found with ${wrong.join('; ')}`);
+    const kept = Object.keys(body).filter((f) => !(f in made.sent) && !showsValue(found.json as Row, f, body[f]));
+    if (kept.length) step.recorded = keptNote(kept);
+    made.sent = pick(body, Object.keys(body).filter((f) => !kept.includes(f)));
     made.record = found.json;
     m.customers.push(made);
   }
@@ -252,9 +267,10 @@ class UpdateCustomer extends Command {
       return;
     }
     const after = await w.customers.readUntil(c.id, why, (row) => Object.keys(body).every((f) => showsValue(row, f, body[f])));
-    judgeUpdate(`customer ${String(c.id)}`, this.label, body, c.record, after, Object.keys(c.record));
+    const kept = judgeUpdate(`customer ${String(c.id)}`, this.label, body, c.record, after, Object.keys(c.record), [...Object.keys(c.sent), ...Object.keys(w.target.vendor.customerPatch)]);
+    if (kept.length) step.recorded = keptNote(kept);
     c.record = after;
-    Object.assign(c.sent, body);
+    Object.assign(c.sent, pick(body, Object.keys(body).filter((f) => !kept.includes(f))));
   }
 }
 
@@ -387,7 +403,9 @@ class UpdateMember extends Command {
       return;
     }
     const after = await w.members.readUntil(id, why, (row) => Object.keys(body).every((f) => showsValue(row, f, body[f])));
-    judgeUpdate(`team member ${String(id)}`, this.label, body, member, after, Object.keys(member));
+    const kept = judgeUpdate(`team member ${String(id)}`, this.label, body, member, after, Object.keys(member), [...w.memberFieldsTaken, ...Object.keys(w.target.vendor.teamMemberPatch ?? {})]);
+    if (kept.length) step.recorded = keptNote(kept);
+    for (const f of Object.keys(body)) if (!kept.includes(f)) w.memberFieldsTaken.add(f);
     m.members[i] = after;
   }
 }

@@ -88,7 +88,7 @@ export function exploreChecks(spec: Spec, target: TargetConfig): Registry<Explor
         : [];
       // A member as found before exploration first changed it: a list may show less of it than a find (server-kept fields), and a restore compares finds.
       const originals = new Map<string, Row>();
-      const world: World = { client, target, business, customers, members, fields, retrieveOp, updateOp, refusals, memberOriginals: originals };
+      const world: World = { client, target, business, customers, members, fields, retrieveOp, updateOp, refusals, memberOriginals: originals, memberFieldsTaken: new Set() };
       const start = async (): Promise<Model> => {
         const listed = await world.members.readList('listing the team members exploration starts from');
         return freshModel(await world.business.read(), world.business.before(), listed, members.idField);
