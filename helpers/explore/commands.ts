@@ -64,6 +64,8 @@ export interface Model {
   snapshot: Row;
   customers: Customer[];
   members: Row[];
+  /** Each member as a find last showed it in this sequence. */
+  membersFound: Map<string, Row>;
   /** The member ids as listed when exploration began: none may come or go. */
   memberIds: string[];
   /** Each command as it went, numbered: the story a failure tells. */
@@ -393,6 +395,8 @@ class UpdateMember extends Command {
     const body = recordBody(w, member, m.members.filter((o) => o !== member), this.plan, w.target.vendor.fieldsNotToChange?.teamMembers);
     const ops = w.members.ops;
     if (!w.memberOriginals.has(String(id))) w.memberOriginals.set(String(id), await w.members.read(id, 'reading the member before exploration changes it'));
+    // Held to a find, as the read after it: a list may show a member otherwise (fewer fields, a field in another form).
+    const before = m.membersFound.get(String(id)) ?? w.memberOriginals.get(String(id))!;
     this.label = `${ops.update.method} ${ops.update.path.replace('{id}', String(id))} ${show(body)}`;
     const answer = await w.members.update(id, body);
     this.label += ` → ${said(answer)}`;
@@ -400,13 +404,15 @@ class UpdateMember extends Command {
     if (!is2xx(answer)) {
       step.recorded = `answered ${answer.status} (not shown for team members: recorded, not judged)`;
       m.members[i] = await w.members.read(id, why);
+      m.membersFound.set(String(id), m.members[i]);
       return;
     }
     const after = await w.members.readUntil(id, why, (row) => Object.keys(body).every((f) => showsValue(row, f, body[f])));
-    const kept = judgeUpdate(`team member ${String(id)}`, this.label, body, member, after, Object.keys(member), [...w.memberFieldsTaken, ...Object.keys(w.target.vendor.teamMemberPatch ?? {})]);
+    const kept = judgeUpdate(`team member ${String(id)}`, this.label, body, before, after, Object.keys(before), [...w.memberFieldsTaken, ...Object.keys(w.target.vendor.teamMemberPatch ?? {})]);
     if (kept.length) step.recorded = keptNote(kept);
     for (const f of Object.keys(body)) if (!kept.includes(f)) w.memberFieldsTaken.add(f);
     m.members[i] = after;
+    m.membersFound.set(String(id), after);
   }
 }
 
