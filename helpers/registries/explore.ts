@@ -59,8 +59,8 @@ export function exploreChecks(spec: Spec, target: TargetConfig): Registry<Explor
   const entries = [
     exploreCheck({ id: 'EXPLORE-UPDATE-APPLIES', title: 'in generated sequences, an update answered with success changes exactly the fields sent (business, customers, team members)' }),
     exploreCheck({ id: 'EXPLORE-REFUSED', title: 'in generated sequences, a business request without a valid key answers 401 and changes nothing' }),
-    exploreCheck({ id: 'EXPLORE-REFUSED-NO-RECORD', title: 'in generated sequences, a refusal carries no value of the business record' }),
-    exploreCheck({ id: 'EXPLORE-CUSTOMER-LIFECYCLE', title: 'in generated sequences, a created customer is found and listed with what was sent, a deleted one neither' }),
+    exploreCheck({ id: 'EXPLORE-REFUSED-NO-RECORD', title: 'in generated sequences, a refusal carries no value of the business record, nor the key it refused' }),
+    exploreCheck({ id: 'EXPLORE-CUSTOMER-LIFECYCLE', title: 'in generated sequences, a created customer is found (under its id, not a near miss of it) and listed with what was sent, a deleted one neither' }),
     exploreCheck({ id: 'EXPLORE-TEAM-FIXED', title: 'in generated sequences, no team member comes or goes' }),
   ];
   return {
@@ -86,7 +86,7 @@ export function exploreChecks(spec: Spec, target: TargetConfig): Registry<Explor
             ...headerNearMisses(target.apiKey).flatMap((m) => (m.authorization ? [{ name: `${m.description} (${m.name})`, auth: { authorization: m.authorization }, keys: m.key ? [m.key] : [] }] : [])),
           ]
         : [];
-      const world: World = { client, target, business, customers, members, fields, retrieveOp, updateOp, refusals };
+      const world: World = { client, target, business, customers, members, fields, retrieveOp, updateOp, refusals, memberFieldsTaken: new Set() };
       const originals = new Map<string, Row>();
       const start = async (): Promise<Model> => {
         // No snapshot, nothing to restore to: blocked by the check that judges the retrieval, not by a read failing again.
