@@ -50,6 +50,8 @@ export interface World {
   refusals: { name: string; auth: Auth; keys: string[] }[];
   /** Member fields an update of exploration's was seen to take: from then on, one not taken is a broken promise. */
   memberFieldsTaken: Set<string>;
+  /** Each member exploration changed, as a find showed it before its first change: what a restore puts back. */
+  memberOriginals: Map<string, Row>;
 }
 
 /** A customer exploration created: what it sent, what the target showed, and whether a delete of it was answered 2xx. */
@@ -63,6 +65,8 @@ export interface Model {
   snapshot: Row;
   customers: Customer[];
   members: Row[];
+  /** Whether this sequence sent the business an update (with a key or without): what a later read is held to. */
+  businessWritten?: boolean;
   /** The member ids as listed when exploration began: none may come or go. */
   memberIds: string[];
   /** Each command as it went, numbered: the story a failure tells. */
@@ -171,6 +175,7 @@ class UpdateBusiness extends Command {
     const body = businessBody(w, m, this.plan);
     const form = formOf(true, this.form);
     this.label = `${w.updateOp.method} ${w.updateOp.path} ${show(body)}${withForm(form)}`;
+    m.businessWritten = true;
     const answer = await w.business.update(body, undefined, headersOf(form));
     this.label += ` → ${said(answer)}`;
     const after = await w.business.read();
@@ -183,34 +188,61 @@ class UpdateBusiness extends Command {
 }
 
 class RefusedBusiness extends Command {
-  constructor(private readonly update: boolean, private readonly refusal: number, private readonly plan: FieldPlan, private readonly form: number | null) {
+  constructor(private readonly update: boolean, private readonly refusals: number[], private readonly plan: FieldPlan, private readonly form: number | null) {
     super();
   }
   protected async act(m: Model, w: World) {
-    const r = w.refusals[this.refusal % w.refusals.length];
+    if (!this.update && this.refusals.length > 1) return this.several(m, w);
+    const r = w.refusals[this.refusals[0] % w.refusals.length];
     const op = this.update ? w.updateOp : w.retrieveOp;
     const body = this.update ? businessBody(w, m, this.plan) : undefined;
     const form = formOf(this.update, this.form);
     this.label = `${op.method} ${op.path}${body ? ` ${show(body)}` : ''} ${r.name}${withForm(form)}`;
+    if (this.update) m.businessWritten = true;
     const answer = this.update ? await w.business.update(body!, r.auth, headersOf(form)) : await w.client.call(op, { auth: r.auth, ...headersOf(form) });
     this.label += ` → ${said(answer)}`;
-    // With the declared headers the refusal is 401 (section 5.2); with another form the target may refuse that first, but never succeed.
-    if (form.declared ? answer.status !== 401 : is2xx(answer)) throw new Broken('EXPLORE-REFUSED', `${this.label}: a request ${r.name}${withForm(form)} answered ${answer.status}, not ${form.declared ? '401' : 'a refusal'}`);
-    const shown = recordValuesShown(answer, m.business, w.fields.map((f) => f.name), body ? JSON.stringify(body) : '');
-    if (shown.length) throw new Broken('EXPLORE-REFUSED-NO-RECORD', `${this.label}: the refusal carries the record's ${shown.join(', ')}`);
-    const echoed = r.keys.some((k) => answer.text.includes(k) || Object.values(answer.headers).some((v) => v.includes(k)));
-    if (echoed) throw new Broken('EXPLORE-REFUSED-NO-RECORD', `${this.label}: the refusal quotes the key it refused`);
+    this.judge(m, w, r, form, answer, body);
     if (!this.update) return;
     const after = await w.business.read();
     const moved = changedFieldNames(m.business, after, w.fields.map((f) => f.name));
     if (moved.length) throw new Broken('EXPLORE-REFUSED', `${this.label}, and then ${moved.map((f) => `${f} reads ${show(after[f])}, not ${show(m.business[f])}`).join('; ')}`);
   }
+
+  /**
+   * Retrievals refused for several keys at once, each judged as one alone: a retrieval changes
+   * nothing, so they may go side by side, one round trip for many of the key's near misses.
+   */
+  private async several(m: Model, w: World) {
+    const form = formOf(false, this.form);
+    const chosen = [...new Set(this.refusals.map((n) => n % w.refusals.length))].map((n) => w.refusals[n]);
+    const answers = await Promise.all(chosen.map((r) => w.client.call(w.retrieveOp, { auth: r.auth, ...headersOf(form) })));
+    const each = chosen.map((r, i) => `${r.name} → ${said(answers[i])}`);
+    this.label = `${w.retrieveOp.method} ${w.retrieveOp.path}${withForm(form)}, side by side: ${each.join('; ')}`;
+    chosen.forEach((r, i) => this.judge(m, w, r, form, answers[i], undefined, `${w.retrieveOp.method} ${w.retrieveOp.path} ${each[i]}`));
+  }
+
+  private judge(m: Model, w: World, r: World['refusals'][number], form: HeaderForm, answer: Answer, body: Row | undefined, label = this.label) {
+    // With the declared headers the refusal is 401 (section 5.2); with another form the target may refuse that first, but never succeed.
+    if (form.declared ? answer.status !== 401 : is2xx(answer)) throw new Broken('EXPLORE-REFUSED', `${label}: a request ${r.name}${withForm(form)} answered ${answer.status}, not ${form.declared ? '401' : 'a refusal'}`);
+    const shown = recordValuesShown(answer, m.business, w.fields.map((f) => f.name), body ? JSON.stringify(body) : '');
+    if (shown.length) throw new Broken('EXPLORE-REFUSED-NO-RECORD', `${label}: the refusal carries the record's ${shown.join(', ')}`);
+    const echoed = r.keys.some((k) => answer.text.includes(k) || Object.values(answer.headers).some((v) => v.includes(k)));
+    if (echoed) throw new Broken('EXPLORE-REFUSED-NO-RECORD', `${label}: the refusal quotes the key it refused`);
+  }
 }
 
+/** A later read of the business, after an update of this sequence: nothing wrote it since the last reading, so no field moved. */
 class ReadBusiness extends Command {
+  override check(m: Readonly<Model>) {
+    return Boolean(m.businessWritten);
+  }
   protected async act(m: Model, w: World) {
     this.label = `${w.retrieveOp.method} ${w.retrieveOp.path}`;
-    m.business = await w.business.read();
+    const now = await w.business.read();
+    this.label += ' → 200';
+    const moved = changedFieldNames(m.business, now, w.fields.map((f) => f.name));
+    if (moved.length) throw new Broken('EXPLORE-UPDATE-APPLIES', `${this.label}, with no write since the last reading: ${moved.map((f) => `${f} reads ${show(now[f])}, not ${show(m.business[f])}`).join('; ')}`);
+    m.business = now;
   }
 }
 
@@ -351,6 +383,9 @@ class FindCustomer extends Command {
 }
 
 class ListCustomers extends Command {
+  override check(m: Readonly<Model>) {
+    return m.customers.length > 0;
+  }
   protected async act(m: Model, w: World, step: Step) {
     const ops = w.customers.ops;
     this.label = `${ops.list.method} ${ops.list.path} (every page)`;
@@ -397,6 +432,8 @@ class UpdateMember extends Command {
     this.label = `${ops.update.method} ${ops.update.path.replace('{id}', String(id))} ${show(body)}`;
     // Judged against a find, as the after is: the model may hold the member as a list showed it, another form the contract does not rule out.
     const before = await w.members.current(id, 'reading the member exploration updates');
+    // Its first change in the walk: this find is the original every restore puts back.
+    if (!w.memberOriginals.has(String(id))) w.memberOriginals.set(String(id), before);
     const answer = await w.members.update(id, body);
     this.label += ` → ${said(answer)}`;
     const why = 'reading the member exploration updated';
@@ -440,7 +477,9 @@ export function commandArbitraries(w: Pick<World, 'fields' | 'refusals' | 'targe
   // The declared headers twice as often as another form; an id itself twice as often as a near miss of it.
   const form = fc.oneof({ weight: 2, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: nat });
   const miss = form;
-  const refused = w.refusals.length ? [fc.tuple(fc.boolean(), nat, fieldPlan(width), form).map(([update, r, plan, f]) => new RefusedBusiness(update && !w.target.readOnly, r, plan, f))] : [];
+  // Retrievals may be refused for several of the key's near misses at once; an update, for one.
+  const keys = fc.array(nat, { minLength: 1, maxLength: Math.max(w.refusals.length, 1) });
+  const refused = w.refusals.length ? [fc.tuple(fc.boolean(), keys, fieldPlan(width), form).map(([update, r, plan, f]) => new RefusedBusiness(update && !w.target.readOnly, r, plan, f))] : [];
   const reads = [fc.constant(null).map(() => new ReadBusiness()), fc.constant(null).map(() => new ListMembers()), ...refused];
   if (w.target.readOnly) return reads;
   const record = fieldPlan(8);
