@@ -116,9 +116,27 @@ async function medianOf<T extends { seconds: number }>(once: () => Promise<T>): 
 }
 
 const LATENCY_MS = 50;
-// BENCH_ONLY=phases: only the round trips per phase (three runs), for a quick look; BENCH_ONLY=scale: only the scale rows.
+// BENCH_ONLY=phases: only the round trips per phase (three runs), for a quick look; BENCH_ONLY=scale: only the scale rows; BENCH_ONLY=explore: only what exploration adds.
 const ONLY = process.env.BENCH_ONLY;
+if (ONLY === 'explore') {
+  await exploration();
+  process.exit(0);
+}
 if (ONLY !== 'phases' && ONLY !== 'scale') await figures();
+
+/**
+ * What the default exploration (--explore 8, on a fixed seed) adds to a run against a distant
+ * target: the same run with --explore 0 and with the default, at 50 ms, the difference of their
+ * wall times in round trips (the critical path it adds; issue 32 bounds it at 30), and their peak memory.
+ */
+async function exploration(): Promise<void> {
+  console.log(`\n| exploration, ${LATENCY_MS} ms added (median of ${RUNS}) | --explore 0 | --explore 8 --explore-seed 1 | added |\n|---|---|---|---|`);
+  for (const concurrency of ['1', '3']) {
+    const off = await medianOf(() => fullRun(`--explore 0, --concurrency ${concurrency}`, { latencyMs: LATENCY_MS }, ['--concurrency', concurrency, '--explore', '0']));
+    const on = await medianOf(() => fullRun(`--explore 8, --concurrency ${concurrency}`, { latencyMs: LATENCY_MS }, ['--concurrency', concurrency, '--explore', '8', '--explore-seed', '1']));
+    console.log(`| --concurrency ${concurrency}: wall / peak memory | ${off.seconds.toFixed(2)} s / ${off.rss} MiB | ${on.seconds.toFixed(2)} s / ${on.rss} MiB | ${Math.round((on.seconds - off.seconds) / (LATENCY_MS / 1000))} round trips / ${on.rss - off.rss} MiB |`);
+  }
+}
 
 /**
  * Where the time of a run against a distant target goes: for each phase (the command's own steps,
@@ -195,6 +213,7 @@ async function figures(): Promise<void> {
   const ms = (x: number) => `${Math.round(x)} ms`;
   console.log(`\nWhere a loopback run's time goes (the median run of ${RUNS}; each phase ends where the next begins):\n\n| phase | --concurrency 1 | --concurrency 3 |\n|---|---|---|`);
   for (const phase of Object.keys(plain.phases)) console.log(`| ${phase} | ${ms(plain.phases[phase])} | ${ms(parallel.phases[phase] ?? NaN)} |`);
+  await exploration();
 }
 
 if (ONLY !== 'scale') {

@@ -4,12 +4,14 @@
  * those checks can fail, each with the file and line that declares it. `npm run generate` rewrites
  * it; a project test fails when the checked-in copy is out of date.
  */
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadCatalog, type CheckIdentity } from '../helpers/contract/catalog.ts';
 import { specDir } from '../helpers/core/paths.ts';
 import { FAULTS } from '../reference/faults/index.ts';
 import { VARIATIONS } from '../reference/variations.ts';
 import { sitesOf, type SourceSite } from './source-sites.ts';
+import { proofShare, type Proof } from './explore-share.ts';
 
 export type ListedCheck = Pick<CheckIdentity, 'id' | 'requirement' | 'title'>;
 
@@ -75,6 +77,7 @@ export function renderCoverage(checks: ListedCheck[], checkSites: SourceSite[], 
   for (const f of FAULTS.filter((x) => x.untested?.length)) lines.push(`- \`${f.name}\`: ${f.untested!.join(', ')}`);
   lines.push('');
   lines.push(...firstContact());
+  lines.push(...exploreProof());
   lines.push('## Not made into checks', '');
   for (const n of catalog.notChecked) lines.push(`- clause ${n.clause}: ${n.statement} — ${n.why}`);
   return `${lines.join('\n')}\n`;
@@ -102,5 +105,29 @@ function firstContact(): string[] {
     for (const m of of) lines.push(`| ${m.kind} | \`${m.name}\` | ${m.fc.verdict} | ${m.fc.outcome} | ${m.fc.note.replace(/\|/g, '\\|').replace(/\n/g, ' ')} |`);
     lines.push('');
   }
+  return lines;
+}
+
+/** What exploration finds on its own (spec/explore-proof.json, written by npm run explore:proof), fault by fault. */
+function exploreProof(): string[] {
+  const file = join(specDir, 'explore-proof.json');
+  if (!existsSync(file)) return [];
+  const proof = JSON.parse(readFileSync(file, 'utf8')) as Proof;
+  const s = proofShare(proof);
+  const seeds = proof.seeds.join(', ');
+  const lines = [
+    '## Exploration on its own',
+    '',
+    `Every fault with the hand-written checks off (\`--only ^EXPLORE-\`), \`--explore ${proof.budget}\` on seeds ${seeds} (\`npm run explore:proof\` writes spec/explore-proof.json).`,
+    `Of ${s.observable} faults exploration could observe (their breakage breaks a promise it holds, in an answer to an operation it drives or a later read), ${s.anySeed} were found on at least one seed, ${s.everySeed} on every seed; per seed ${s.perSeed.join(', ')}. ${Object.keys(proof.faults).length - s.observable} it could not observe (why, below); ${s.foundUnobservable} of those were found all the same.`,
+    '',
+    `| fault | observable | found on seeds (${seeds}) | EXPLORE checks failed |`,
+    '|---|---|---|---|',
+  ];
+  for (const [name, e] of Object.entries(proof.faults)) {
+    const found = Object.keys(e.found);
+    lines.push(`| \`${name}\` | ${e.observable ? 'yes' : `no: ${e.why}`} | ${found.length ? found.join(', ') : '—'} | ${[...new Set(Object.values(e.found).flat())].join(', ')} |`);
+  }
+  lines.push('');
   return lines;
 }

@@ -314,6 +314,7 @@ function resultOf({ options, target, requestLog, recoverLine }: Session, { start
     only: options.only,
     certify: Boolean(options.certify),
     expectFile: options.certify ? undefined : options.expectFile,
+    explore: target.explore,
     expectations: options.expectations,
     checks: settledByInterference(checks, interference),
     observations: collector.observations.toSorted(inContractOrder),

@@ -24,8 +24,11 @@ export interface Walk {
 }
 
 /**
- * Runs `budget` commands drawn from `seed` (several sequences, each from the state exploration
- * began in, until the budget is spent), and shrinks the first broken promise.
+ * Runs `budget` commands drawn from `seed`, and shrinks the first broken promise. A command counts
+ * when it runs (one whose precondition fails sends nothing); the sequences fast-check draws follow
+ * one another from the state the last left, so that what one wrote a later one reads, and the
+ * state exploration began in is set up once, not before each. Shrinking replays a failing
+ * sequence from that state, each replay after a restore.
  */
 export async function walk(w: World, budget: number, seed: number, start: () => Promise<Model>, reset: (m: Model) => Promise<void>): Promise<Walk> {
   const result: Walk = { seed, budget, commands: 0, recorded: [] };
@@ -33,26 +36,39 @@ export async function walk(w: World, budget: number, seed: number, start: () => 
   let replays = 0;
   let shrinkUntil = 0;
   let dirty: Model | undefined;
+  let carried: Model | undefined;
   const property = fc.asyncProperty(fc.commands(commandArbitraries(w), { maxCommands: Math.max(budget, 1), size: 'max' }), async (cmds) => {
     if (result.stopped) return true;
-    let run = [...cmds];
     if (failed) {
       // Shrinking: a replay past the bound is taken as passing, which ends the shrinking at the shortest found.
       if (replays >= SHRINK_BOUND.replays || Date.now() > shrinkUntil) return true;
       replays++;
-    } else {
-      if (result.commands >= budget) return true;
-      run = run.slice(0, budget - result.commands);
-      result.commands += run.length;
-    }
+    } else if (result.commands >= budget) return true;
     let model: Model | undefined;
+    let from = 0;
     try {
-      if (dirty) await reset(dirty);
-      dirty = undefined;
-      model = dirty = await start();
+      if (failed || !carried) {
+        if (dirty) await reset(dirty);
+        dirty = carried = undefined;
+        model = dirty = await start();
+      } else model = carried;
+      from = model.steps.length;
       const started = model;
+      const left = () => (failed ? Infinity : budget - result.commands);
+      // The budget bounds the commands that run: one past it is not sent, as one whose precondition fails.
+      const run = [...cmds].map((c) => ({
+        check: (m: Readonly<Model>) => left() > 0 && c.check(m),
+        run: async (m: Model, real: World) => {
+          if (!failed) result.commands++;
+          await c.run(m, real);
+        },
+        toString: () => c.toString(),
+      }));
       await fc.asyncModelRun(() => ({ model: started, real: w }), run);
-      if (!failed) result.recorded.push(...model.steps.flatMap((s) => (s.recorded ? [`${s.text}: ${s.recorded}`] : [])));
+      if (!failed) {
+        result.recorded.push(...model.steps.slice(from).flatMap((s) => (s.recorded ? [`${s.text}: ${s.recorded}`] : [])));
+        carried = model;
+      }
       return true;
     } catch (e) {
       if (!(e instanceof Broken)) {
@@ -65,12 +81,14 @@ export async function walk(w: World, budget: number, seed: number, start: () => 
         failed = { property: e.property, commands: model!.steps.length };
         shrinkUntil = Date.now() + SHRINK_BOUND.ms;
       }
+      // The first failure's story is every step since the state exploration began in; a replay's, its own.
       result.failure = { property: e.property, message: e.message, steps: model!.steps, replays, commandsFirst: failed.commands };
       return false;
     }
   });
   try {
-    await fc.check(property, { seed, numRuns: Math.max(budget, 1), endOnFailure: false });
+    // Sequences until the budget is spent: a drawn sequence may be short, or hold commands that do not run.
+    await fc.check(property, { seed, numRuns: Math.max(budget, 1) * 4, endOnFailure: false });
   } finally {
     if (dirty) await reset(dirty);
   }

@@ -59,8 +59,8 @@ export function exploreChecks(spec: Spec, target: TargetConfig): Registry<Explor
   const entries = [
     exploreCheck({ id: 'EXPLORE-UPDATE-APPLIES', title: 'in generated sequences, an update answered with success changes exactly the fields sent (business, customers, team members)' }),
     exploreCheck({ id: 'EXPLORE-REFUSED', title: 'in generated sequences, a business request without a valid key answers 401 and changes nothing' }),
-    exploreCheck({ id: 'EXPLORE-REFUSED-NO-RECORD', title: 'in generated sequences, a refusal carries no value of the business record' }),
-    exploreCheck({ id: 'EXPLORE-CUSTOMER-LIFECYCLE', title: 'in generated sequences, a created customer is found and listed with what was sent, a deleted one neither' }),
+    exploreCheck({ id: 'EXPLORE-REFUSED-NO-RECORD', title: 'in generated sequences, a refusal carries no value of the business record, nor the key it refused' }),
+    exploreCheck({ id: 'EXPLORE-CUSTOMER-LIFECYCLE', title: 'in generated sequences, a created customer is found (under its id, not a near miss of it) and listed with what was sent, a deleted one neither' }),
     exploreCheck({ id: 'EXPLORE-TEAM-FIXED', title: 'in generated sequences, no team member comes or goes' }),
   ];
   return {
@@ -86,14 +86,13 @@ export function exploreChecks(spec: Spec, target: TargetConfig): Registry<Explor
             ...headerNearMisses(target.apiKey).flatMap((m) => (m.authorization ? [{ name: `${m.description} (${m.name})`, auth: { authorization: m.authorization }, keys: m.key ? [m.key] : [] }] : [])),
           ]
         : [];
-      const world: World = { client, target, business, customers, members, fields, retrieveOp, updateOp, refusals };
+      // A member as a find showed it before exploration first changed it (a list may show a member in another form; putBack compares finds).
       const originals = new Map<string, Row>();
+      const world: World = { client, target, business, customers, members, fields, retrieveOp, updateOp, refusals, memberFieldsTaken: new Set(), memberOriginals: originals };
       const start = async (): Promise<Model> => {
         // No snapshot, nothing to restore to: blocked by the check that judges the retrieval, not by a read failing again.
         const before = world.business.before();
         const listed = await world.members.readList('listing the team members exploration starts from');
-        // The original as a find answers it: putBack compares it with finds, and a list may show a member in another form (the contract shows neither).
-        for (const r of listed) if (!originals.has(String(r[members.idField]))) originals.set(String(r[members.idField]), await world.members.read(r[members.idField], 'reading a team member exploration starts from'));
         return freshModel(await world.business.read(), before, listed, members.idField);
       };
       // Back to where exploration began: its customers deleted, the business and the members put back.
@@ -101,9 +100,9 @@ export function exploreChecks(spec: Spec, target: TargetConfig): Registry<Explor
         for (const c of m.customers) if (!c.gone) await customers.remove(c.id).catch(() => undefined);
         const left = await world.business.restore();
         if (left.length) throw new Error(`the business record could not be put back before the next sequence: ${left.join(', ')} still differ`);
-        for (const row of m.members) {
-          const original = originals.get(String(row[members.idField]));
-          const problem = original && (await world.members.putBack(original));
+        // Only the members exploration changed: the others it never wrote.
+        for (const original of originals.values()) {
+          const problem = await world.members.putBack(original);
           if (problem) throw new Error(`a team member could not be put back before the next sequence: ${problem}`);
         }
         world.business = businessLane();

@@ -57,6 +57,8 @@ export interface RunResult {
   endedAt: string;
   durationMs: number;
   options: { strict: boolean; readOnly: boolean; only: string | null; certify: boolean; expectFile: string | null };
+  /** The exploration after the checks (--explore, --explore-seed): the seed replays it; null when it was off. */
+  explore: { commands: number; seed: number } | null;
   verdict: Verdict;
   exitCode: number;
   /** MUST requirements the run could not prove (see Untested). */
@@ -96,6 +98,7 @@ export interface RunFacts {
   only?: string;
   certify: boolean;
   expectFile?: string;
+  explore?: { commands: number; seed: number };
   expectations?: Expectations;
   checks: CollectedCheck[];
   observations: Observation[];
@@ -132,6 +135,7 @@ export function buildRunResult(f: RunFacts): RunResult {
     endedAt: f.endedAt.toISOString(),
     durationMs: f.endedAt.getTime() - f.startedAt.getTime(),
     options: { strict: f.strict, readOnly: f.readOnly, only: f.only ?? null, certify: f.certify, expectFile: f.expectFile ?? null },
+    explore: f.explore?.commands ? { commands: f.explore.commands, seed: f.explore.seed } : null,
     verdict,
     exitCode,
     untested,

@@ -162,7 +162,7 @@ ${checks.map(checkHtml).join('\n')}</table></section>`);
 <style>${STYLE}</style></head>
 <body>
 <header class="verdict ${run.verdict}"><h1>${VERDICT_TEXT[run.verdict]}</h1>
-<p>Scheduling API v1 · target <code>${esc(run.target.origin)}</code>${run.target.embeddedReference ? ' (embedded reference)' : ''}${run.target.proxy ? ` through the proxy <code>${esc(run.target.proxy)}</code>` : ''} · ${esc(run.startedAt)} · ${seconds} s</p>
+<p>Scheduling API v1 · target <code>${esc(run.target.origin)}</code>${run.target.embeddedReference ? ' (embedded reference)' : ''}${run.target.proxy ? ` through the proxy <code>${esc(run.target.proxy)}</code>` : ''} · ${esc(run.startedAt)} · ${seconds} s${run.explore ? ` · exploration: ${run.explore.commands} commands, seed <code>${run.explore.seed}</code> (<code>--explore ${run.explore.commands} --explore-seed ${run.explore.seed}</code> replays it)` : ''}</p>
 <p>suite ${esc(run.suite.version)} · spec SHA-256 <code>${esc(run.spec.sha256)}</code>${run.options.strict ? ' · --strict' : ''}${run.options.readOnly ? ' · --read-only' : ''}${run.options.only ? ` · --only ${esc(run.options.only)}` : ''}${run.options.certify ? ' · certification run' : ''}</p>
 ${productLine(product)}${subtitle}</header>
 <main>

@@ -62,6 +62,7 @@ export function toJunit(run: RunResult): string {
     const properties: [string, string][] = [
       ['suite.version', run.suite.version], ['spec.sha256', run.spec.sha256], ['target', run.target.origin], ...(run.target.proxy ? [['proxy', run.target.proxy] as [string, string]] : []),
       ['verdict', VERDICT_TEXT[run.verdict]], ['strict', String(run.options.strict)],
+      ...(run.explore ? [['explore', `${run.explore.commands} commands, seed ${run.explore.seed}`] as [string, string]] : []),
       ['warnings', String(checks.filter((c) => c.outcome === 'warning').length)],
     ];
     for (const [name, value] of properties) props.ele('property', { name, value });

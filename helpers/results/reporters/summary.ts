@@ -24,6 +24,7 @@ export function toSummaryMarkdown(run: RunResult): string {
     run.options.readOnly ? '--read-only' : '',
     run.options.expectFile ? `--expect ${run.options.expectFile}` : '',
     run.options.strict ? '--strict' : '',
+    run.explore ? `--explore ${run.explore.commands} --explore-seed ${run.explore.seed}` : '',
   ].filter(Boolean);
   return [
     `## Scheduling API v1 conformance: ${VERDICT_TEXT[run.verdict] ?? run.verdict}${scopeText(run)}`,
