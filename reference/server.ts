@@ -153,14 +153,19 @@ function pagingOf(ctx: RefContext, operationId: string | undefined, pageSize = C
  * REPLICA_LAG_MS after it was answered; without it, reads see the records themselves.
  */
 function readReplica(state: State, lagging: boolean, alternating: boolean): { reads(): State; wrote(): void } {
+  // The copies in the order written, each shown once it is REPLICA_LAG_MS old: by the clock, not by
+  // a timer, which a busy process fires late and would make the lag grow without bound.
+  const written: { at: number; copy: State }[] = [];
   let replica = state.copy();
   let turn = 0;
+  const caughtUp = () => {
+    while (written.length && written[0].at + REPLICA_LAG_MS <= Date.now()) replica = written.shift()!.copy;
+    return replica;
+  };
   return {
-    reads: () => (alternating ? (turn++ % 2 === 0 ? state : replica) : lagging ? replica : state),
+    reads: () => (alternating ? (turn++ % 2 === 0 ? state : caughtUp()) : lagging ? caughtUp() : state),
     wrote: () => {
-      if (!lagging && !alternating) return;
-      const caughtUp = state.copy();
-      setTimeout(() => (replica = caughtUp), REPLICA_LAG_MS);
+      if (lagging || alternating) written.push({ at: Date.now(), copy: state.copy() });
     },
   };
 }

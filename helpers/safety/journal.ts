@@ -283,8 +283,8 @@ export function journalledClient(target: TargetConfig): ApiClient {
  * clean-up names the collection and the marker as may be left.
  */
 class JournalledClient extends ApiClient {
-  /** Look-ups of lost creates still going: a create waits for them. */
-  private readonly looking = new Set<Promise<void>>();
+  /** Look-ups of lost creates still going, by any client of the run in this thread: a create waits for them. */
+  private readonly looking: Set<Promise<void>>;
   /** How far the journal was read for a stop, and the stop, once one is journalled. */
   private readTo = 0;
   private unfoundEntry?: Extract<JournalEntry, { kind: 'unfound' }>;
@@ -294,6 +294,8 @@ class JournalledClient extends ApiClient {
     private readonly journal: Journal,
   ) {
     super(target, undefined, undefined, (event) => journal.append(event));
+    this.looking = lookUps.get(journal.file) ?? new Set();
+    lookUps.set(journal.file, this.looking);
   }
 
   override async send(options: SendOptions): Promise<Answer> {
@@ -338,6 +340,9 @@ class JournalledClient extends ApiClient {
     }
   }
 }
+
+/** The look-ups going per run journal: a lane's clients, the operations pass's and exploration's all wait for each. */
+const lookUps = new Map<string, Set<Promise<void>>>();
 
 const reasonOf = (e: unknown) => (e instanceof TurnedAway ? e.reason : e instanceof Error ? e.message : String(e));
 const isAnswer = (x: unknown): x is Answer => isRecord(x) && typeof x.status === 'number' && 'exchange' in x;
