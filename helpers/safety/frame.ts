@@ -108,23 +108,37 @@ function loadBaseline(journalFile: string): { roots: string[]; prints: Map<strin
 const writeOf = (e: JournalEntry): string | undefined =>
   e.kind === 'wrote' ? `PATCH ${e.path}` : e.kind === 'creating' ? `POST ${e.listPath}` : e.kind === 'deleting' ? `DELETE ${e.path}` : undefined;
 
-/** Records the run addressed: open while a write of it may still show, restored once a lane put it back (then its written fields are compared). */
-function addressed(entries: JournalEntry[]): Map<string, { restored: boolean; fields: Set<string>; values: Map<string, unknown[]> }> {
-  const of = new Map<string, { restored: boolean; fields: Set<string>; values: Map<string, unknown[]> }>();
-  const touch = (path: string, fields: string[] = [], values: Row = {}) => {
-    const a = of.get(path) ?? { restored: false, fields: new Set<string>(), values: new Map<string, unknown[]>() };
+/** Records the run addressed: open while a write of it may still show, restored once a lane put it back (then its written fields are compared); `ways`, how the writes addressed it. */
+function addressed(entries: JournalEntry[]): Map<string, { restored: boolean; fields: Set<string>; values: Map<string, unknown[]>; ways: Set<Way> }> {
+  const of = new Map<string, { restored: boolean; fields: Set<string>; values: Map<string, unknown[]>; ways: Set<Way> }>();
+  const touch = (path: string, way: Way, fields: string[] = [], values: Row = {}) => {
+    const a = of.get(path) ?? { restored: false, fields: new Set<string>(), values: new Map<string, unknown[]>(), ways: new Set<Way>() };
     a.restored = false;
+    a.ways.add(way);
     for (const f of fields) a.fields.add(f);
     for (const [f, v] of Object.entries(values)) a.values.set(f, [...(a.values.get(f) ?? []), v]);
     of.set(path, a);
   };
   for (const e of entries) {
-    if (e.kind === 'wrote') touch(e.path, e.fields, e.values);
-    else if (e.kind === 'deleting' || e.kind === 'deleted' || e.kind === 'created' || e.kind === 'kept' || e.kind === 'lost') touch(e.path);
+    if (e.kind === 'wrote') touch(e.path, 'update', e.fields, e.values);
+    else if (e.kind === 'deleting' || e.kind === 'deleted') touch(e.path, 'delete');
+    else if (e.kind === 'created' || e.kind === 'kept') touch(e.path, 'create');
+    else if (e.kind === 'lost') touch(e.path, 'any');
     else if (e.kind === 'restored' && of.has(e.path)) of.get(e.path)!.restored = true;
   }
   return of;
 }
+
+/** How a write addressed a record; `any`: a record the run could not put back, by whatever write. */
+type Way = 'update' | 'delete' | 'create' | 'any';
+
+/**
+ * Whether a write that addressed a record the way it did can be what made it so: only a delete
+ * takes a record away, only a create makes one appear; any write may change one. An update that
+ * addressed a member does not explain the member gone (another write's doing: a delete elsewhere).
+ */
+const explains = (ways: Set<Way>, how: 'appeared' | 'vanished' | 'changed') =>
+  ways.has('any') || (how === 'vanished' ? ways.has('delete') : how === 'appeared' ? ways.has('create') : ways.size > 0);
 
 /** Every difference the journal holds from the readings so far, the latest per record. */
 export function frameFindings(entries: JournalEntry[]): { differences: FrameDifference[]; known: Map<string, string | null>; problems: string[]; compared: string[] } {
@@ -207,7 +221,7 @@ export class Frame {
     // What each record was last known as: the baseline, else as a reading found it changed or took it after a write of the run addressed it.
     const known = new Map(frameFindings(entries).known);
     const written = addressed(entries);
-    const inWindow = new Set([...addressed(entries.slice(since + 1)).keys()]);
+    const inWindow = addressed(entries.slice(since + 1));
     const roots = this.baseline.roots.filter((r) => now.roots.includes(r));
     const under = (path: string) => roots.some((r) => path === r || path.startsWith(`${r}/`));
     const differences: FrameDifference[] = [];
@@ -216,8 +230,10 @@ export class Frame {
       if (!under(path) || state.everCreated.has(path) || (now.ours.has(path) && !this.baseline.prints.has(path))) continue;
       const is = now.prints.get(path) ?? null;
       const was = known.has(path) ? known.get(path)! : (this.baseline.prints.get(path) ?? null);
-      // A record a write of the window addressed is as the run left it, whatever it holds: that write's checks judge it.
-      if (inWindow.has(path)) {
+      // A record a write of the window addressed is as the run left it, whatever it holds, if that
+      // write can have made it so: that write's checks judge it.
+      const way = inWindow.get(path);
+      if (way && (is === was || explains(way.ways, was === null ? 'appeared' : is === null ? 'vanished' : 'changed'))) {
         if (is !== was) accepted.push([path, is]);
         continue;
       }
