@@ -66,7 +66,10 @@ export function variationMatrix(file: string): void {
   const share = shareOf(file);
   const groups = variationGroups(VARIATIONS.filter((v) => onlyNamed(v.name)));
   const mine = groups.filter((_, i) => i % share.of === share.index);
-  describe.concurrent(`variation catalog (share ${share.index + 1} of ${share.of})`, () => {
+  // One group at a time in a file: a group holds the variations whose verdicts rest on time (reads
+  // that lag, go back in time, pages), and a share's groups side by side in one process starved
+  // them of the CPU their reads' timing assumes (the whole suite runs six files at once already).
+  describe.sequential(`variation catalog (share ${share.index + 1} of ${share.of})`, () => {
     test.for(mine.map((g) => [g.map((v) => v.name).join(' + '), g] as const))('%s: passes and leaves no trace', async ([, group]) => {
       const ref = await startReference({ variations: group.map((v) => v.name) });
       try {
