@@ -33,6 +33,7 @@ function parsedUrl(text: string): URL | undefined {
 }
 
 const PHONE = /^\+?[\d\s().-]+$/;
+const SEPARATORS = /[\s().-]/;
 const digits = (text: string) => text.replace(/[^\d+]/g, '');
 
 /** Whether each element sent has its own element read back, and no element more: the same multiset. */
@@ -60,6 +61,13 @@ export const EQUIVALENCES: Equivalence[] = [
     kind: 'phone number', clause: FORMATS, form: 'with other separators between the same digits',
     applies: (s, r) => str(s) && str(r) && PHONE.test(s) && PHONE.test(r) && /\d{4}/.test(digits(s)),
     same: (s, r) => digits(s as string) === digits(r as string),
+  },
+  {
+    // As a phone number is kept: the separators taken out of whatever text the field was given
+    // (a target that normalizes a field's format on write, where section 2 shows none).
+    kind: 'text kept without separators', clause: FORMATS, form: 'with its spaces, hyphens, dots and parentheses taken out',
+    applies: (s, r) => str(s) && str(r) && !SEPARATORS.test(r) && SEPARATORS.test(s),
+    same: (s, r) => (s as string).replace(new RegExp(SEPARATORS.source, 'g'), '') === r,
   },
   {
     // Composed and decomposed accents (Unicode normalization, NFC and NFD) are one text; a
