@@ -22,7 +22,7 @@ import { FAULTS } from '../reference/faults/index.ts';
 import type { FaultName } from '../reference/faults/fault-names.generated.ts';
 import { VARIATIONS, type Variation } from '../reference/variations.ts';
 import { compiledMain } from '../test/support/cli.ts';
-import { variationGroups } from '../test/support/variation-matrix.ts';
+import { comparable, variationGroups, vendorConfigOf } from '../test/support/variation-matrix.ts';
 import { OPTIONS } from '../helpers/command/option-table.ts';
 import { specDir } from '../helpers/core/paths.ts';
 import { proofShare, type Proof } from './explore-share.ts';
@@ -101,15 +101,6 @@ async function runTask(task: Task) {
     await ref.close();
     rmSync(scratch, { recursive: true, force: true });
   }
-}
-
-function vendorConfigOf(group: Variation[]): Record<string, unknown> | undefined {
-  const configs = group.filter((v) => v.vendorConfig);
-  return configs.length ? Object.assign({}, ...configs.map((v) => v.vendorConfig)) : undefined;
-}
-
-function comparable(value: unknown, volatile: string[]): unknown {
-  return JSON.parse(JSON.stringify(value), (key, v) => (volatile.includes(key) ? undefined : v));
 }
 
 type Outcome = Awaited<ReturnType<typeof runTask>>;

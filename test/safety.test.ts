@@ -209,6 +209,7 @@ describe.concurrent('a misbehaving target', () => {
     const sent = readFileSync(join(run.reportDir, 'requests.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l).exchange);
     const posts = sent.filter((x) => x.request.method === 'POST');
     const lost = posts.find((x) => x.error);
+    expect(lost, 'the create whose connection was dropped').toBeDefined();
     const ended = Date.parse(lost.startedAt) + lost.durationMs;
     // The look-up: the first read of the list once the lost create ended. Sent after it began: no
     // create (one already on its way, in the same instant, may have been answered, and deleted).
@@ -235,21 +236,24 @@ describe('interruption', () => {
     const reportDir = join(mkdtempSync(join(tmpdir(), 'scr-')), 'reports');
     let pid = 0;
     let sent = 0;
-    const signal = () => void ((sent += 1), process.kill(pid, 'SIGINT'));
+    let poll: NodeJS.Timeout | undefined;
+    let ended = false;
+    // Never a signal to a process that has ended (its pid may be another's by then).
+    const signal = () => void ((sent += 1), ended || process.kill(pid, 'SIGINT'));
     const next = (stdout: string, stderr: string) => {
       if (sent && then[sent - 1]?.({ stdout, stderr, reportDir })) signal();
     };
     const run = await runCli(['--base-url', ref.url, '--report-dir', reportDir], env(ref), {
       onSpawn: (spawned) => {
         pid = spawned;
-        const poll = setInterval(() => {
+        poll = setInterval(() => {
           if (!sent && JSON.stringify(ref.state.snapshot()) !== JSON.stringify(before)) signal();
           if (sent) next('', '');
           if (sent > then.length) clearInterval(poll);
         }, 20);
       },
       onOutput: next,
-    });
+    }).finally(() => ((ended = true), clearInterval(poll)));
     return { ref, before, run };
   }
   const stopping = ({ stderr }: { stderr: string }) => /SIGINT: no new checks start/.test(stderr);

@@ -26,3 +26,8 @@ export function recordValuesShown(answer: Answer, record: Row, names: string[], 
     return false;
   });
 }
+
+/** Whether an answer quotes one of the keys (body or a header); an empty key is in every text, so none. */
+export function echoesKey(answer: Answer, keys: readonly string[]): boolean {
+  return keys.filter(Boolean).some((k) => answer.text.includes(k) || Object.values(answer.headers).some((v) => v.includes(k)));
+}

@@ -14,7 +14,7 @@ import { movedByWrite, type Rewrite } from '../records/server-fields.ts';
 import { showsValue } from '../records/record-history.ts';
 import { writableFields, pick } from '../records/record-shapes.ts';
 import { customerFixture, customerPatchOf, markerField } from '../records/fixtures.ts';
-import { recordValuesShown } from '../checks/disclosure.ts';
+import { echoesKey, recordValuesShown } from '../checks/disclosure.ts';
 import { converge, windowOf } from '../core/converge.ts';
 import type { BusinessLane } from '../resources/business-lane.ts';
 import type { CustomerLane, Made } from '../resources/customer-lane.ts';
@@ -226,8 +226,7 @@ class RefusedBusiness extends Command {
     if (form.declared ? answer.status !== 401 : is2xx(answer)) throw new Broken('EXPLORE-REFUSED', `${label}: a request ${r.name}${withForm(form)} answered ${answer.status}, not ${form.declared ? '401' : 'a refusal'}`);
     const shown = recordValuesShown(answer, m.business, w.fields.map((f) => f.name), body ? JSON.stringify(body) : '');
     if (shown.length) throw new Broken('EXPLORE-REFUSED-NO-RECORD', `${label}: the refusal carries the record's ${shown.join(', ')}`);
-    const echoed = r.keys.some((k) => answer.text.includes(k) || Object.values(answer.headers).some((v) => v.includes(k)));
-    if (echoed) throw new Broken('EXPLORE-REFUSED-NO-RECORD', `${label}: the refusal quotes the key it refused`);
+    if (echoesKey(answer, r.keys)) throw new Broken('EXPLORE-REFUSED-NO-RECORD', `${label}: the refusal quotes the key it refused`);
   }
 }
 

@@ -14,7 +14,7 @@ import { headerNearMisses } from '../http/authorization.ts';
 import { mediaTypeValues } from '../http/media-types.ts';
 import { pairwise } from '../core/pairwise.ts';
 import { atOnce, inTurn } from '../core/at-once.ts';
-import { recordValuesShown } from '../checks/disclosure.ts';
+import { echoesKey, recordValuesShown } from '../checks/disclosure.ts';
 import type { Operation } from '../contract/spec.ts';
 import type { TargetConfig } from '../config/target.ts';
 import type { CheckId } from '../contract/catalog.ts';
@@ -214,8 +214,7 @@ function noEcho(op: Operation, c: AuthCase, requestCheck: CheckId, key: string, 
       const { sent } = b.refusalOf(key, requestCheck, run);
       const refusals = sent.filter(({ answer }) => answer.status === 401);
       if (!refusals.length) run.notApplicable(`no answer was 401: ${answered(sent)}`);
-      const echoes = (answer: Answer) => c.keys.filter(Boolean).some((k) => answer.text.includes(k) || Object.values(answer.headers).some((v) => v.includes(k)));
-      const echoed = refusals.filter(({ answer }) => echoes(answer));
+      const echoed = refusals.filter(({ answer }) => echoesKey(answer, c.keys));
       ensure(!echoed.length, `the 401 answer ${c.description} contains the key that was sent: ${answered(echoed)}`);
     },
   };

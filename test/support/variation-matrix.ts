@@ -35,7 +35,7 @@ export function variationGroups(variations: readonly Variation[]): Variation[][]
 }
 
 /** What a group of variations adds to a run: their vendor settings together (no two set the same one). */
-function vendorConfigOf(group: Variation[]): Record<string, unknown> | undefined {
+export function vendorConfigOf(group: Variation[]): Record<string, unknown> | undefined {
   const configs = group.filter((v) => v.vendorConfig);
   if (!configs.length) return undefined;
   const merged: Record<string, unknown> = {};
@@ -57,7 +57,7 @@ const asNamed = (ids: string[], config: Record<string, unknown> | undefined) => 
 };
 
 /** The data with server-managed fields left out: they change legitimately when a record is restored. */
-function comparable(value: unknown, volatile: string[]): unknown {
+export function comparable(value: unknown, volatile: string[]): unknown {
   return JSON.parse(JSON.stringify(value), (key, v) => (volatile.includes(key) ? undefined : v));
 }
 
