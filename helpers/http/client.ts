@@ -13,6 +13,7 @@ import { rateLimiter } from './rate-limit.ts';
 import { dispatcherFor, tlsFailure } from './network.ts';
 import { environmentOf, type Environment } from './environment.ts';
 import { limitsOf } from '../core/limits.ts';
+import { writing } from './write-activity.ts';
 
 /** How much of a body an exchange keeps for reports. */
 export const EXCERPT_BYTES = 16 * 1024;
@@ -202,6 +203,17 @@ export class ApiClient {
    * check is blocked by the environment. A POST that may have been taken is not asked again.
    */
   async send(options: SendOptions): Promise<Answer> {
+    if (options.method === 'GET' || options.method === 'HEAD') return this.sendCounted(options);
+    // Counted until its end, whatever it ends in: a list read meanwhile may be moved by it.
+    const done = writing(options.method, options.path);
+    try {
+      return await this.sendCounted(options);
+    } finally {
+      done();
+    }
+  }
+
+  private async sendCounted(options: SendOptions): Promise<Answer> {
     const url = this.target.baseUrl + options.path + (options.query ?? '');
     const headers = this.headersFor(options);
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);

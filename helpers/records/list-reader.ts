@@ -7,6 +7,7 @@ import { fingerprint } from './compare.ts';
 import { listSink } from './list-stream.ts';
 import type { TargetConfig } from '../config/target.ts';
 import { limitsOf } from '../core/limits.ts';
+import { movedSince, writesTo } from '../http/write-activity.ts';
 
 /** How a list read ended: with the whole list, stopped by its reader (found), or past the page cap. */
 export interface ListEnd {
@@ -45,16 +46,22 @@ export class ListReader {
   ) {}
 
   /**
-   * Reads `path` page by page, giving each element to `visit` (return true to stop). A record
-   * named twice may be a foreign writer moving rows between pages: the list is read once more
-   * from the start before that is held against the target.
+   * Reads `path` page by page, giving each element to `visit` (return true to stop), each record
+   * once in all. A record named twice is held against the target only on a read during which the
+   * run wrote nothing to the list's records, and after a first read that did the same (another
+   * writer may have moved rows between pages): a list read while the run's own creates and deletes
+   * come and go may name one twice (an offset page after a delete). Read READS times, moving every
+   * time, the list is the suite's limit (blocked), never the target's failure.
    */
   async each(path: string, doing: string, visit: (item: unknown) => boolean | void): Promise<ListEnd> {
-    try {
-      return await this.once(path, doing, visit);
-    } catch (e) {
-      if (!(e instanceof Repeated)) throw e;
-      return this.once(path, doing, visit, true);
+    const given = new Set<string>();
+    for (let read = 1; ; read++) {
+      try {
+        return await this.once(path, doing, visit, given, read);
+      } catch (e) {
+        if (!(e instanceof Repeated)) throw e;
+        if (read === READS) throw new IncompleteList(`${e.message}, on each of ${READS} reads while the run's own writes to these records went on: whether the list names a record twice by itself is unknown`);
+      }
     }
   }
 
@@ -88,7 +95,8 @@ export class ListReader {
     return prints;
   }
 
-  private async once(path: string, doing: string, visit: (item: unknown) => boolean | void, again = false): Promise<ListEnd> {
+  private async once(path: string, doing: string, visit: (item: unknown) => boolean | void, given: Set<string>, read: number): Promise<ListEnd> {
+    const mark = writesTo(path);
     const paging = this.target.vendor.listPaging;
     const { maxPages, maxBodyBytes } = limitsOf(this.target);
     const idField = this.target.vendor.idField;
@@ -116,13 +124,15 @@ export class ListReader {
         if (id !== undefined && id !== null) {
           const first = seen.get(String(id));
           if (first !== undefined) {
-            const message = `${doing}: the list names record ${String(id)} twice (pages ${first} and ${pageNo})${again ? ', read twice from the start' : ''}`;
-            broken = again ? new ListBroken(message) : new Repeated(message);
+            const message = `${doing}: the list names record ${String(id)} twice (pages ${first} and ${pageNo})${read > 1 ? `, read ${read} times from the start` : ''}`;
+            broken = read > 1 && !movedSince(path, mark) ? new ListBroken(message) : new Repeated(message);
             return true;
           }
           seen.set(String(id), pageNo);
-        }
-        items += 1;
+          items += 1;
+          if (given.has(String(id))) return false;
+          given.add(String(id));
+        } else items += 1;
         return (stopped = Boolean(visit(item)));
       };
       let stream: ReturnType<typeof listSink> | undefined;
@@ -188,6 +198,9 @@ export class ListReader {
 }
 
 class Repeated extends ListBroken {}
+
+/** How many times a list that names a record twice is read from the start (see each()). */
+const READS = 4;
 
 /** What the reports keep of a list's page after the first (bytes): its head, enough to see what it is. */
 const LATER_PAGE_EXCERPT = 1024;

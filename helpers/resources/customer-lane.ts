@@ -1,10 +1,11 @@
 import { Blocked } from '../checks/definition.ts';
 import { foundRecord, said } from '../checks/assertions.ts';
-import { fingerprint, mismatches, sameId } from '../records/compare.ts';
+import { fingerprint, mismatches, sameId, samePrint } from '../records/compare.ts';
 import { converge, windowOf } from '../core/converge.ts';
 import { ModeLock } from '../core/mode-lock.ts';
 import { customerFixture, markerBase, markerField } from '../records/fixtures.ts';
 import { runIdOf } from '../records/run-marker.ts';
+import { serverFields } from '../records/server-fields.ts';
 import { anotherRunAt } from '../safety/interference.ts';
 import { currentJournal } from '../checks/current-journal.ts';
 import type { LeasePlace } from '../safety/lease.ts';
@@ -302,7 +303,7 @@ export class CustomerLane {
     const suites = (r: Row) => field !== undefined && runIdOf(r[field], markerBase(this.target)) !== undefined;
     await this.scanAll(why, (row) => {
       also?.(row);
-      if (!this.isOurs(row[this.idField]) && !suites(row)) prints.set(String(row[this.idField]), fingerprint(row, CUSTOMERS));
+      if (!this.isOurs(row[this.idField]) && !suites(row)) prints.set(String(row[this.idField]), fingerprint(row));
     });
     return prints;
   }
@@ -322,10 +323,11 @@ export class CustomerLane {
 
   /** Whether a customer listed with `print` before is still as it was: undefined if so, else what it is now (found again, since a list may leave it out meanwhile). */
   async changedSince(id: string, print: string, listed?: string): Promise<string | undefined> {
-    if (listed === print) return undefined;
+    const moving = serverFields().of(CUSTOMERS);
+    if (samePrint(listed, print, moving)) return undefined;
     const now = recordIn((await this.find(id)).json, this.idField, { id });
     if (!now || !sameId(now[this.idField], id)) return 'gone';
-    return fingerprint(now, CUSTOMERS) === print ? undefined : `now ${JSON.stringify(now)}`;
+    return samePrint(fingerprint(now), print, moving) ? undefined : `now ${JSON.stringify(now)}`;
   }
 
   /**

@@ -4,8 +4,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { ApiClient, is2xx } from '../http/client.ts';
 import { readSharedRecords } from './shared-records.ts';
 import { Journal, outstanding, type FrameDifference, type JournalEntry } from './journal.ts';
-import { createHash } from 'node:crypto';
-import { changedFieldNames } from '../records/compare.ts';
+import { changedFieldNames, fingerprint, samePrint } from '../records/compare.ts';
 import { serverFields } from '../records/server-fields.ts';
 import { resourceAt } from '../contract/resource-ops.ts';
 import { runIdsIn } from '../records/run-marker.ts';
@@ -43,31 +42,6 @@ interface Reading {
   /** Records carrying another run's marker, and which. */
   foreign: Map<string, string>;
   problems: string[];
-}
-
-/**
- * A record's print: a short digest per field, so that what the target moves by itself (a
- * last-seen stamp, a version: ServerFields, learned while the run goes, after the baseline) is
- * left out when prints are compared, and a long list is still kept small.
- */
-function fingerprint(row: Row): string {
-  const digest = (v: unknown) => createHash('sha1').update(JSON.stringify(v) ?? '').digest('base64').slice(0, 12);
-  return JSON.stringify(Object.keys(row).sort().map((k) => [k, digest(row[k])]));
-}
-
-/** Whether two prints (null: no record) are of the same record but for the fields in `moving`. */
-function samePrint(a: string | null, b: string | null, moving: ReadonlySet<string>): boolean {
-  if (a === b) return true;
-  if (a === null || b === null || !moving.size) return false;
-  const fields = (p: string) => {
-    try {
-      return new Map((JSON.parse(p) as [string, string][]).filter(([k]) => !moving.has(k)));
-    } catch {
-      return undefined;
-    }
-  };
-  const [x, y] = [fields(a), fields(b)];
-  return x !== undefined && y !== undefined && isDeepStrictEqual(x, y);
 }
 
 async function readWhole(client: ApiClient, spec: Spec, target: TargetConfig): Promise<Reading> {

@@ -1,0 +1,31 @@
+/**
+ * The writes this process's clients have sent to each collection (its path: a create's own, a
+ * record's parent), begun and ended: a reader of that collection's list tells by it whether the
+ * run itself wrote there while it read. A list read while records come and go may name one twice
+ * (an offset page after a delete), which is no fault of the list.
+ */
+const begun = new Map<string, number>();
+const ended = new Map<string, number>();
+
+const collectionOf = (method: string, path: string) => {
+  const bare = path.split('?')[0];
+  return method === 'POST' ? bare : bare.replace(/\/[^/]*$/, '');
+};
+
+/** Counts a write to `path` from the moment it is sent; the returned function counts its end. */
+export function writing(method: string, path: string): () => void {
+  const key = collectionOf(method, path);
+  begun.set(key, (begun.get(key) ?? 0) + 1);
+  return () => ended.set(key, (ended.get(key) ?? 0) + 1);
+}
+
+/** A mark of the writes to the list at `path` so far (see movedSince). */
+export function writesTo(path: string): { begun: number; ended: number } {
+  const key = path.split('?')[0];
+  return { begun: begun.get(key) ?? 0, ended: ended.get(key) ?? 0 };
+}
+
+/** Whether the run wrote to the list at `path` since `mark`, or had a write to it under way then. */
+export function movedSince(path: string, mark: { begun: number; ended: number }): boolean {
+  return mark.begun !== mark.ended || writesTo(path).begun !== mark.begun;
+}
