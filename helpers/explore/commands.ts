@@ -67,6 +67,8 @@ export interface Model {
   members: Row[];
   /** Whether this sequence sent the business an update (with a key or without): what a later read is held to. */
   businessWritten?: boolean;
+  /** Each member as this walk last found it (a find, not a list: the form an update is judged on). */
+  membersFound: Record<string, Row>;
   /** The member ids as listed when exploration began: none may come or go. */
   memberIds: string[];
   /** Each command as it went, numbered: the story a failure tells. */
@@ -430,7 +432,8 @@ class UpdateMember extends Command {
     const ops = w.members.ops;
     this.label = `${ops.update.method} ${ops.update.path.replace('{id}', String(id))} ${show(body)}`;
     // Judged against a find, as the after is: the model may hold the member as a list showed it, another form the contract does not rule out.
-    const before = await w.members.current(id, 'reading the member exploration updates');
+    // A member this walk found before (and has not seen change since): no find again.
+    const before = m.membersFound[String(id)] ?? (await w.members.current(id, 'reading the member exploration updates'));
     // Its first change in the walk: this find is the original every restore puts back.
     if (!w.memberOriginals.has(String(id))) w.memberOriginals.set(String(id), before);
     const answer = await w.members.update(id, body);
@@ -438,7 +441,7 @@ class UpdateMember extends Command {
     const why = 'reading the member exploration updated';
     if (!is2xx(answer)) {
       step.recorded = `answered ${answer.status} (not shown for team members: recorded, not judged)`;
-      m.members[i] = await w.members.read(id, why);
+      m.members[i] = m.membersFound[String(id)] = await w.members.read(id, why);
       return;
     }
     const after = await w.members.readUntil(id, why, (row) => Object.keys(body).every((f) => showsValue(row, f, body[f])));
@@ -446,7 +449,7 @@ class UpdateMember extends Command {
     const kept = await judgeUpdate(`team member ${String(id)}`, this.label, body, before, after, Object.keys(before), ops.update.resource, again, [...w.memberFieldsTaken, ...Object.keys(w.target.vendor.teamMemberPatch ?? {})]);
     if (kept.length) step.recorded = keptNote(kept);
     for (const f of Object.keys(body)) if (!kept.includes(f)) w.memberFieldsTaken.add(f);
-    m.members[i] = after;
+    m.members[i] = m.membersFound[String(id)] = after;
   }
 }
 
@@ -524,7 +527,7 @@ export function commandArbitraries(w: Pick<World, 'fields' | 'refusals' | 'targe
   const weighted = (...arbs: [number, fc.Arbitrary<fc.AsyncCommand<Model, World>>][]) => fc.oneof(...arbs.map(([weight, arbitrary]) => ({ weight, arbitrary })));
   const business = weighted([4, fc.tuple(fieldPlan(width), form).map(([p, f]) => new UpdateBusiness(p, f))], ...refused.map((r) => [2, r] as [number, typeof r]), [1, readBusiness]);
   const customer = weighted(
-    [2, record.map((p) => new CreateCustomer(p))],
+    [4, record.map((p) => new CreateCustomer(p))],
     [2, fc.tuple(nat, record).map(([n, p]) => new UpdateCustomer(n, p))],
     [1, fc.tuple(nat, miss).map(([n, x]) => new DeleteCustomer(n, x))],
     [1, fc.tuple(nat, miss).map(([n, x]) => new FindCustomer(n, x))],

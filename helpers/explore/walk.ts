@@ -119,5 +119,5 @@ export function story(walk: Walk): string {
 
 /** Model of a fresh start: the business as read now, the members as listed now, no customers. */
 export function freshModel(business: Row, snapshot: Row, members: Row[], idField: string): Model {
-  return { business, snapshot, customers: [], members: members.map((r) => ({ ...r })), memberIds: members.map((r) => String(r[idField])), steps: [] };
+  return { business, snapshot, customers: [], members: members.map((r) => ({ ...r })), memberIds: members.map((r) => String(r[idField])), membersFound: {}, steps: [] };
 }

@@ -92,8 +92,8 @@ export function exploreChecks(spec: Spec, target: TargetConfig): Registry<Explor
       const start = async (): Promise<Model> => {
         // No snapshot, nothing to restore to: blocked by the check that judges the retrieval, not by a read failing again.
         const before = world.business.before();
-        // Two resources, read side by side: one round trip.
-        const [listed, business] = await Promise.all([world.members.readList('listing the team members exploration starts from'), world.business.read()]);
+        // Two resources, read side by side: one round trip (the business as the snapshot just read it, if nothing was sent since).
+        const [listed, business] = await Promise.all([world.members.readList('listing the team members exploration starts from'), world.business.current()]);
         return freshModel(business, before, listed, members.idField);
       };
       // Back to where exploration began: its customers deleted, the business and the members put back.
@@ -103,14 +103,7 @@ export function exploreChecks(spec: Spec, target: TargetConfig): Registry<Explor
           Promise.all(m.customers.filter((c) => !c.gone).map((c) => customers.remove(c.id).catch(() => undefined))),
           world.business.restore(),
           // Only the members exploration changed: the others it never wrote.
-          (async () => {
-            const found: string[] = [];
-            for (const original of originals.values()) {
-              const problem = await world.members.putBack(original);
-              if (problem) found.push(problem);
-            }
-            return found;
-          })(),
+          Promise.all([...originals.values()].map((original) => world.members.putBack(original))).then((all) => all.filter((p) => p !== undefined)),
         ]);
         if (left.length) throw new Error(`the business record could not be put back before the next sequence: ${left.join(', ')} still differ`);
         if (problems.length) throw new Error(`a team member could not be put back before the next sequence: ${problems[0]}`);
