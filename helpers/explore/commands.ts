@@ -160,6 +160,13 @@ async function judgeUpdate(what: string, request: string, body: Row, before: Row
   return kept;
 }
 
+/**
+ * The fields an update showed the target takes from a client: those it changed to the value sent.
+ * A value sent that the record already held shows nothing taken (a field the server keeps reads
+ * the same whatever is sent).
+ */
+const takenBy = (body: Row, before: Row, kept: string[]) => Object.keys(body).filter((f) => !kept.includes(f) && !showsValue(before, f, body[f]));
+
 const keptNote = (kept: string[]) => `answered with success and kept its own ${kept.join(', ')} (a field the target never showed it takes from a client: recorded, not judged)`;
 
 const said = (a: Answer) => `${a.status}`;
@@ -304,8 +311,8 @@ class UpdateCustomer extends Command {
     const again = { write: () => w.customers.update(c.id, body), read: () => w.customers.read(c.id, why).catch(() => undefined), windowMs: windowOf(w.target) };
     const kept = await judgeUpdate(`customer ${String(c.id)}`, this.label, body, c.record, after, Object.keys(c.record), ops.update.resource, again, [...Object.keys(c.sent), ...Object.keys(customerPatchOf(w.target))]);
     if (kept.length) step.recorded = keptNote(kept);
+    Object.assign(c.sent, pick(body, takenBy(body, c.record, kept)));
     c.record = after;
-    Object.assign(c.sent, pick(body, Object.keys(body).filter((f) => !kept.includes(f))));
   }
 }
 
@@ -448,7 +455,7 @@ class UpdateMember extends Command {
     const again = { write: () => w.members.update(id, body), read: () => w.members.read(id, why).catch(() => undefined), windowMs: windowOf(w.target) };
     const kept = await judgeUpdate(`team member ${String(id)}`, this.label, body, before, after, Object.keys(before), ops.update.resource, again, [...w.memberFieldsTaken, ...Object.keys(w.target.vendor.teamMemberPatch ?? {})]);
     if (kept.length) step.recorded = keptNote(kept);
-    for (const f of Object.keys(body)) if (!kept.includes(f)) w.memberFieldsTaken.add(f);
+    for (const f of takenBy(body, before, kept)) w.memberFieldsTaken.add(f);
     m.members[i] = m.membersFound[String(id)] = after;
   }
 }
