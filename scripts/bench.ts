@@ -16,6 +16,7 @@ import { ApiClient } from '../helpers/http/client.ts';
 import { DEFAULT_VENDOR_CONFIG } from '../helpers/config/vendor-config.ts';
 import { projectRoot } from '../helpers/core/paths.ts';
 import { REQUEST_LOG_FILE } from '../helpers/results/report-files.ts';
+import { OPTIONS } from '../helpers/command/option-table.ts';
 import { startReference, type ReferenceOptions } from '../reference/server.ts';
 import { wholeListRead, type LoggedRequest } from '../helpers/results/list-reads.ts';
 
@@ -125,15 +126,16 @@ if (ONLY === 'explore') {
 if (ONLY !== 'phases' && ONLY !== 'scale') await figures();
 
 /**
- * What the default exploration (--explore 8, on a fixed seed) adds to a run against a distant
+ * What the default exploration (--explore's default, on a fixed seed) adds to a run against a distant
  * target: the same run with --explore 0 and with the default, at 50 ms, the difference of their
  * wall times in round trips (the critical path it adds; issue 32 bounds it at 30), and their peak memory.
  */
 async function exploration(): Promise<void> {
-  console.log(`\n| exploration, ${LATENCY_MS} ms added (median of ${RUNS}) | --explore 0 | --explore 8 --explore-seed 1 | added |\n|---|---|---|---|`);
+  const EXPLORE_DEFAULT = String(OPTIONS.find((o) => o.flag === 'explore')!.default);
+  console.log(`\n| exploration, ${LATENCY_MS} ms added (median of ${RUNS}) | --explore 0 | --explore ${EXPLORE_DEFAULT} --explore-seed 1 | added |\n|---|---|---|---|`);
   for (const concurrency of ['1', '3']) {
     const off = await medianOf(() => fullRun(`--explore 0, --concurrency ${concurrency}`, { latencyMs: LATENCY_MS }, ['--concurrency', concurrency, '--explore', '0']));
-    const on = await medianOf(() => fullRun(`--explore 8, --concurrency ${concurrency}`, { latencyMs: LATENCY_MS }, ['--concurrency', concurrency, '--explore', '8', '--explore-seed', '1']));
+    const on = await medianOf(() => fullRun(`--explore ${EXPLORE_DEFAULT}, --concurrency ${concurrency}`, { latencyMs: LATENCY_MS }, ['--concurrency', concurrency, '--explore', EXPLORE_DEFAULT, '--explore-seed', '1']));
     console.log(`| --concurrency ${concurrency}: wall / peak memory | ${off.seconds.toFixed(2)} s / ${off.rss} MiB | ${on.seconds.toFixed(2)} s / ${on.rss} MiB | ${Math.round((on.seconds - off.seconds) / (LATENCY_MS / 1000))} round trips / ${on.rss - off.rss} MiB |`);
   }
 }

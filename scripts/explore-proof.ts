@@ -4,7 +4,7 @@
  * (child processes, each running its share one after another).
  *
  *   (faults)        every fault of the catalogue, with the checks off (--only ^EXPLORE-), the
- *                   default budget (--explore 8) on seeds 1, 2 and 3: found when an EXPLORE-*
+ *                   default budget (--explore) on seeds 1, 2 and 3: found when an EXPLORE-*
  *                   check fails. Writes spec/explore-proof.json (read by spec/coverage.md).
  *   --variations    every variation of reference/variations.ts, in the variation matrix's groups,
  *                   full runs with the default exploration on seeds 1-10, at --concurrency 1 and 3:

@@ -87,7 +87,7 @@ export const OPTIONS = [
     help: 'read a paged list to at most N pages (default {default}); past them, the checks that\nneed the whole list are blocked',
   },
   {
-    flag: 'explore', arg: 'N', default: 8, number: { whole: true, unit: 'commands', min: 0, max: 100000 }, field: 'exploreCommands', api: 'explore',
+    flag: 'explore', arg: 'N', default: 10, number: { whole: true, unit: 'commands', min: 0, max: 100000 }, field: 'exploreCommands', api: 'explore',
     help: 'after the checks, explore N generated operations, judged by the contract\'s promises\n(default {default}; 0: none); a broken promise is shrunk to its shortest sequence',
   },
   {

@@ -67,6 +67,8 @@ export interface Model {
   members: Row[];
   /** Whether this sequence sent the business an update (with a key or without): what a later read is held to. */
   businessWritten?: boolean;
+  /** Each member as this walk last found it (a find, not a list: the form an update is judged on). */
+  membersFound: Record<string, Row>;
   /** The member ids as listed when exploration began: none may come or go. */
   memberIds: string[];
   /** Each command as it went, numbered: the story a failure tells. */
@@ -157,6 +159,13 @@ async function judgeUpdate(what: string, request: string, body: Row, before: Row
   if (moved.length) throw new Broken('EXPLORE-UPDATE-APPLIES', `${request} sent ${Object.keys(body).join(', ') || 'no field'}, and ${what}'s ${moved.map((f) => `${f} moved from ${show(before[f])} to ${show(after[f])}`).join('; ')}`);
   return kept;
 }
+
+/**
+ * The fields an update showed the target takes from a client: those it changed to the value sent.
+ * A value sent that the record already held shows nothing taken (a field the server keeps reads
+ * the same whatever is sent).
+ */
+const takenBy = (body: Row, before: Row, kept: string[]) => Object.keys(body).filter((f) => !kept.includes(f) && !showsValue(before, f, body[f]));
 
 const keptNote = (kept: string[]) => `answered with success and kept its own ${kept.join(', ')} (a field the target never showed it takes from a client: recorded, not judged)`;
 
@@ -302,8 +311,8 @@ class UpdateCustomer extends Command {
     const again = { write: () => w.customers.update(c.id, body), read: () => w.customers.read(c.id, why).catch(() => undefined), windowMs: windowOf(w.target) };
     const kept = await judgeUpdate(`customer ${String(c.id)}`, this.label, body, c.record, after, Object.keys(c.record), ops.update.resource, again, [...Object.keys(c.sent), ...Object.keys(customerPatchOf(w.target))]);
     if (kept.length) step.recorded = keptNote(kept);
+    Object.assign(c.sent, pick(body, takenBy(body, c.record, kept)));
     c.record = after;
-    Object.assign(c.sent, pick(body, Object.keys(body).filter((f) => !kept.includes(f))));
   }
 }
 
@@ -430,7 +439,8 @@ class UpdateMember extends Command {
     const ops = w.members.ops;
     this.label = `${ops.update.method} ${ops.update.path.replace('{id}', String(id))} ${show(body)}`;
     // Judged against a find, as the after is: the model may hold the member as a list showed it, another form the contract does not rule out.
-    const before = await w.members.current(id, 'reading the member exploration updates');
+    // A member this walk found before (and has not seen change since): no find again.
+    const before = m.membersFound[String(id)] ?? (await w.members.current(id, 'reading the member exploration updates'));
     // Its first change in the walk: this find is the original every restore puts back.
     if (!w.memberOriginals.has(String(id))) w.memberOriginals.set(String(id), before);
     const answer = await w.members.update(id, body);
@@ -438,15 +448,15 @@ class UpdateMember extends Command {
     const why = 'reading the member exploration updated';
     if (!is2xx(answer)) {
       step.recorded = `answered ${answer.status} (not shown for team members: recorded, not judged)`;
-      m.members[i] = await w.members.read(id, why);
+      m.members[i] = m.membersFound[String(id)] = await w.members.read(id, why);
       return;
     }
     const after = await w.members.readUntil(id, why, (row) => Object.keys(body).every((f) => showsValue(row, f, body[f])));
     const again = { write: () => w.members.update(id, body), read: () => w.members.read(id, why).catch(() => undefined), windowMs: windowOf(w.target) };
     const kept = await judgeUpdate(`team member ${String(id)}`, this.label, body, before, after, Object.keys(before), ops.update.resource, again, [...w.memberFieldsTaken, ...Object.keys(w.target.vendor.teamMemberPatch ?? {})]);
     if (kept.length) step.recorded = keptNote(kept);
-    for (const f of Object.keys(body)) if (!kept.includes(f)) w.memberFieldsTaken.add(f);
-    m.members[i] = after;
+    for (const f of takenBy(body, before, kept)) w.memberFieldsTaken.add(f);
+    m.members[i] = m.membersFound[String(id)] = after;
   }
 }
 
@@ -467,8 +477,45 @@ class ListMembers extends Command {
 }
 
 /**
+ * Commands on different resources, sent side by side: one round trip for up to three commands.
+ * Each judges only its own resource and its own part of the model, so their order cannot change a
+ * verdict on a target that keeps its promises; one that writes another resource (a customer's
+ * update that moves the business) shows in the judgement of the command beside it, or of a later one.
+ */
+export class Together implements fc.AsyncCommand<Model, World> {
+  constructor(readonly parts: (fc.AsyncCommand<Model, World> | null)[]) {}
+  private runnable(m: Readonly<Model>) {
+    return this.parts.filter((p): p is fc.AsyncCommand<Model, World> => p !== null && p.check(m));
+  }
+  check(m: Readonly<Model>) {
+    return this.runnable(m).length > 0;
+  }
+  /** The commands that run: each counts against the budget. */
+  size(m: Readonly<Model>) {
+    return this.runnable(m).length;
+  }
+  async run(m: Model, w: World, limit = Infinity) {
+    // Each part pushes its step before its first request: the story keeps the drawn order.
+    const settled = await Promise.allSettled(this.runnable(m).slice(0, limit).map((p) => p.run(m, w)));
+    const failed = settled.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason as unknown);
+    // A broken promise before the suite's own trouble: that is the target's answer.
+    if (failed.length) throw failed.find((e) => e instanceof Broken) ?? failed[0];
+  }
+  toString() {
+    return this.parts.filter((p) => p !== null).join(' | ');
+  }
+}
+
+/** Every refusal of the retrieval at once, one round trip: the walk sends it first, so that every near miss of the key is tried once per walk, not by chance. */
+export function everyRefusal(w: Pick<World, 'refusals'>): fc.AsyncCommand<Model, World> | undefined {
+  return w.refusals.length ? new RefusedBusiness(false, w.refusals.map((_, i) => i), { picks: [], sources: [] }, null) : undefined;
+}
+
+/**
  * The commands exploration draws from, by what the run may do: a --read-only run only reads (and
  * sends no refused update either); refusals only where the business operations are secured.
+ * Writing, a command is a round: one on the business, one on the customers, one on the team
+ * members, each of them optional, side by side (Together); writes are drawn more often than reads.
  */
 export function commandArbitraries(w: Pick<World, 'fields' | 'refusals' | 'target'>): fc.Arbitrary<fc.AsyncCommand<Model, World>>[] {
   const nat = fc.nat(1000);
@@ -478,19 +525,23 @@ export function commandArbitraries(w: Pick<World, 'fields' | 'refusals' | 'targe
   const miss = form;
   // Retrievals may be refused for several of the key's near misses at once; an update, for one.
   const keys = fc.array(nat, { minLength: 1, maxLength: Math.max(w.refusals.length, 1) });
-  const refused = w.refusals.length ? [fc.tuple(fc.boolean(), keys, fieldPlan(width), form).map(([update, r, plan, f]) => new RefusedBusiness(update && !w.target.readOnly, r, plan, f))] : [];
-  const reads = [fc.constant(null).map(() => new ReadBusiness()), fc.constant(null).map(() => new ListMembers()), ...refused];
-  if (w.target.readOnly) return reads;
+  const refusedUpdate = fc.oneof({ weight: 2, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) });
+  const refused = w.refusals.length ? [fc.tuple(refusedUpdate, keys, fieldPlan(width), form).map(([update, r, plan, f]) => new RefusedBusiness(update && !w.target.readOnly, r, plan, f))] : [];
+  const readBusiness = fc.constant(null).map(() => new ReadBusiness());
+  const listMembers = fc.constant(null).map(() => new ListMembers());
+  if (w.target.readOnly) return [readBusiness, listMembers, ...refused];
   const record = fieldPlan(8);
-  return [
-    ...reads,
-    fc.tuple(fieldPlan(width), form).map(([p, f]) => new UpdateBusiness(p, f)),
-    fc.tuple(fieldPlan(width), form).map(([p, f]) => new UpdateBusiness(p, f)),
-    record.map((p) => new CreateCustomer(p)),
-    fc.tuple(nat, record).map(([n, p]) => new UpdateCustomer(n, p)),
-    fc.tuple(nat, miss).map(([n, x]) => new DeleteCustomer(n, x)),
-    fc.tuple(nat, miss).map(([n, x]) => new FindCustomer(n, x)),
-    fc.constant(null).map(() => new ListCustomers()),
-    fc.tuple(nat, record).map(([n, p]) => new UpdateMember(n, p)),
-  ];
+  const weighted = (...arbs: [number, fc.Arbitrary<fc.AsyncCommand<Model, World>>][]) => fc.oneof(...arbs.map(([weight, arbitrary]) => ({ weight, arbitrary })));
+  const business = weighted([4, fc.tuple(fieldPlan(width), form).map(([p, f]) => new UpdateBusiness(p, f))], ...refused.map((r) => [2, r] as [number, typeof r]), [1, readBusiness]);
+  const customer = weighted(
+    [4, record.map((p) => new CreateCustomer(p))],
+    [2, fc.tuple(nat, record).map(([n, p]) => new UpdateCustomer(n, p))],
+    [1, fc.tuple(nat, miss).map(([n, x]) => new DeleteCustomer(n, x))],
+    [1, fc.tuple(nat, miss).map(([n, x]) => new FindCustomer(n, x))],
+    [1, fc.constant(null).map(() => new ListCustomers())],
+  );
+  const member = weighted([2, fc.tuple(nat, record).map(([n, p]) => new UpdateMember(n, p))], [1, listMembers]);
+  // A slot left empty one time in four: shrinking empties slots, down to the command that breaks the promise.
+  const slot = (a: fc.Arbitrary<fc.AsyncCommand<Model, World>>) => fc.option(a, { nil: null, freq: 4 });
+  return [fc.tuple(slot(business), slot(customer), slot(member)).map((parts) => new Together(parts))];
 }

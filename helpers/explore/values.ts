@@ -33,8 +33,10 @@ export const source: fc.Arbitrary<Source> = fc.oneof(
 /** A field subset of any size, from none to all, each field with its source: `width` is how many fields may be chosen from. */
 export const fieldPlan = (width: number) => {
   const fields = [...Array(width).keys()];
-  // Small bodies as often as large ones: a uniform subset of many fields is rarely of one or two.
-  return fc.record({ picks: fc.oneof(fc.subarray(fields, { maxLength: 3 }), fc.subarray(fields)), sources: fc.array(source, { minLength: width, maxLength: width }) });
+  // Small bodies as often as large ones (a uniform subset of many fields is rarely of one or two),
+  // and as often every field at once, each with a source of its own: one write that shows a value
+  // dropped, swapped or moved to another field among all of them.
+  return fc.record({ picks: fc.oneof(fc.subarray(fields, { maxLength: 3 }), fc.subarray(fields), fc.constant(fields)), sources: fc.array(source, { minLength: width, maxLength: width }) });
 };
 export type FieldPlan = { picks: number[]; sources: Source[] };
 

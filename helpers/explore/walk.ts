@@ -3,7 +3,7 @@
 // replaying shorter ones against the target, each from the state exploration began in, within a
 // bound of replays and time. What it finds is the shortest sequence that still breaks that promise.
 import fc from 'fast-check';
-import { Broken, commandArbitraries, type Model, type Property, type Step, type World } from './commands.ts';
+import { Broken, commandArbitraries, everyRefusal, type Model, type Property, type Step, type World } from './commands.ts';
 import type { Row } from '../contract/record.ts';
 
 /** How far shrinking goes: replays against the target, and time. */
@@ -37,6 +37,9 @@ export async function walk(w: World, budget: number, seed: number, start: () => 
   let shrinkUntil = 0;
   let dirty: Model | undefined;
   let carried: Model | undefined;
+  // Every near miss of the key, once per walk: first in the first sequence, and in the replays of a failure it showed.
+  const first = everyRefusal(w);
+  let firstBroke = false;
   const property = fc.asyncProperty(fc.commands(commandArbitraries(w), { maxCommands: Math.max(budget, 1), size: 'max' }), async (cmds) => {
     if (result.stopped) return true;
     if (failed) {
@@ -46,8 +49,10 @@ export async function walk(w: World, budget: number, seed: number, start: () => 
     } else if (result.commands >= budget) return true;
     let model: Model | undefined;
     let from = 0;
+    let withFirst = false;
     try {
       if (failed || !carried) {
+        withFirst = Boolean(first) && (failed ? firstBroke : result.commands === 0);
         if (dirty) await reset(dirty);
         dirty = carried = undefined;
         model = dirty = await start();
@@ -56,11 +61,14 @@ export async function walk(w: World, budget: number, seed: number, start: () => 
       const started = model;
       const left = () => (failed ? Infinity : budget - result.commands);
       // The budget bounds the commands that run: one past it is not sent, as one whose precondition fails.
-      const run = [...cmds].map((c) => ({
+      // A round of commands side by side (Together) counts each that runs, and runs no more than are left.
+      const sized = (c: fc.AsyncCommand<Model, World>) => c as fc.AsyncCommand<Model, World> & { size?: (m: Readonly<Model>) => number; run(m: Model, w: World, limit?: number): Promise<void> };
+      const run = [...(withFirst ? [first!] : []), ...cmds].map(sized).map((c) => ({
         check: (m: Readonly<Model>) => left() > 0 && c.check(m),
         run: async (m: Model, real: World) => {
-          if (!failed) result.commands++;
-          await c.run(m, real);
+          const n = Math.min(c.size?.(m) ?? 1, left());
+          if (!failed) result.commands += n;
+          await c.run(m, real, n);
         },
         toString: () => c.toString(),
       }));
@@ -78,6 +86,7 @@ export async function walk(w: World, budget: number, seed: number, start: () => 
       }
       if (failed && e.property !== failed.property) return true;
       if (!failed) {
+        firstBroke = withFirst && model!.steps.length === from + 1;
         failed = { property: e.property, commands: model!.steps.length };
         shrinkUntil = Date.now() + SHRINK_BOUND.ms;
       }
@@ -110,5 +119,5 @@ export function story(walk: Walk): string {
 
 /** Model of a fresh start: the business as read now, the members as listed now, no customers. */
 export function freshModel(business: Row, snapshot: Row, members: Row[], idField: string): Model {
-  return { business, snapshot, customers: [], members: members.map((r) => ({ ...r })), memberIds: members.map((r) => String(r[idField])), steps: [] };
+  return { business, snapshot, customers: [], members: members.map((r) => ({ ...r })), memberIds: members.map((r) => String(r[idField])), membersFound: {}, steps: [] };
 }

@@ -92,19 +92,21 @@ export function exploreChecks(spec: Spec, target: TargetConfig): Registry<Explor
       const start = async (): Promise<Model> => {
         // No snapshot, nothing to restore to: blocked by the check that judges the retrieval, not by a read failing again.
         const before = world.business.before();
-        const listed = await world.members.readList('listing the team members exploration starts from');
-        return freshModel(await world.business.read(), before, listed, members.idField);
+        // Two resources, read side by side: one round trip (the business as the snapshot just read it, if nothing was sent since).
+        const [listed, business] = await Promise.all([world.members.readList('listing the team members exploration starts from'), world.business.current()]);
+        return freshModel(business, before, listed, members.idField);
       };
       // Back to where exploration began: its customers deleted, the business and the members put back.
       const reset = async (m: Model) => {
-        for (const c of m.customers) if (!c.gone) await customers.remove(c.id).catch(() => undefined);
-        const left = await world.business.restore();
+        // Each resource put back side by side with the others: one writer each, as during the walk.
+        const [, left, problems] = await Promise.all([
+          Promise.all(m.customers.filter((c) => !c.gone).map((c) => customers.remove(c.id).catch(() => undefined))),
+          world.business.restore(),
+          // Only the members exploration changed: the others it never wrote.
+          Promise.all([...originals.values()].map((original) => world.members.putBack(original))).then((all) => all.filter((p) => p !== undefined)),
+        ]);
         if (left.length) throw new Error(`the business record could not be put back before the next sequence: ${left.join(', ')} still differ`);
-        // Only the members exploration changed: the others it never wrote.
-        for (const original of originals.values()) {
-          const problem = await world.members.putBack(original);
-          if (problem) throw new Error(`a team member could not be put back before the next sequence: ${problem}`);
-        }
+        if (problems.length) throw new Error(`a team member could not be put back before the next sequence: ${problems[0]}`);
         world.business = businessLane();
         await world.business.take();
         world.members = new TeamMemberLane(client, memberOps, target);
@@ -121,7 +123,8 @@ export function exploreChecks(spec: Spec, target: TargetConfig): Registry<Explor
         world, walked,
         async close() {
           if (!began) return;
-          const left = [...(await world.business.restore()).map((f) => `the business's ${f}`), ...(await customers.finish())];
+          const [business, others] = await Promise.all([world.business.restore(), customers.finish()]);
+          const left = [...business.map((f) => `the business's ${f}`), ...others];
           if (left.length) throw new Error(`left on the target after exploration: ${left.join('; ')}`);
         },
       };

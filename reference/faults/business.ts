@@ -34,21 +34,21 @@ export const businessFaults: Fault[] = [
   {
     // Of a kind no hand-written check names: found by exploration alone (the fault matrix runs it with --only EXPLORE on a fixed seed).
     name: 'business-patch-two-fields-drops-second',
-    explore: { commands: 60, seed: 5 },
+    explore: { commands: 10, seed: 2 },
     description: 'An update whose body holds exactly two fields applies the first and answers 200.',
     kills: ['EXPLORE-UPDATE-APPLIES'],
   },
   {
     // Of a kind no hand-written check names: found by exploration alone (the fault matrix runs it with --only EXPLORE on a fixed seed).
     name: 'business-refused-many-fields-applied',
-    explore: { commands: 60, seed: 5 },
+    explore: { commands: 10, seed: 2 },
     description: 'An update refused for its key (401) is applied all the same when its body holds two fields or more.',
     kills: ['EXPLORE-REFUSED'],
   },
   {
     // Of a kind no hand-written check names: found by exploration alone (the fault matrix runs it with --only EXPLORE on a fixed seed).
     name: 'business-refusal-shows-record',
-    explore: { commands: 60, seed: 5 },
+    explore: { commands: 10, seed: 2 },
     description: 'An update refused for its key whose body holds two fields or more answers 401 with the business record.',
     kills: ['EXPLORE-REFUSED-NO-RECORD'],
   },
