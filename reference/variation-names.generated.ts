@@ -18,6 +18,7 @@ export type VariationName =
   | 'business-media-type-exact'
   | 'business-nullable-unset'
   | 'business-text-ascii-only'
+  | 'business-text-trimmed'
   | 'business-update-unvalidated'
   | 'business-version'
   | 'create-200'
@@ -25,6 +26,7 @@ export type VariationName =
   | 'currency-single'
   | 'currency-whitelist'
   | 'customer-create-requires-phone'
+  | 'customer-email-lowercased'
   | 'customer-fields-snake-case'
   | 'customer-record-envelope'
   | 'customers-snake-case'
@@ -70,8 +72,10 @@ export type VariationName =
   | 'social-links-own-domain'
   | 'sparse-records'
   | 'strict-validation'
+  | 'team-member-email-read-only'
   | 'team-member-role-object'
   | 'team-member-state'
+  | 'team-member-unknown-fields-dropped'
   | 'time-zone-whitelist'
   | 'timestamps'
   | 'tm-forbidden-403'
@@ -83,4 +87,5 @@ export type VariationName =
   | 'validation-400'
   | 'version-headers'
   | 'version-successor-link'
-  | 'work-hours-minutes';
+  | 'work-hours-minutes'
+  | 'work-hours-seconds';

@@ -145,6 +145,23 @@ const FIRST_CONTACT: Variation[] = [
   },
 ];
 
+/**
+ * Red-team round 2 (first contact): correct choices written from the contract alone where it
+ * shows nothing (formats, shapes, errors); measured in FIRST-CONTACT-2.md.
+ */
+const FIRST_CONTACT_2: Variation[] = [
+  // Section 2: "formats and bounds of values: not shown": a product may keep its texts without surrounding blanks.
+  { name: 'business-text-trimmed', notShown: 'values', description: 'Business strings are stored without leading and trailing whitespace (" Acme " is stored and answered as "Acme").', firstContact: { round: '2026-11-29 (round 2)', outcome: 'right', verdict: 'exit 0 (3 of 3)', note: 'not exercised: no value the suite sent had surrounding blanks' } },
+  // Section 2: customer fields (and so their formats) are not shown: an email address kept in one case.
+  { name: 'customer-email-lowercased', notShown: 'values', description: 'Customer emails are stored lower-cased ("Ada@Example.COM" is stored and answered as "ada@example.com").', firstContact: { round: '2026-11-29 (round 2)', outcome: 'right', verdict: 'exit 0 (3 of 3)', note: 'not exercised: no customer email the suite sent had an upper-case letter' } },
+  // Section 7: status codes and error conditions of the team member endpoints are not shown.
+  { name: 'team-member-email-read-only', notShown: 'errors', description: 'A team member\'s email is managed by the sign-in provider: an update that changes it answers 422 and changes nothing; sending the same email is accepted.', firstContact: { round: '2026-11-29 (round 2)', outcome: 'right', verdict: 'exit 0 (3 of 3)', note: 'exercised: the member email changes were answered 422 and judged a refusal' } },
+  // Section 2: the element structure of WorkHours is not shown: times kept with their seconds.
+  { name: 'work-hours-seconds', notShown: 'values', description: 'WorkHours times are stored and answered with seconds: "09:00" is stored as "09:00:00" (the business holds its hours that way).', firstContact: { round: '2026-11-29 (round 2)', outcome: 'right', verdict: 'exit 0 (3 of 3)', note: 'exercised: the hours the suite derives from the record carry seconds' } },
+  // Section 4: payload shapes of the team member endpoints are not shown: a product keeps only the fields a member has.
+  { name: 'team-member-unknown-fields-dropped', notShown: 'customer-team-member-shapes', description: 'Update Team Member ignores fields the member does not have (strong parameters): they are neither stored nor answered.', firstContact: { round: '2026-11-29 (round 2)', outcome: 'right', verdict: 'exit 0 (3 of 3)', note: 'not exercised: no member update sent a field the member lacks' } },
+];
+
 export const VARIATIONS: Variation[] = [
   { name: 'ids-integer', notShown: 'id-format', description: 'Ids are JSON integers.' },
   { name: 'ids-prefixed', notShown: 'id-format', description: 'Ids are prefixed strings such as cus_000123.' },
@@ -282,6 +299,7 @@ export const VARIATIONS: Variation[] = [
   { name: 'version-headers', notShown: 'versioning', description: 'Every answer carries API-Version and Deprecation headers.' },
   { name: 'version-successor-link', notShown: 'versioning', description: 'Every answer names a successor version and a sunset date (Link rel="successor-version", Sunset).' },
   ...FIRST_CONTACT,
+  ...FIRST_CONTACT_2,
 ];
 
 export function variationNamed(name: string): Variation | undefined {

@@ -86,6 +86,8 @@ export function seedChanges(varies: RefContext['varies']): Record<string, unknow
     ...(varies('business-nullable-unset') && Object.fromEntries(NULLABLE_STRINGS.map((f) => [f, null]))),
     // Variation business-hours-one-day: open one day a week.
     ...(varies('business-hours-one-day') && { businessHours: (seedBusiness('email').businessHours as unknown[]).slice(0, 1) }),
+    // Variation work-hours-seconds: the business holds its hours with seconds.
+    ...(varies('work-hours-seconds') && { businessHours: hoursWithSeconds(seedBusiness('email').businessHours as unknown[]) }),
     // A product that canonicalises its URLs holds them canonical.
     ...(varies('urls-canonical') && { websiteUrl: 'https://www.example.com/' }),
   };
@@ -138,11 +140,22 @@ function cachedHours(ctx: RefContext): unknown {
   return hoursCache.get(ctx.state);
 }
 
+/** Fault business-update-base-from-last-read: the record as the last retrieval read it, per reference. */
+const lastRead = new WeakMap<object, Record<string, unknown>>();
+
+/** Fault business-long-text-truncated: the width of the column a string is stored in. */
+const TEXT_COLUMN_WIDTH = 100;
+
+/** Variation work-hours-seconds: a time of day as HH:MM:SS ("09:00" is "09:00:00"). */
+const withSeconds = (v: unknown) => (typeof v === 'string' && /^\d\d:\d\d$/.test(v) ? `${v}:00` : v);
+export const hoursWithSeconds = (hours: unknown[]) => hours.map((h) => (isRecord(h) ? Object.fromEntries(Object.entries(h).map(([k, v]) => [k, /time$/i.test(k) ? withSeconds(v) : v])) : h));
+
 /** Variations phone-numbers-e164, urls-canonical, business-hours-as-set: how a product normalises a value it stores. */
 export function normalised(ctx: RefContext, field: string, value: unknown): unknown {
   if (ctx.varies('phone-numbers-e164') && field === 'phoneNumber' && typeof value === 'string') return value.replace(/[\s().-]/g, '');
   if (ctx.varies('urls-canonical') && URL_FIELDS.includes(field) && typeof value === 'string' && URL.canParse(value)) return new URL(value).href;
   if (ctx.varies('business-hours-as-set') && field === 'businessHours' && Array.isArray(value)) return hoursAsSet(value);
+  if (ctx.varies('work-hours-seconds') && field === 'businessHours' && Array.isArray(value)) return hoursWithSeconds(value);
   return value;
 }
 
@@ -163,6 +176,7 @@ function retrieve(req: RefRequest, ctx: RefContext) {
     business = staleCopies.get(ctx.state)!;
   }
   if (ctx.fault('business-hours-read-stale')) business = { ...business, businessHours: cachedHours(ctx) };
+  if (ctx.fault('business-update-base-from-last-read')) lastRead.set(ctx.state, structuredClone(ctx.state.business));
   // Fault business-get-hides-fields: the retrieval shows none of the documented fields.
   if (ctx.fault('business-get-hides-fields')) return json(200, { id: 'business', kind: 'business' });
   for (const wrong of wrongTypeFields(ctx)) business = { ...business, [wrong]: wrongType(business[wrong]) };
@@ -182,6 +196,10 @@ const CROSSED: Record<string, string> = { instagramUrl: 'facebookUrl', facebookU
 /** How a faulty implementation mangles one incoming value; undefined drops it. */
 function mangle(field: string, value: unknown, ctx: RefContext): { field: string; value: unknown } | undefined {
   if (ctx.fault('business-field-ignored') && field === 'address') return undefined;
+  // Fault business-hours-one-element-lost: a one-element array flattened to its element, which the mapper then drops.
+  if (ctx.fault('business-hours-one-element-lost') && Array.isArray(value) && value.length === 1) return { field, value: [] };
+  // Fault business-long-text-truncated: a lenient database cuts what does not fit its column.
+  if (ctx.fault('business-long-text-truncated') && typeof value === 'string' && value.length > TEXT_COLUMN_WIDTH) return { field, value: value.slice(0, TEXT_COLUMN_WIDTH) };
   // Falsy tests on the value: an empty list or string is taken for "not sent".
   if (ctx.fault('business-empty-list-ignored') && Array.isArray(value) && value.length === 0) return undefined;
   if (ctx.fault('business-empty-string-ignored') && value === '') return undefined;
@@ -200,6 +218,8 @@ function mangle(field: string, value: unknown, ctx: RefContext): { field: string
   if (ctx.fault('business-fields-crossed') && CROSSED[field]) return { field: CROSSED[field], value };
   // A column in a single-byte charset: what it cannot hold is dropped.
   if (ctx.fault('business-drops-non-ascii') && typeof value === 'string') return { field, value: value.replace(/[^\x00-\x7F]/g, '') };
+  // Variation business-text-trimmed: texts kept without surrounding blanks.
+  if (ctx.varies('business-text-trimmed') && typeof value === 'string') return { field, value: normalised(ctx, field, value.trim()) };
   return { field, value: normalised(ctx, field, value) };
 }
 
@@ -211,6 +231,11 @@ function update(req: RefRequest, ctx: RefContext) {
   const appliedAnyway = ctx.fault('business-refused-many-fields-applied') && isRecord(req.body) && Object.keys(req.body).length >= 2;
   // Fault business-refusal-shows-record: a refused update of two fields or more answers 401 with the record.
   if (denied && ctx.fault('business-refusal-shows-record') && isRecord(req.body) && Object.keys(req.body).length >= 2) return json(401, { error: 'unauthorized', business: ctx.state.business });
+  // Fault business-refused-null-applied: a sanitize step clears the fields sent as null before the key is checked.
+  if (denied && ctx.fault('business-refused-null-applied') && isRecord(req.body)) {
+    const nulls = Object.entries(req.body).filter(([f, v]) => v === null && NULLABLE_STRINGS.includes(f));
+    if (nulls.length) ctx.state.business = { ...ctx.state.business, ...Object.fromEntries(nulls) };
+  }
   if (denied && !ctx.fault('business-rejected-patch-applied') && !appliedAnyway) return denied;
   if (ctx.varies('business-media-type-exact') && req.headers['content-type'] !== 'application/json') return error(415, 'unsupported_media_type', 'Content-Type must be application/json');
   if (!isRecord(req.body)) return ctx.varies('business-update-unvalidated') ? json(200, enveloped(ctx, ctx.state.business)) : error(400, 'invalid_body', 'The body must be a JSON object');
@@ -251,7 +276,7 @@ function update(req: RefRequest, ctx: RefContext) {
     if (!valid(mangled.value)) return error(422, 'invalid_value', `Invalid value for ${field}`);
     changes[mangled.field] = mangled.value;
   }
-  const base = ctx.fault('business-patch-replaces') ? {} : ctx.state.business;
+  const base = ctx.fault('business-patch-replaces') ? {} : ctx.fault('business-update-base-from-last-read') ? (lastRead.get(ctx.state) ?? ctx.state.business) : ctx.state.business;
   // Fault business-twitter-url-copied: a mapper's copy-paste default (facebookUrl = twitterUrl when facebookUrl is not sent).
   if (ctx.fault('business-twitter-url-copied') && typeof changes.twitterUrl === 'string' && !('facebookUrl' in changes)) changes.facebookUrl = changes.twitterUrl;
   // Fault business-null-clears-next: a null also lands in the next nullable field.

@@ -13,6 +13,23 @@ const deleted = new WeakMap<State, Map<string, Row>>();
 const firstList = new WeakMap<State, Row[]>();
 /** Reference instances whose customer delete has taken a team member with it (fault customer-delete-removes-team-member). */
 const tookMember = new WeakSet<State>();
+/** Fault customer-deleted-reappears-on-create: the customers deleted since the last create, per reference. */
+const deletedSinceCreate = new WeakMap<State, Row[]>();
+/** Fault customer-list-phone-stale: the customers as the search index last saw them, per reference. */
+const searchIndex = new WeakMap<State, Map<string, Row>>();
+/** Fault customer-list-phone-stale: the fields whose change refreshes the index. */
+const INDEXED = ['firstName', 'lastName', 'email'];
+/** Fault customer-update-every-3rd-hits-member: customer updates so far, per reference. */
+const customerUpdates = new WeakMap<State, number>();
+
+function indexOf(ctx: RefContext): Map<string, Row> {
+  let index = searchIndex.get(ctx.state);
+  if (!index) searchIndex.set(ctx.state, (index = new Map()));
+  return index;
+}
+
+/** Fault customer-update-astral-cut: a text cut before its first character outside the BMP (a utf8mb3 column). */
+const cutAtAstral = (row: Row): Row => Object.fromEntries(Object.entries(row).map(([f, v]) => [f, typeof v === 'string' ? v.replace(/[\u{10000}-\u{10FFFF}][^]*$/u, '') : v]));
 
 function tombstones(ctx: RefContext): Map<string, Row> {
   let map = deleted.get(ctx.state);
@@ -40,7 +57,8 @@ function find(req: RefRequest, ctx: RefContext) {
 
 function list(_req: RefRequest, ctx: RefContext) {
   if (ctx.fault('customer-list-stale')) return json(200, firstList.get(ctx.state));
-  const rows = [...ctx.state.customers.values()];
+  let rows = [...ctx.state.customers.values()];
+  if (ctx.fault('customer-list-phone-stale')) rows = rows.map((r) => indexOf(ctx).get(String(r.id)) ?? r);
   if (ctx.fault('customer-list-keeps-deleted')) rows.push(...tombstones(ctx).values());
   return json(200, rows);
 }
@@ -61,7 +79,13 @@ function create(req: RefRequest, ctx: RefContext) {
   if (ctx.fault('customer-create-drops-field')) delete fields[Object.keys(fields).at(-1) ?? ''];
   // Fault customer-create-non-ascii-mangled: a text stored at creation loses every character outside ASCII to "?".
   if (ctx.fault('customer-create-non-ascii-mangled')) for (const [k, v] of Object.entries(fields)) if (typeof v === 'string') fields[k] = v.replace(/[^\x00-\x7f]/gu, '?');
+  // Fault customer-deleted-reappears-on-create: the create reloads the soft-delete flags from a stale copy.
+  if (ctx.fault('customer-deleted-reappears-on-create')) {
+    for (const back of deletedSinceCreate.get(ctx.state) ?? []) ctx.state.customers.set(String(back.id), back);
+    deletedSinceCreate.set(ctx.state, []);
+  }
   const customer = ctx.state.insert(ctx.state.customers, structuredClone(fields), 'cus');
+  if (ctx.fault('customer-list-phone-stale')) indexOf(ctx).set(String(customer.id), customer);
   // Fault customer-create-answers-unstored: the answer is built from the request, the row stored without its last field.
   if (ctx.fault('customer-create-answers-unstored')) {
     const stored = { ...customer };
@@ -93,6 +117,8 @@ function incoming(ctx: RefContext, fields: Row, current?: Row): Kept {
     return { refusal: error(422, 'invalid_value', 'phoneNumber is required') };
   }
   if ('phoneNumber' in kept) kept = { ...kept, phoneNumber: normalised(ctx, 'phoneNumber', kept.phoneNumber) };
+  // Variation customer-email-lowercased: an email address kept in one case.
+  if (ctx.varies('customer-email-lowercased') && typeof kept.email === 'string') kept = { ...kept, email: kept.email.toLowerCase() };
   return locked(ctx, kept, current);
 }
 
@@ -131,7 +157,21 @@ function update(req: RefRequest, ctx: RefContext) {
   }
   if (emailTaken(ctx, changes, addressed.id)) return error(409, 'conflict', 'A customer with that email exists');
   const customer = ctx.fault('customer-update-other') ? (sameName(ctx, addressed)[0] ?? addressed) : addressed;
-  const updated: Row = ctx.fault('customer-patch-replaces') ? { id: customer.id, ...structuredClone(changes) } : { ...customer, ...structuredClone(changes) };
+  let updated: Row = ctx.fault('customer-patch-replaces') ? { id: customer.id, ...structuredClone(changes) } : { ...customer, ...structuredClone(changes) };
+  // Fault customer-update-swaps-names: both names sent, each lands in the other's column.
+  if (ctx.fault('customer-update-swaps-names') && 'firstName' in changes && 'lastName' in changes) updated = { ...updated, firstName: changes.lastName, lastName: changes.firstName };
+  if (ctx.fault('customer-update-astral-cut')) updated = cutAtAstral(updated);
+  // Fault customer-list-phone-stale: only a change of an indexed field refreshes the index.
+  if (ctx.fault('customer-list-phone-stale')) {
+    const index = indexOf(ctx);
+    if (INDEXED.some((f) => f in changes)) index.set(String(customer.id), updated);
+    else if (!index.has(String(customer.id))) index.set(String(customer.id), customer);
+  }
+  // Fault customer-update-every-3rd-hits-member: the third statement of a batch goes to the team members' table.
+  const updates = (customerUpdates.get(ctx.state) ?? 0) + 1;
+  customerUpdates.set(ctx.state, updates);
+  const lastMember = [...ctx.state.teamMembers].at(-1);
+  if (ctx.fault('customer-update-every-3rd-hits-member') && updates % 3 === 0 && lastMember) ctx.state.teamMembers.set(lastMember[0], { ...lastMember[1], ...structuredClone(changes) });
   // Fault customer-update-touches-business: the business name is kept in the same "contact" row.
   if (ctx.fault('customer-update-touches-business')) ctx.state.business = { ...ctx.state.business, name: `${String(updated.firstName)} ${String(updated.lastName)}` };
   const lastName = (updated as Row).lastName;
@@ -139,6 +179,8 @@ function update(req: RefRequest, ctx: RefContext) {
   if (ctx.fault('customer-update-not-persisted')) return json(200, updated);
   // The customer as stored: with the fields the server keeps itself (timestamps, versions) its own.
   ctx.state.customers.set(String(customer.id), updated);
+  // Fault customer-update-answers-previous: the document as it was before the update is answered.
+  if (ctx.fault('customer-update-answers-previous')) return json(200, customer);
   return json(200, ctx.state.customers.get(String(customer.id)));
 }
 
@@ -153,6 +195,7 @@ function remove(req: RefRequest, ctx: RefContext) {
   for (const victim of victims) {
     ctx.state.customers.delete(String(victim.id));
     tombstones(ctx).set(String(victim.id), victim);
+    if (ctx.fault('customer-deleted-reappears-on-create')) deletedSinceCreate.set(ctx.state, [...(deletedSinceCreate.get(ctx.state) ?? []), victim]);
   }
   const member = [...ctx.state.teamMembers.keys()].at(-1);
   if (member !== undefined && !tookMember.has(ctx.state) && ctx.fault('customer-delete-removes-team-member')) {

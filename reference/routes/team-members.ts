@@ -48,6 +48,12 @@ function update(req: RefRequest, ctx: RefContext) {
   const { id: _ignored, ...sent } = req.body;
   // Variation team-member-role-object: the role may come as the object find answers; the key is stored.
   if (ctx.varies('team-member-role-object') && isRecord(sent.role)) sent.role = sent.role.key;
+  // Variation team-member-unknown-fields-dropped: strong parameters keep the fields a member has.
+  if (ctx.varies('team-member-unknown-fields-dropped')) for (const f of Object.keys(sent)) if (!(f in member)) delete sent[f];
+  // Variation team-member-email-read-only: the email belongs to the sign-in provider.
+  if (ctx.varies('team-member-email-read-only') && 'email' in sent && sent.email !== member.email) return error(422, 'read_only', 'email cannot be changed here');
+  // Fault team-member-update-drops-empty-string: a truthiness test in the merge skips the empty string.
+  if (ctx.fault('team-member-update-drops-empty-string')) for (const [f, v] of Object.entries(sent)) if (v === '') delete sent[f];
   const kept = locked(ctx, sent, member);
   if ('refusal' in kept) return kept.refusal;
   const changes = kept.fields;
