@@ -60,22 +60,19 @@ export const firstContact2Faults: Fault[] = [
     // §4: Update Customer's success response is "the updated customer", not the customer as it was.
     name: 'customer-update-answers-previous',
     description: 'Update Customer stores the change but answers the customer as it was before it (findOneAndUpdate without returning the new document).',
-    kills: [], // to be measured
-    firstContact: { round: '2026-11-29 (round 2)', outcome: 'right', verdict: 'exit 1: CUS-UPDATE failed (3 of 3 full runs); exploration alone: exit 0 (3 of 3)', note: '\'the update\'s answer shows other values than those sent: firstName: expected "Changed", got "Conformance"\'.' },
+    kills: ['CUS-UPDATE'],    firstContact: { round: '2026-11-29 (round 2)', outcome: 'right', verdict: 'exit 1: CUS-UPDATE failed (3 of 3 full runs); exploration alone: exit 0 (3 of 3)', note: '\'the update\'s answer shows other values than those sent: firstName: expected "Changed", got "Conformance"\'.' },
   },
   {
     // §4: List Customers is the "list of all customers": each as it is, not as a search index last saw it.
     name: 'customer-list-phone-stale',
     description: 'The customer list is served from a search index refreshed only when a name or the email changes: after an update that changes other fields only (the phone number), the list still shows their old values; Find shows the new ones.',
-    kills: [], // to be measured
-    firstContact: { round: '2026-11-29 (round 2)', outcome: 'right', verdict: 'exit 1: CUS-LIST:each-field-change failed (3 of 3 full runs); exploration alone: exit 0 (3 of 3)', note: '\'phoneNumber set to "+14155551000": listed with phoneNumber "+14155550123", found with "+14155551000"\'.' },
+    kills: ['CUS-LIST:each-field-change'],    firstContact: { round: '2026-11-29 (round 2)', outcome: 'right', verdict: 'exit 1: CUS-LIST:each-field-change failed (3 of 3 full runs); exploration alone: exit 0 (3 of 3)', note: '\'phoneNumber set to "+14155551000": listed with phoneNumber "+14155550123", found with "+14155551000"\'.' },
   },
   {
     // §4: Update Customer sends "changes to the customer"; List / Find Team Member show "the team member with that id", which no write addressed.
     name: 'customer-update-every-3rd-hits-member',
     description: 'Every third customer update also writes its changes into the last team member (a batched writer flushing its third statement to the wrong table).',
-    kills: [], // to be measured
-    firstContact: { round: '2026-11-29 (round 2)', outcome: 'right', verdict: 'exit 1: WRITE-FRAME failed (3 of 3 full runs); exploration alone: exit 0 (3 of 3)', note: '\'records changed that no write of the run addressed: /api/v1/team-members/… changed (firstName, phoneNumber)\'; the field the fault added to the member (phoneNumber) is reported as left (\'value before the run unknown\').' },
+    kills: ['WRITE-FRAME'],    firstContact: { round: '2026-11-29 (round 2)', outcome: 'right', verdict: 'exit 1: WRITE-FRAME failed (3 of 3 full runs); exploration alone: exit 0 (3 of 3)', note: '\'records changed that no write of the run addressed: /api/v1/team-members/… changed (firstName, phoneNumber)\'; the field the fault added to the member (phoneNumber) is reported as left (\'value before the run unknown\').' },
   },
   {
     // §4: Update Team Member answers "the updated team member" for "changes to the team member": an empty string is a change like any other.
