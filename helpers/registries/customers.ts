@@ -8,7 +8,7 @@ import { authObservation, type Probe } from '../checks/auth-observation.ts';
 import { changedFields, described, mismatches, sameId } from '../records/compare.ts';
 import { changedNotDerived } from '../records/derived.ts';
 import { otherForms } from '../records/equivalence.ts';
-import { CustomerLane, type Made, type Scope } from '../resources/customer-lane.ts';
+import { CustomerLane, STILL_FOUND, type Made, type Scope } from '../resources/customer-lane.ts';
 import { ensure, said } from '../checks/assertions.ts';
 import { needs, needsThat } from '../checks/precondition.ts';
 import { customerFixture, customerPatchOf, markerField } from '../records/fixtures.ts';
@@ -91,7 +91,7 @@ type CustomerOps = ReturnType<typeof requireOps<'list' | 'create' | 'find' | 'up
 export function customerChecks(spec: Spec, target: TargetConfig): Registry<Customers> {
   const ops = requireOps(resourceOps(spec, 'customers'), 'customers', ['list', 'create', 'find', 'update', 'remove']);
   const place = leasePlace(spec, target);
-  const entries = [lifecycle(ops, target), nearMisses(ops, target), authentication(spec, ops, target)];
+  const entries = [lifecycle(ops, target), nearMisses(ops, target), authentication(spec, ops, target), staysDeleted(ops, target)];
   // The after-delete steps of the checks this run holds the target to go out as one batch.
   const expected = [...new Set(checksOf(entries).filter((c) => selects(target.only, c)).flatMap((c) => afterDeleteOf(c.id) ?? []))];
   return {
@@ -115,7 +115,9 @@ export function customerChecks(spec: Spec, target: TargetConfig): Registry<Custo
     settle: { prefix: 'CUS-', with: ({ lab }) => lab.settle(place) },
     async close({ client, lab }) {
       try {
-        const left = await lab.finish();
+        // A customer still found after its delete answered 2xx is the target's doing (CUS-DELETE:stays-deleted
+        // judges it), not the suite's: the after-run clean-up deletes it again and names what stays.
+        const left = (await lab.finish()).filter((l) => !l.endsWith(STILL_FOUND));
         if (left.length) throw new Error(`left on the target, could not be deleted: ${left.join('; ')}`);
       } finally {
         await client.close();
@@ -446,6 +448,22 @@ function nearMisses(ops: CustomerOps, target: TargetConfig): Group<Customers> {
     concurrent: true,
     // A write to a canonical form may rightly change or delete the customer itself: only finds are judged for those.
     entries: ID_NEAR_MISSES.flatMap((miss) => (miss.canonical ? (['find'] as const) : (['find', 'update', 'delete'] as const)).map((variant) => nearMiss(miss, variant))),
+  };
+}
+
+// Declared last, so it runs after every other customer check of the lane: a deleted customer stays
+// so, whatever the run does after its delete (another create, another delete) — not only at once.
+function staysDeleted(ops: CustomerOps, target: TargetConfig): Group<Customers> {
+  return {
+    group: 'after the other customer checks',
+    entries: [
+      customerCheck({ id: 'CUS-DELETE:stays-deleted', title: `a customer DELETE ${ops.remove.path} answered 2xx for is found no more, for the rest of the run` }, async ({ lab }, _scope, run) => {
+        const gone = lab.deletedIds();
+        if (!gone.length) run.notApplicable('no delete of this run answered 2xx before it');
+        const back = (await Promise.all(gone.map(async (id) => ((await lab.foundAgain(id)) ? [id] : [])))).flat();
+        ensure(back.length === 0, () => `customers whose DELETE ${ops.remove.path} answered 2xx are found again later in the run, carrying its marker: ${back.join(', ')} (GET ${ops.find.path} answers 2xx)`);
+      }),
+    ],
   };
 }
 

@@ -25,6 +25,9 @@ type CustomerOps = Required<ResourceOps>;
 /** The resource whose fields the target may move by itself (see ServerFields). */
 const CUSTOMERS = 'customers';
 
+/** What finish() says of a customer found after its delete answered 2xx. */
+export const STILL_FOUND = 'still found after its delete answered 2xx';
+
 /** A customer a check created and may change: what it sent, its id, and what the create answered. */
 export interface Made {
   id: unknown;
@@ -49,6 +52,8 @@ export class CustomerLane {
   private readonly ours = new Set<string>();
   /** Ids of this run's customers a delete of the run was answered 2xx for, or may have been applied to. */
   private readonly deleted = new Set<string>();
+  /** Those a delete answered 2xx for. */
+  private readonly removed = new Set<string>();
   readonly idField: string;
   private readonly lists: ListReader;
   /** The checks' list reads, shared by those asking at once (see ListPasses). */
@@ -222,7 +227,9 @@ export class CustomerLane {
   deletingOutside(id: unknown, send: () => Promise<Answer>): Promise<Answer> {
     return this.ground.hold('delete', async () => {
       try {
-        return await send();
+        const answer = await send();
+        if (is2xx(answer)) this.removed.add(String(id));
+        return answer;
       } finally {
         // Also when the first got no answer (applied or not): the id must not outlive this turn.
         this.deleted.add(String(id));
@@ -238,6 +245,7 @@ export class CustomerLane {
     if (is2xx(answer)) {
       this.createdRecords.forget(this.ops.remove, id);
       this.deleted.add(String(id));
+      this.removed.add(String(id));
     }
     return answer;
   }
@@ -367,6 +375,24 @@ export class CustomerLane {
     };
   }
 
+  /** The customers a delete of this run answered 2xx for. */
+  deletedIds(): string[] {
+    return [...this.removed];
+  }
+
+  /**
+   * Whether a customer the run deleted is found again, carrying this run's marker (a customer
+   * under a reused id is another), after the window a lagging read may take to show the delete.
+   */
+  async foundAgain(id: string): Promise<boolean> {
+    const field = markerField(this.target);
+    const ours = (a: Answer) => {
+      const row = recordIn(a.json, this.idField, { id });
+      return is2xx(a) && row !== undefined && sameId(row[this.idField], id) && !(field && runIdOf(row[field], markerBase(this.target)) !== this.target.runId);
+    };
+    return ours((await converge(() => this.find(id), (a) => !ours(a), windowOf(this.target))).value);
+  }
+
   /** A customer that exists though no create of this run answered with it (revived after its delete, or a twin found by the run marker): clean-up deletes it. */
   adopt(id: unknown): void {
     if (id !== undefined && id !== null) this.keep(id, [], false);
@@ -393,7 +419,7 @@ export class CustomerLane {
       const found = (await converge(() => this.find(id), (a) => !mine(a), windowOf(this.target))).value;
       if (!mine(found)) continue;
       const why = failed.find((f) => f.startsWith(`${this.ops.remove.path} ${String(id)}:`))?.replace(/^\S+ \S+: /, '');
-      left.push(`customer ${String(id)} (${why ?? 'still found after its delete answered 2xx'})`);
+      left.push(`customer ${String(id)} (${why ?? STILL_FOUND})`);
     }
     return left;
   }

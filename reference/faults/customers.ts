@@ -61,12 +61,12 @@ export const customerFaults: Fault[] = [
   {
     name: 'customer-delete-leaves-findable',
     description: 'Delete Customer answers 204 and unlists the customer, but Find still answers it with 200.',
-    kills: ['CUS-DELETE', 'CUS-DELETE-404', 'CUS-UNKNOWN-NOT-2XX:find', 'CUS-UNKNOWN-404:find'],
+    kills: ['CUS-DELETE', 'CUS-DELETE-404', 'CUS-UNKNOWN-NOT-2XX:find', 'CUS-UNKNOWN-404:find', 'CUS-DELETE:stays-deleted'],
   },
   {
     name: 'customer-delete-noop',
     description: 'Delete Customer answers 204 and deletes nothing.',
-    kills: ['CUS-DELETE', 'CUS-DELETE-404', ...UNKNOWN_ID],
+    kills: ['CUS-DELETE', 'CUS-DELETE-404', ...UNKNOWN_ID, 'CUS-DELETE:stays-deleted'],
   },
   {
     name: 'customer-delete-removes-others',

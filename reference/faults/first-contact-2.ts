@@ -46,8 +46,7 @@ export const firstContact2Faults: Fault[] = [
     // §4: Delete Customer is "a deletion of that customer"; List Customers is "list of all customers" and Find "the customer with that id": a deleted one is neither.
     name: 'customer-deleted-reappears-on-create',
     description: 'The first customer create after a delete brings the deleted customers back under their ids (a soft-delete flag kept in a cache that the create reloads from a stale copy).',
-    kills: [], // to be measured
-    firstContact: { round: '2026-11-29 (round 2)', outcome: 'wrong', verdict: 'exit 2 INCOMPLETE (3 of 3 full runs): a suite error, no check failed; exploration alone: exit 0 (3 of 3)', note: 'The revival is seen only by the clean-up (\'left on the target, could not be deleted: customer … (still found after its delete answered 2xx)\'), reported as the suite\'s inability, with \'Left on the target: nothing\' beside it; no check reads a deleted customer after a later create.' },
+    kills: ['CUS-DELETE:stays-deleted'],    firstContact: { round: '2026-11-29 (round 2)', outcome: 'wrong', verdict: 'exit 2 INCOMPLETE (3 of 3 full runs): a suite error, no check failed; exploration alone: exit 0 (3 of 3)', note: 'The revival is seen only by the clean-up (\'left on the target, could not be deleted: customer … (still found after its delete answered 2xx)\'), reported as the suite\'s inability, with \'Left on the target: nothing\' beside it; no check reads a deleted customer after a later create.' },
   },
   {
     // §4: Update Customer answers "the updated customer", and Find "the customer with that id": a text cut before its first character outside the BMP is not the text sent.
