@@ -142,7 +142,8 @@ export class CustomerLane {
     if (asked && this.passes.reach(at)) return asked() as Promise<T>;
     const first = sharedStep(read);
     this.sameAt.set(key, first);
-    return first();
+    // Those who asked hold it; once the phase's read went, whoever asks reads anew: the lane lets go.
+    return first().finally(() => this.sameAt.delete(key));
   }
 
   /**
@@ -337,8 +338,13 @@ export class CustomerLane {
   async preExistingUntil(why: string, id: unknown, shows: (row?: Row) => boolean, at?: ListPhase): Promise<{ prints: Map<string, string>; row?: Row }> {
     const read = async () => {
       let row: Row | undefined;
-      const prints = await this.preExisting(why, (r) => void (sameId(r[this.idField], id) && (row = r)), at);
-      return { prints, row };
+      const named = (r: Row) => void (sameId(r[this.idField], id) && (row = r));
+      // At a phase still to go, the prints are those every member shares, the row its own: one read gives both.
+      if (at !== undefined && this.passes.pending(at)) {
+        const [prints] = await Promise.all([this.preExisting(why, undefined, at), this.scanAll(why, named, false, at)]);
+        return { prints, row };
+      }
+      return { prints: await this.preExisting(why, named), row };
     };
     return (await converge(read, ({ row }) => shows(row), windowOf(this.target))).value;
   }
