@@ -47,6 +47,8 @@ export interface Scope {
 export class CustomerLane {
   /** Ids this run created (as text): every other customer is pre-existing and never changed. */
   private readonly ours = new Set<string>();
+  /** Which scope holds each of the run's customers: one the run deleted leaves it, so that a scope never deletes another customer given its id later. */
+  private readonly ownerOf = new Map<string, unknown[]>();
   /** Ids of this run's customers a delete of the run was answered 2xx for, or may have been applied to. */
   private readonly deleted = new Set<string>();
   readonly idField: string;
@@ -108,6 +110,7 @@ export class CustomerLane {
     else this.createdRecords.adopt(this.ops.remove, id);
     this.ours.add(String(id));
     owned.push(id);
+    this.ownerOf.set(String(id), owned);
   }
 
   /**
@@ -256,6 +259,9 @@ export class CustomerLane {
     if (is2xx(answer)) {
       this.createdRecords.forget(this.ops.remove, id);
       this.deleted.add(String(id));
+      const owned = this.ownerOf.get(String(id));
+      this.ownerOf.delete(String(id));
+      owned?.splice(owned.findIndex((o) => String(o) === String(id)) >>> 0, 1);
     }
     return answer;
   }
