@@ -1,4 +1,6 @@
 import { recordExchange, withExchangeLog, type Exchange } from '../http/exchanges.ts';
+import { Blocked, NotApplicable, type Check, type CheckRun } from './definition.ts';
+import type { CheckId } from '../contract/catalog.ts';
 
 /**
  * Work several checks rely on (one deletion that two checks judge), done once. Every check that
@@ -44,4 +46,54 @@ export function concurrentSteps<K, T>(keys: K[], work: (key: K) => Promise<T>): 
     }
   };
   return Object.assign(step, { settled: () => Promise.allSettled(sendAll().values()) });
+}
+
+/**
+ * Steps that must go out together to share their moments (the list checks: one read of the list
+ * per phase answers them all, helpers/records/list-passes.ts), though the checks that judge them
+ * run a few at a time: the first check asking sends every step of the checks that will run; each
+ * check gets its step's value (or its error, as its own), the step's exchanges and its notes. A
+ * step several checks judge is one key; a check's whole body may be a step of its own (check).
+ */
+export class StepBatch<C extends object> {
+  private readonly bodies = new Map<string, (ctx: C, run: CheckRun) => Promise<unknown>>();
+  private readonly stepOf = new Map<CheckId, string>();
+  private readonly batches = new WeakMap<C, (key: string) => Promise<{ value: unknown; notes: string[] }>>();
+
+  /** A step under `key`, judged by the checks `ids`: returns how a check gets its value. */
+  step<T>(key: string, ids: CheckId[], body: (ctx: C, run: CheckRun) => Promise<T>): (ctx: C, run: CheckRun) => Promise<T> {
+    this.bodies.set(key, body);
+    for (const id of ids) this.stepOf.set(id, key);
+    return async (ctx, run) => {
+      const batch = this.batches.get(ctx);
+      if (!batch) throw new Error(`the step ${key} was asked for before its batch was opened`);
+      const { value, notes } = await batch(key);
+      for (const n of notes) run.note(n);
+      return value as T;
+    };
+  }
+
+  /** A check whose body is a step of its own. */
+  check(def: Omit<Check<C>, 'run'>, body: (ctx: C, run: CheckRun) => Promise<void>): Check<C> {
+    const judge = this.step(def.id, [def.id], body);
+    return { ...def, run: judge };
+  }
+
+  /** Opens the batch of a lane's run: the steps of the checks `runs` holds go out together. */
+  open(ctx: C, runs: (id: CheckId) => boolean): void {
+    const keys = [...new Set([...this.stepOf].filter(([id]) => runs(id)).map(([, key]) => key))];
+    this.batches.set(ctx, concurrentSteps(keys, async (key) => {
+      const notes: string[] = [];
+      const run: CheckRun = {
+        notApplicable: (reason) => {
+          throw new NotApplicable(reason);
+        },
+        blocked: (by, reason) => {
+          throw new Blocked(by, reason);
+        },
+        note: (text) => void notes.push(text),
+      };
+      return { value: await this.bodies.get(key)!(ctx, run), notes };
+    }));
+  }
 }

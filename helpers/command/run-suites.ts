@@ -3,6 +3,7 @@ import { accessSync, constants, mkdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { cacheRoot, codeRoot, projectRoot } from '../core/paths.ts';
+import { CHECK_TIME_SLACK_MS, checkTimeMs } from '../core/limits.ts';
 import type { TargetConfig } from '../config/target.ts';
 import { keepForNextRun, type EarlyWorker } from './early-worker.ts';
 
@@ -56,7 +57,7 @@ const UNBOUNDED = 1000;
 /** The suites' vitest instance, with the command's signal handling (not vitest's) in place. */
 async function suiteVitest(options: SuiteRunOptions) {
   const lanes = options.concurrency ?? 1;
-  const perCheck = Math.max(60_000, options.target.timeoutMs * 8);
+  const perCheck = checkTimeMs(options.target) + CHECK_TIME_SLACK_MS;
   const before = new Map(SIGNALS.map((s) => [s, process.listeners(s)]));
   process.env.VITEST = 'true';
   process.env.TEST = 'true';

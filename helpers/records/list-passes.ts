@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { IncompleteList, type ListEnd } from './list-reader.ts';
 import { recordExchange, withExchangeLog, type Exchange } from '../http/exchanges.ts';
 
@@ -16,6 +17,19 @@ interface Reader {
 }
 
 /**
+ * The moments of a run at which its checks read a list (issue 35: at most once each, whatever the
+ * list's length): before the run's writes, after its creates and changes. (After its deletes is
+ * the after-delete batch's own read: helpers/resources/after-delete.ts.)
+ */
+export const LIST_PHASES = ['before', 'after-changes'] as const;
+export type ListPhase = (typeof LIST_PHASES)[number];
+
+/** A step that takes part in the phased reads: how far it got (the index of the last phase it asked at). */
+interface Member {
+  reached: number;
+}
+
+/**
  * Whole-list reads that several readers share (issue 35: a list of 100 000 customers read once
  * per moment, not once per check). A reader asks for a read that starts after it asked (after the
  * write it wants the list to show); the readers asking in one turn of the event loop (checks
@@ -29,20 +43,85 @@ interface Reader {
 export class ListPasses {
   private waiting: Reader[] = [];
   private gathering = false;
+  /**
+   * Phased reads: the steps taking part (see member), the readers held for each phase, and the
+   * phases whose read went. A phase's read starts once every member still going asked at it, or
+   * at a later one: one read answers every check that judges the list at that moment. A reader
+   * asking at a phase whose read went (a read again: its write had not shown yet) reads at once.
+   */
+  private readonly members = new Set<Member>();
+  private readonly held = new Map<ListPhase, Reader[]>();
+  private readonly went = new Set<ListPhase>();
+  private readonly step = new AsyncLocalStorage<Member>();
 
   constructor(private readonly read: (doing: string, visit: (item: unknown) => boolean) => Promise<ListEnd>) {}
 
-  /** Like ListReader.each (`whole`: like whole), on a read shared with the readers asking beside. */
-  async pass(doing: string, visit: (item: unknown) => boolean | void, whole = false): Promise<ListEnd> {
+  /**
+   * Runs `work` as a member of the phased reads: each phase's read waits for it to ask at that
+   * phase (or a later one), or to end. A member never waits for another's later phase, so none
+   * waits for itself; one whose work does not read at a phase holds that phase's read until it
+   * ends, so a member's work between its reads must not wait on another member's read.
+   */
+  async member<T>(work: () => Promise<T>): Promise<T> {
+    const m: Member = { reached: -1 };
+    this.members.add(m);
+    try {
+      return await this.step.run(m, work);
+    } finally {
+      this.members.delete(m);
+      this.release();
+    }
+  }
+
+  /** Marks the current member as at `phase` (it reads there, or has nothing to read before it): true if that phase's read is still to go. */
+  reach(phase: ListPhase): boolean {
+    const arrived = this.arrive(phase);
+    this.release();
+    return arrived;
+  }
+
+  /** Whether the current member's read at `phase` would be that phase's shared read (it has not gone yet). */
+  pending(phase: ListPhase): boolean {
+    return this.step.getStore() !== undefined && !this.went.has(phase);
+  }
+
+  private arrive(phase: ListPhase): boolean {
+    const m = this.step.getStore();
+    if (!m || this.went.has(phase)) return false;
+    m.reached = Math.max(m.reached, LIST_PHASES.indexOf(phase));
+    return true;
+  }
+
+  /** Like ListReader.each (`whole`: like whole), on a read shared with the readers asking beside; `at`: a member's phase (see member). */
+  async pass(doing: string, visit: (item: unknown) => boolean | void, whole = false, at?: ListPhase): Promise<ListEnd> {
     const log: Exchange[] = [];
+    const phased = at !== undefined && this.arrive(at);
     try {
       return await new Promise<ListEnd>((resolve, reject) => {
-        this.waiting.push({ doing, visit, whole, stopped: false, log, settle: { resolve, reject } });
-        this.next();
+        const reader = { doing, visit, whole, stopped: false, log, settle: { resolve, reject } };
+        if (phased) {
+          this.held.set(at, [...(this.held.get(at) ?? []), reader]);
+          this.release();
+        } else {
+          this.waiting.push(reader);
+          this.next();
+        }
       });
     } finally {
       // Each reader's report holds the read's requests, as if it had sent them (see sharedStep).
       for (const e of log) recordExchange(e);
+    }
+  }
+
+  /** Starts each phase's read whose members all reached it, in the phases' order. */
+  private release(): void {
+    for (const [i, phase] of LIST_PHASES.entries()) {
+      if (this.went.has(phase)) continue;
+      if ([...this.members].some((m) => m.reached < i)) return;
+      const readers = this.held.get(phase) ?? [];
+      this.went.add(phase);
+      this.held.delete(phase);
+      if (readers.length) void this.walk(readers);
     }
   }
 
@@ -53,12 +132,11 @@ export class ListPasses {
     // for a read going (the checks keep their pace), it starts the next.
     setImmediate(() => {
       this.gathering = false;
-      void this.walk();
+      void this.walk(this.waiting.splice(0));
     });
   }
 
-  private async walk(): Promise<void> {
-    const readers = this.waiting.splice(0);
+  private async walk(readers: Reader[]): Promise<void> {
     let live = readers.length;
     const stop = (r: Reader) => ((r.stopped = true), (live -= 1));
     const log: Exchange[] = [];

@@ -25,7 +25,7 @@ import { recordIn } from '../contract/record-in.ts';
 import { converge, windowOf } from '../core/converge.ts';
 import { movedByWrite } from '../records/server-fields.ts';
 import { requireOps, resourceOps } from '../contract/resource-ops.ts';
-import { sharedStep } from '../checks/shared-step.ts';
+import { sharedStep, StepBatch } from '../checks/shared-step.ts';
 import { atOnce } from '../core/at-once.ts';
 import { coverFields, judgeFields, keptOut, type FieldAccess } from '../resources/field-coverage.ts';
 import { leasePlace } from '../safety/lease.ts';
@@ -41,7 +41,6 @@ interface Customers {
   lab: CustomerLane;
   /** Customers the suite's shared steps make: deleted at its end. */
   suiteScope: Scope;
-  eachField: ReturnType<typeof sharedStep<Awaited<ReturnType<typeof coverFields>>>>;
   /** The steps that delete a customer and ask what its id answers then: `deletion`, and an unknown-id probe per operation. */
   afterDelete: (step: string) => Promise<Deleted>;
   /** The customer the observations without a key address, and the scope that deletes it. */
@@ -59,6 +58,27 @@ interface Deleted {
 
 /** Customers whose values the each-field coverage may take: the first this many listed, not a long list whole. */
 const OTHERS_SAMPLE = 100;
+
+/**
+ * The checks that judge the list go out as one batch (StepBatch), each a member of the lane's
+ * phased list reads (ListPasses.member): one read before the writes and one after the creates and
+ * changes answer every one of them, however many run and however long the list (issue 35). Each
+ * check says at which phase it reads.
+ */
+type ListBatch = StepBatch<Customers>;
+
+/** A customer check that reads the list: as customerCheck, its body a step of the batch, its scope deleted once the step stops reading. */
+function listCheck(batch: ListBatch, def: { id: CheckId; title: string }, body: (ctx: Customers, scope: Scope, run: CheckRun) => Promise<void>): Check<Customers> {
+  return batch.check({ ...def, changesData: true }, async (ctx, run) => {
+    const scope = ctx.lab.scope();
+    try {
+      await ctx.lab.passes.member(() => body(ctx, scope, run));
+    } finally {
+      const left = await scope.cleanUp();
+      if (left.length) run.note(`not deleted yet (the suite retries at its end): ${left.join('; ')}`);
+    }
+  });
+}
 
 /**
  * A customer check: changes data (it creates customers), owns a scope, and deletes what it
@@ -91,7 +111,9 @@ type CustomerOps = ReturnType<typeof requireOps<'list' | 'create' | 'find' | 'up
 export function customerChecks(spec: Spec, target: TargetConfig): Registry<Customers> {
   const ops = requireOps(resourceOps(spec, 'customers'), 'customers', ['list', 'create', 'find', 'update', 'remove']);
   const place = leasePlace(spec, target);
-  const entries = [lifecycle(ops, target), nearMisses(ops, target), authentication(spec, ops, target), staysDeleted(ops, target)];
+  const batch: ListBatch = new StepBatch();
+  const entries = [lifecycle(ops, target, batch), nearMisses(ops, target, batch), authentication(spec, ops, target), staysDeleted(ops, target)];
+  const running = new Set(checksOf(entries).filter((c) => selects(target.only, c) && !(c.changesData && target.readOnly)).map((c) => c.id));
   // The after-delete steps of the checks this run holds the target to go out as one batch.
   const expected = [...new Set(checksOf(entries).filter((c) => selects(target.only, c)).flatMap((c) => afterDeleteOf(c.id) ?? []))];
   return {
@@ -101,15 +123,16 @@ export function customerChecks(spec: Spec, target: TargetConfig): Registry<Custo
       const lab = new CustomerLane(client, ops, target, new CreatedRecords(currentJournal(target)));
       const suiteScope = lab.scope();
       const mine = lab.scope();
-      return {
+      const ctx: Customers = {
         client, lab, suiteScope, mine,
-        eachField: eachFieldStep(lab, suiteScope, target),
         afterDelete: afterDeleteSteps(lab, suiteScope, {
           deletion: deletionStep(lab),
           ...Object.fromEntries(unknownIdCases(ops, target).map(([variant, op, body]) => [variant, unknownIdStep(client, lab, ops, variant, op, body)])),
         }, expected),
         made: sharedStep(() => mine.make('auth')),
       };
+      batch.open(ctx, (id) => running.has(id));
+      return ctx;
     },
     // A difference another run's writes may have made is settled before it is a failure (see JUDGES_DIFFERENCES).
     settle: { prefix: 'CUS-', with: ({ lab }) => lab.settle(place) },
@@ -128,13 +151,13 @@ export function customerChecks(spec: Spec, target: TargetConfig): Registry<Custo
 
 // Cover what the target shows: each field of a customer of this run, changed alone to a value
 // another customer holds (a boolean flipped), read back by find and by list. The run deletes it.
-function eachFieldStep(lab: CustomerLane, suiteScope: Scope, target: TargetConfig) {
-  const { idField } = lab;
-  return sharedStep(async () => {
+function eachFieldStep(batch: ListBatch, target: TargetConfig) {
+  return batch.step('each-field', ['CUS-UPDATE:each-field', 'CUS-LIST:each-field-change'], ({ lab, suiteScope }) => lab.passes.member(async () => {
+    const { idField } = lab;
     const made = await suiteScope.make('each-field');
     // Reads only, so at once; a failure is said in this order, as when they went one after the other.
     const [listed, original] = await atOnce([
-      needs('CUS-LIST:array', lab.firstListedRows(OTHERS_SAMPLE, 'listing customers for values to take')),
+      needs('CUS-LIST:array', lab.firstListedRows(OTHERS_SAMPLE, 'listing customers for values to take', 'before')),
       needs('CUS-FIND', lab.readMade(made, 'reading the customer before changing its fields')),
     ] as const);
     const others = listed.filter((r) => !sameId(r[idField], made.id));
@@ -146,7 +169,7 @@ function eachFieldStep(lab: CustomerLane, suiteScope: Scope, target: TargetConfi
       resource: lab.ops.update.resource, idField, id: made.id,
       read: async (why) => (last = await lab.read(made.id, why)),
       current: async (why) => last ?? access.read(why),
-      listed: (why) => lab.listedRow(made.id, why),
+      listed: (why) => lab.listedRow(made.id, why, 'after-changes'),
       update: (body) => {
         last = undefined;
         return lab.update(made.id, body);
@@ -155,7 +178,7 @@ function eachFieldStep(lab: CustomerLane, suiteScope: Scope, target: TargetConfi
       windowMs: windowOf(target),
     };
     return coverFields(access, original, others, skip);
-  });
+  }));
 }
 
 // One deletion, judged by a MUST (no longer found nor listed) and a SHOULD (found answers 404),
@@ -216,17 +239,17 @@ function unknownIdStep(client: ApiClient, lab: CustomerLane, ops: CustomerOps, v
   };
 }
 
-function lifecycle(ops: CustomerOps, target: TargetConfig): Group<Customers> {
+function lifecycle(ops: CustomerOps, target: TargetConfig, batch: ListBatch): Group<Customers> {
   return {
     group: 'customers',
     concurrent: true,
     entries: [
-      ...creation(ops, target), ...listing(ops, target), ...updating(ops, target), ...isolation(target), ...deleting(ops), ...unknownIds(ops, target),
+      ...creation(ops, target, batch), ...listing(ops, target, batch), ...updating(ops, target, batch), ...isolation(target, batch), ...deleting(ops), ...unknownIds(ops, target),
     ],
   };
 }
 
-function creation(ops: CustomerOps, target: TargetConfig): Check<Customers>[] {
+function creation(ops: CustomerOps, target: TargetConfig, batch: ListBatch): Check<Customers>[] {
   const { idField } = target.vendor;
   return [
     customerCheck({ id: 'CUS-CREATE', title: `POST ${ops.create.path} answers 2xx with the created customer: an id and every value sent` }, async (_ctx, scope, run) => {
@@ -241,14 +264,14 @@ function creation(ops: CustomerOps, target: TargetConfig): Check<Customers>[] {
 
     // Its marker is unique to this create: a target that stores a create twice (a retried insert)
     // lists two customers carrying it.
-    customerCheck({ id: 'CUS-CREATE-ONE', title: `one POST ${ops.create.path} makes one customer: the list then holds exactly one carrying its marker` }, async ({ lab }, scope, run) => {
+    listCheck(batch, { id: 'CUS-CREATE-ONE', title: `one POST ${ops.create.path} makes one customer: the list then holds exactly one carrying its marker` }, async ({ lab }, scope, run) => {
       const field = markerField(target) ?? run.notApplicable('the customer fixture has no string field (besides emails) to carry the run marker (markerField in the vendor config)');
       const made = await scope.make('create-one');
       const marker = String(made.sent[field]);
       // Counted on a list that shows the new customer: a list read before it shows proves nothing.
       const count = async () => {
         const rows: Row[] = [];
-        await lab.scanAll('listing customers after one create', (r) => void (typeof r[field] === 'string' && r[field].includes(marker) && rows.push(r)));
+        await lab.scanAll('listing customers after one create', (r) => void (typeof r[field] === 'string' && r[field].includes(marker) && rows.push(r)), false, 'after-changes');
         return rows;
       };
       const { value: carrying } = await converge(count, (rows) => rows.some((r) => lab.isMade(r, made)), windowOf(target));
@@ -272,15 +295,13 @@ function creation(ops: CustomerOps, target: TargetConfig): Check<Customers>[] {
   ];
 }
 
-function listing(ops: CustomerOps, target: TargetConfig): Check<Customers>[] {
+function listing(ops: CustomerOps, target: TargetConfig, batch: ListBatch): Check<Customers>[] {
   const { idField } = target.vendor;
   return [
-    { id: 'CUS-LIST:array', title: `GET ${ops.list.path} answers 2xx with a list: a JSON array, or an object holding exactly one`, async run({ lab }) {
-      await lab.scanAll('listing customers', () => {});
-    } },
+    batch.check({ id: 'CUS-LIST:array', title: `GET ${ops.list.path} answers 2xx with a list: a JSON array, or an object holding exactly one` }, ({ lab }) => lab.passes.member(() => lab.scanAll('listing customers', () => {}, false, 'before'))),
 
-    customerCheck({ id: 'CUS-LIST:new-and-existing', title: `GET ${ops.list.path} lists a new customer and still every customer there before` }, async ({ lab }, scope) => {
-      const before = await lab.preExisting('listing customers before creating one');
+    listCheck(batch, { id: 'CUS-LIST:new-and-existing', title: `GET ${ops.list.path} lists a new customer and still every customer there before` }, async ({ lab }, scope) => {
+      const before = await lab.preExisting('listing customers before creating one', undefined, 'before');
       const made = await scope.make('list');
       // Every page, read again until the new customer shows (within the convergence window).
       const read = async () => {
@@ -289,7 +310,7 @@ function listing(ops: CustomerOps, target: TargetConfig): Check<Customers>[] {
         await lab.scanAll('listing customers after creating one', (r) => {
           ids.add(String(r[idField]));
           present ||= lab.isMade(r, made);
-        });
+        }, false, 'after-changes');
         return { ids, present };
       };
       const { value: after } = await converge(read, (v) => v.present, windowOf(target));
@@ -305,8 +326,9 @@ function listing(ops: CustomerOps, target: TargetConfig): Check<Customers>[] {
   ];
 }
 
-function updating(ops: CustomerOps, target: TargetConfig): Check<Customers>[] {
+function updating(ops: CustomerOps, target: TargetConfig, batch: ListBatch): Check<Customers>[] {
   const patch = customerPatchOf(target);
+  const eachField = eachFieldStep(batch, target);
   return [
     customerCheck({ id: 'CUS-UPDATE', title: `PATCH ${ops.update.path} applies customerPatch; the answer and a later find show it; fields not sent are unchanged` }, async ({ lab }, scope, run) => {
       if (!Object.keys(patch).length) run.notApplicable('the customer fixture has no string field to change besides the marker and emails: configure customerPatch');
@@ -331,11 +353,11 @@ function updating(ops: CustomerOps, target: TargetConfig): Check<Customers>[] {
       ensure(changed.length === 0, () => `fields not sent changed: ${described(before, after, changed).join('; ')}`);
     }),
 
-    customerCheck({ id: 'CUS-UPDATE:each-field', title: `PATCH ${ops.update.path} of each field a customer shows, alone, to a value another customer holds (a boolean flipped): a later find shows it and nothing else changed` }, async ({ eachField }, _scope, run) => {
-      judgeFields(run, await eachField(), 'found');
+    customerCheck({ id: 'CUS-UPDATE:each-field', title: `PATCH ${ops.update.path} of each field a customer shows, alone, to a value another customer holds (a boolean flipped): a later find shows it and nothing else changed` }, async (ctx, _scope, run) => {
+      judgeFields(run, await eachField(ctx, run), 'found');
     }),
-    customerCheck({ id: 'CUS-LIST:each-field-change', title: `GET ${ops.list.path} still lists the customer after each change of one of its fields, with the value a find shows` }, async ({ eachField }, _scope, run) => {
-      judgeFields(run, await eachField(), 'listed');
+    customerCheck({ id: 'CUS-LIST:each-field-change', title: `GET ${ops.list.path} still lists the customer after each change of one of its fields, with the value a find shows` }, async (ctx, _scope, run) => {
+      judgeFields(run, await eachField(ctx, run), 'listed');
     }),
   ];
 }
@@ -376,22 +398,22 @@ function unknownIds(ops: CustomerOps, target: TargetConfig): Check<Customers>[] 
 
 // Two identical customers (same body, same marker): an implementation that addresses records
 // by anything but the id hits the twin. Every customer there before must stay exactly as it was.
-function isolation(target: TargetConfig): Check<Customers>[] {
+function isolation(target: TargetConfig, batch: ListBatch): Check<Customers>[] {
   const patch = customerPatchOf(target);
   const cases: [string, string, (lab: CustomerLane, id: unknown) => Promise<Answer>][] = [
     ['update', 'updating', (lab, id) => lab.update(id, patch)],
     ['delete', 'deleting', (lab, id) => lab.remove(id)],
   ];
-  return cases.map(([variant, doing, act]) => customerCheck({ id: `CUS-ISOLATION:${variant}`, title: `${doing} one customer leaves its identical twin and every pre-existing customer as they were` }, async ({ lab }, scope) => {
+  return cases.map(([variant, doing, act]) => listCheck(batch, { id: `CUS-ISOLATION:${variant}`, title: `${doing} one customer leaves its identical twin and every pre-existing customer as they were` }, async ({ lab }, scope) => {
     const twin = await scope.make(`isolation ${variant}`);
     const addressed = await scope.make(`isolation ${variant}`);
     const twinBefore = await lab.readMade(twin, 'reading the twin before');
-    const before = await lab.preExisting('listing customers before');
+    const before = await lab.preExisting('listing customers before', undefined, 'before');
     const answer = await act(lab, addressed.id);
     needsThat(variant === 'update' ? 'CUS-UPDATE' : 'CUS-DELETE', is2xx(answer), () => `the ${variant} itself failed, so isolation cannot be judged: it ${said(answer)}`);
     // The fence: what follows is judged on reads after the list shows the change itself.
     const shows = variant === 'update' ? (row?: Row) => !row || mismatches(pick(patch, Object.keys(row)), row).length === 0 : (row?: Row) => !row || lab.isAnother(row, addressed);
-    const { prints: after, row } = await lab.preExistingUntil('listing customers after', addressed.id, shows);
+    const { prints: after, row } = await lab.preExistingUntil('listing customers after', addressed.id, shows, 'after-changes');
     // A list that does not carry the changed fields cannot show the update: a find does.
     if (variant === 'update' && row && Object.keys(patch).some((k) => !(k in row))) await lab.readUntil(addressed.id, 'reading the updated customer', (r) => mismatches(patch, r).length === 0).catch(() => undefined);
     const twinAfter = await lab.read(twin.id, `reading the twin after the ${variant} of ${String(addressed.id)}`);
@@ -408,17 +430,17 @@ function isolation(target: TargetConfig): Check<Customers>[] {
 
 // Near misses of a customer's id (helpers/contract/id-near-misses.ts): never another customer, nor
 // this one unless the near miss is its id written another way; a write to one creates nothing.
-function nearMisses(ops: CustomerOps, target: TargetConfig): Group<Customers> {
+function nearMisses(ops: CustomerOps, target: TargetConfig, batch: ListBatch): Group<Customers> {
   const { idField } = target.vendor;
   const patch = customerPatchOf(target);
   const nearMiss = (miss: IdMiss, variant: 'find' | 'update' | 'delete') => {
     const op = { find: ops.find, update: ops.update, delete: ops.remove }[variant];
-    return customerCheck({ id: `CUS-ID-NEAR-MISS:${variant}:${miss.name}`, title: `${op.method} ${op.path} with ${miss.description} ${miss.canonical ? 'answers no other customer' : 'neither answers nor changes that customer or another, and creates none'}` }, async ({ client, lab }, scope, run) => {
+    return listCheck(batch, { id: `CUS-ID-NEAR-MISS:${variant}:${miss.name}`, title: `${op.method} ${op.path} with ${miss.description} ${miss.canonical ? 'answers no other customer' : 'neither answers nor changes that customer or another, and creates none'}` }, async ({ client, lab }, scope, run) => {
       // A label of its own: checks with one label make identical customers (one marker), which a broken delete may take together.
       const made = await scope.make(`near miss ${variant} ${miss.name}`);
       const near = miss.of(made.id);
       if ('unavailable' in near) return run.notApplicable(near.unavailable);
-      const before = await needs('CUS-LIST:array', lab.listedIds('listing customers before'));
+      const before = await needs('CUS-LIST:array', lab.listedIds('listing customers before', 'before'));
       if (before.has(near.id)) run.notApplicable(`${near.id} is the id of a listed customer, not a near miss`);
       const asked = `${op.method} ${op.path} with ${near.id} (${miss.description} ${String(made.id)})`;
       if (variant === 'find') {
@@ -428,7 +450,12 @@ function nearMisses(ops: CustomerOps, target: TargetConfig): Group<Customers> {
         return;
       }
       const standing = await needs('CUS-FIND', lab.readMade(made, 'reading the customer before'));
-      const answer = variant === 'update' ? await lab.update(near.id, patch) : await client.call(op, { id: near.id });
+      // Sent with no create of the run going: the checks beside it create customers after the list
+      // was read, and a target that hands out ids in order may have given the near miss to one of them.
+      const answer = await lab.alone(async () => {
+        if (lab.isOurs(near.id)) run.notApplicable(`${near.id} is the id of a customer this run created since the list was read, not a near miss`);
+        return variant === 'update' ? lab.update(near.id, patch) : client.call(op, { id: near.id });
+      });
       const found = await lab.findMade(made);
       ensure(is2xx(found), () => `${asked} ${said(answer)}, and the customer ${String(made.id)} is no longer found: GET ${ops.find.path} ${said(found)}`);
       const now = recordIn(found.json, idField, { id: made.id });
@@ -437,7 +464,7 @@ function nearMisses(ops: CustomerOps, target: TargetConfig): Group<Customers> {
         ensure(changed.length === 0, () => `${asked} ${said(answer)}, and changed the customer ${String(made.id)}: ${changed.join('; ')}`);
         // Customers the other checks create meanwhile are this run's own, not made by the write;
         // one under the near miss itself is this write's, even if a check beside it took it for its own.
-        const added = madeBy(patch, near.id, [], await needs('CUS-LIST:array', lab.listedBesides(before, 'listing customers after')), idField).filter((id) => sameId(id, near.id) || !lab.isOurs(id));
+        const added = madeBy(patch, near.id, [], await needs('CUS-LIST:array', lab.listedBesides(before, 'listing customers after', 'after-changes')), idField).filter((id) => sameId(id, near.id) || !lab.isOurs(id));
         for (const id of added) lab.adopt(id);
         ensure(added.length === 0, () => `${asked} ${said(answer)}, and created customers ${added.map(String).join(', ')} (deleted again at the end of the run)`);
       }

@@ -13,7 +13,8 @@ import { is2xx, NoAnswerError, type Answer, type ApiClient } from '../http/clien
 import type { CreatedRecords } from '../safety/created-records.ts';
 import { pick } from '../records/record-shapes.ts';
 import { ListReader, type ListEnd } from '../records/list-reader.ts';
-import { ListPasses } from '../records/list-passes.ts';
+import { ListPasses, type ListPhase } from '../records/list-passes.ts';
+import { sharedStep } from '../checks/shared-step.ts';
 import { isRecord, type Row } from '../contract/record.ts';
 import { recordIn } from '../contract/record-in.ts';
 import type { TwinPatch } from '../records/derived.ts';
@@ -50,6 +51,8 @@ export interface Scope {
 export class CustomerLane {
   /** Ids this run created (as text): every other customer is pre-existing and never changed. */
   private readonly ours = new Set<string>();
+  /** Which scope holds each of the run's customers: one the run deleted leaves it, so that a scope never deletes another customer given its id later. */
+  private readonly ownerOf = new Map<string, unknown[]>();
   /** Ids of this run's customers a delete of the run was answered 2xx for, or may have been applied to. */
   private readonly deleted = new Set<string>();
   /** Those a delete answered 2xx for. */
@@ -113,6 +116,7 @@ export class CustomerLane {
     else this.createdRecords.adopt(this.ops.remove, id);
     this.ours.add(String(id));
     owned.push(id);
+    this.ownerOf.set(String(id), owned);
   }
 
   /**
@@ -122,15 +126,33 @@ export class CustomerLane {
    * call, shared with the other checks asking at once (ListPasses); one `held` under the lane's
    * lock (see alone) reads alone.
    */
-  scan(why: string, visit: (row: Row) => boolean | void, held = false, whole = false): Promise<ListEnd> {
+  scan(why: string, visit: (row: Row) => boolean | void, held = false, whole = false, at?: ListPhase): Promise<ListEnd> {
     const doing = `${why}: GET ${this.ops.list.path}`;
     const each = (item: unknown) => (isRecord(item) ? visit(item) : false);
-    return held ? this.lists[whole ? 'whole' : 'each'](this.ops.list.path, doing, each) : this.passes.pass(doing, each, whole);
+    return held ? this.lists[whole ? 'whole' : 'each'](this.ops.list.path, doing, each) : this.passes.pass(doing, each, whole, at);
   }
 
-  /** Like scan, for a judgement that needs every customer: a list whose end is unknown blocks the check (IncompleteList: the suite's limit, not the target's failure). */
-  async scanAll(why: string, visit: (row: Row) => boolean | void, held = false): Promise<void> {
-    await this.scan(why, visit, held, true);
+  /** Like scan, for a judgement that needs every customer: a list whose end is unknown blocks the check (IncompleteList: the suite's limit, not the target's failure). `at`: the phase of a member of the phased reads (ListPasses.member). */
+  async scanAll(why: string, visit: (row: Row) => boolean | void, held = false, at?: ListPhase): Promise<void> {
+    await this.scan(why, visit, held, true, at);
+  }
+
+  /**
+   * What several members ask of a phase's read in the same words (the ids listed, the
+   * pre-existing customers' prints), kept once and handed to each: a long list's ids once, not once
+   * a check. Read-only for those it is handed to. A phase whose read went reads anew.
+   */
+  private readonly sameAt = new Map<string, () => Promise<unknown>>();
+  private once<T>(kind: string, at: ListPhase | undefined, read: () => Promise<T>): Promise<T> {
+    if (at === undefined || !this.passes.pending(at)) return read();
+    const key = `${kind} ${at}`;
+    const asked = this.sameAt.get(key);
+    // The first to ask reads at the phase; the others only say they are there.
+    if (asked && this.passes.reach(at)) return asked() as Promise<T>;
+    const first = sharedStep(read);
+    this.sameAt.set(key, first);
+    // Those who asked hold it; once the phase's read went, whoever asks reads anew: the lane lets go.
+    return first().finally(() => this.sameAt.delete(key));
   }
 
   /**
@@ -246,6 +268,9 @@ export class CustomerLane {
       this.createdRecords.forget(this.ops.remove, id);
       this.deleted.add(String(id));
       this.removed.add(String(id));
+      const owned = this.ownerOf.get(String(id));
+      this.ownerOf.delete(String(id));
+      owned?.splice(owned.findIndex((o) => String(o) === String(id)) >>> 0, 1);
     }
     return answer;
   }
@@ -266,30 +291,32 @@ export class CustomerLane {
   }
 
   /** The ids of every customer listed, every page (see scan), not the rows: a list may hold tens of thousands. A broken list fails the check, one whose end is unknown blocks it. */
-  async listedIds(why: string): Promise<Set<string>> {
-    const ids = new Set<string>();
-    await this.scanAll(why, (row) => void ids.add(String(row[this.idField])));
-    return ids;
+  listedIds(why: string, at?: ListPhase): Promise<Set<string>> {
+    return this.once('ids', at, async () => {
+      const ids = new Set<string>();
+      await this.scanAll(why, (row) => void ids.add(String(row[this.idField])), false, at);
+      return ids;
+    });
   }
 
   /** The customers listed whose ids are not among `known` (see listedIds). */
-  async listedBesides(known: Set<string>, why: string): Promise<Row[]> {
+  async listedBesides(known: Set<string>, why: string, at?: ListPhase): Promise<Row[]> {
     const rows: Row[] = [];
-    await this.scanAll(why, (row) => void (known.has(String(row[this.idField])) || rows.push(row)));
+    await this.scanAll(why, (row) => void (known.has(String(row[this.idField])) || rows.push(row)), false, at);
     return rows;
   }
 
   /** The first `count` customers listed: values a check may take from other customers, without reading a long list whole. */
-  async firstListedRows(count: number, why: string): Promise<Row[]> {
+  async firstListedRows(count: number, why: string, at?: ListPhase): Promise<Row[]> {
     const rows: Row[] = [];
-    await this.scan(why, (row) => rows.push(row) >= count);
+    await this.scan(why, (row) => rows.push(row) >= count, false, false, at);
     return rows;
   }
 
   /** The customer the list names under `id`, searching page by page until found; undefined when the whole list does not name it. */
-  async listedRow(id: unknown, why: string): Promise<Row | undefined> {
+  async listedRow(id: unknown, why: string, at?: ListPhase): Promise<Row | undefined> {
     let found: Row | undefined;
-    await this.scanAll(why, (row) => Boolean(sameId(row[this.idField], id) && (found = row)));
+    await this.scanAll(why, (row) => Boolean(sameId(row[this.idField], id) && (found = row)), false, at);
     return found;
   }
 
@@ -304,27 +331,35 @@ export class CustomerLane {
    * The customers of the whole list this run did not create: their ids, each with a fingerprint
    * of its fields (not the row: a list may hold tens of thousands).
    */
-  async preExisting(why: string, also?: (row: Row) => void): Promise<Map<string, string>> {
-    const prints = new Map<string, string>();
-    // Not those a run of this suite marked (this run's lease, another run's customers): the suite's, not the implementation's.
-    const field = markerField(this.target);
-    const suites = (r: Row) => field !== undefined && runIdOf(r[field], markerBase(this.target)) !== undefined;
-    await this.scanAll(why, (row) => {
-      also?.(row);
-      if (!this.isOurs(row[this.idField]) && !suites(row)) prints.set(String(row[this.idField]), fingerprint(row));
-    });
-    return prints;
+  preExisting(why: string, also?: (row: Row) => void, at?: ListPhase): Promise<Map<string, string>> {
+    const read = async () => {
+      const prints = new Map<string, string>();
+      // Not those a run of this suite marked (this run's lease, another run's customers): the suite's, not the implementation's.
+      const field = markerField(this.target);
+      const suites = (r: Row) => field !== undefined && runIdOf(r[field], markerBase(this.target)) !== undefined;
+      await this.scanAll(why, (row) => {
+        also?.(row);
+        if (!this.isOurs(row[this.idField]) && !suites(row)) prints.set(String(row[this.idField]), fingerprint(row));
+      }, false, at);
+      return prints;
+    };
+    return also ? read() : this.once('prints', at, read);
   }
 
   /**
    * preExisting, read again until `shows` holds for what the list names under `id` (undefined:
    * not listed): the fence after a check's own write to `id`. Also gives that row.
    */
-  async preExistingUntil(why: string, id: unknown, shows: (row?: Row) => boolean): Promise<{ prints: Map<string, string>; row?: Row }> {
+  async preExistingUntil(why: string, id: unknown, shows: (row?: Row) => boolean, at?: ListPhase): Promise<{ prints: Map<string, string>; row?: Row }> {
     const read = async () => {
       let row: Row | undefined;
-      const prints = await this.preExisting(why, (r) => void (sameId(r[this.idField], id) && (row = r)));
-      return { prints, row };
+      const named = (r: Row) => void (sameId(r[this.idField], id) && (row = r));
+      // At a phase still to go, the prints are those every member shares, the row its own: one read gives both.
+      if (at !== undefined && this.passes.pending(at)) {
+        const [prints] = await Promise.all([this.preExisting(why, undefined, at), this.scanAll(why, named, false, at)]);
+        return { prints, row };
+      }
+      return { prints: await this.preExisting(why, named), row };
     };
     return (await converge(read, ({ row }) => shows(row), windowOf(this.target))).value;
   }

@@ -25,14 +25,16 @@ export function wholeListRead({ exchange: { request } }: LoggedRequest): WholeLi
 /**
  * The whole-list reads in a request log, per list and phase (preflight, baseline, lease, suites,
  * after-run clean-up). Given the ids of the checks' exchanges (result.json), the suites' reads
- * are told apart: "checks", and "suites" for the rest (the frame at each lane's end, a lane's
- * closing verification).
+ * are told apart: "checks", "first record" for those of `firstRecord` (reads that stop at the
+ * first record listed: the operations pass, the observations), and "suites" for the rest (the
+ * frame at each lane's end, a lane's closing verification).
  */
-export function wholeListReads(log: LoggedRequest[], ofChecks?: Set<string>): Record<WholeList, Record<string, number>> {
+export function wholeListReads(log: LoggedRequest[], ofChecks?: Set<string>, firstRecord?: Set<string>): Record<WholeList, Record<string, number>> {
   const counts: Record<WholeList, Record<string, number>> = { customers: {}, 'team-members': {} };
   for (const entry of log) {
     const list = wholeListRead(entry);
-    const phase = entry.phase === 'suites' && ofChecks?.has(entry.exchange.id ?? '') ? 'checks' : entry.phase;
+    const id = entry.exchange.id ?? '';
+    const phase = entry.phase !== 'suites' ? entry.phase : ofChecks?.has(id) ? 'checks' : firstRecord?.has(id) ? 'first record' : entry.phase;
     if (list) counts[list][phase] = (counts[list][phase] ?? 0) + 1;
   }
   return counts;

@@ -8,6 +8,7 @@ import { loadCatalog, requirementOf, type CheckId } from '../contract/catalog.ts
 import type { Spec } from '../contract/spec.ts';
 import { withExchangeLog } from '../http/exchanges.ts';
 import { redactor } from '../http/redact.ts';
+import { checkTimeMs } from '../core/limits.ts';
 import { Interference, JUDGES_DIFFERENCES } from '../safety/interference.ts';
 import { Frame } from '../safety/frame.ts';
 import type { CheckMeta, ObservationMeta } from '../model/check-meta.ts';
@@ -152,7 +153,7 @@ function check(def: Pick<Check<unknown>, 'id' | 'title' | 'changesData'>, place:
       note: (text) => meta.notes.push(redact(text)),
     };
     try {
-      await withExchangeLog(meta.exchanges, () => body(run).catch(async (e: unknown) => {
+      await withExchangeLog(meta.exchanges, () => inTime(body(run), checkTimeMs(target)).catch(async (e: unknown) => {
         await settleDifference(def.id, e);
         throw e;
       }));
@@ -161,6 +162,24 @@ function check(def: Pick<Check<unknown>, 'id' | 'title' | 'changesData'>, place:
       conclude(meta, failure, requirement.level === 'SHOULD' && !target.strict, redact, context);
     }
   });
+}
+
+/**
+ * The check's work, or Blocked by the suite once its time is up: how long a check takes is the
+ * suite's patience (a long list read whole, a slow target), never the target's failure. The work
+ * goes on meanwhile (its scope still deletes what it made); the after-run clean-up covers the rest.
+ */
+async function inTime<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Blocked('the suite', `the check's time ran out (${Math.round(ms / 1000)} s, eight times --timeout): it did not finish, so nothing was judged`)), ms);
+  });
+  work.catch(() => undefined);
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
