@@ -62,7 +62,7 @@ describe.concurrent('customer and team member suites', () => {
     expect(cli.code, cli.stderr).toBe(0);
     expect(result.suiteErrors).toEqual([]);
     expect(idsWith(ours, ['failed', 'warning', 'not-applicable', 'skipped'])).toEqual([]);
-    expect(ours.length).toBe(40);
+    expect(ours.length).toBe(41);
     expect(result.observations.filter((o) => SUITES.includes(o.resource))).toHaveLength(8);
     expect(after.customers).toEqual(before.customers);
     expect(after.teamMembers).toEqual(before.teamMembers);
@@ -86,7 +86,7 @@ describe.concurrent('customer and team member suites', () => {
     const { cli, before, after, ours, result } = await run(['--read-only']);
     expect(cli.code, cli.stderr).toBe(0);
     expect(idsWith(ours, ['passed'])).toEqual(['CUS-LIST:array', 'TM-FIND', ...['find:leading-zero', 'find:other-case', 'find:prefix', 'find:suffix'].map((v) => `TM-ID-NEAR-MISS:${v}`), 'TM-LIST']);
-    expect(idsWith(ours, ['skipped'])).toHaveLength(33);
+    expect(idsWith(ours, ['skipped'])).toHaveLength(34);
     const methods = new Set([...ours, ...result.observations.filter((o) => SUITES.includes(o.resource))].flatMap((c) => c.exchanges.map((e) => e.request.method)));
     expect([...methods]).toEqual(['GET']);
     expect(after.customers).toEqual(before.customers);
