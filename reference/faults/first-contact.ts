@@ -32,7 +32,7 @@ export const firstContactFaults: Fault[] = [
     kills: ['CUS-LIST:new-and-existing', 'CUS-UPDATE'],
     orderDependent: {
       // Any check that finds, updates or lists a customer of its own after another check's delete may find it moved: the families, not a list of the victims seen so far.
-      checks: ['CUS-ISOLATION:*', 'CUS-UPDATE:*', 'CUS-LIST:*', 'CUS-ID-NEAR-MISS:*', 'CUS-UNKNOWN-*', 'CUS-FIND', 'CUS-DELETE', 'CUS-DELETE-404:*'],
+      checks: ['CUS-ISOLATION:*', 'CUS-UPDATE:*', 'CUS-LIST:*', 'CUS-ID-NEAR-MISS:*', 'CUS-UNKNOWN-*', 'CUS-FIND', 'CUS-DELETE', 'CUS-DELETE:*', 'CUS-DELETE-404:*'],
       why: 'which customers a delete shifts depends on which of the concurrent customer checks deletes first, and so which checks find their customer moved',
     },
     firstContact: { round: '2026-11-29', outcome: 'wrong', verdict: "exit 1: CUS-LIST:new-and-existing, CUS-UPDATE, CUS-UPDATE:each-field, CUS-LIST:each-field-change, CUS-ID-NEAR-MISS:update:prefix failed; CUS-ISOLATION:delete blocked; 4 customers left (reported)", note: "Right exit, wrong cause: the reasons blame the update ('fields not sent changed') and a near-miss PATCH ('answered 404, and changed the customer'); the check about deletes touching others (CUS-ISOLATION:delete) was blocked because its customer had already been shifted away. The leftovers are reported honestly." },

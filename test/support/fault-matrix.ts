@@ -263,7 +263,7 @@ function expectBlocks(faults: Fault[], result: ReturnType<typeof readResult>) {
 export function faultMatrix(file: string): void {
   const share = shareOf(file);
   const mine = faultRuns(FAULTS.filter((f) => onlyNamed(f.name))).filter((_, i) => i % share.of === share.index);
-  describe(`fault catalog (share ${share.index + 1} of ${share.of})`, () => {
+  describe.concurrent(`fault catalog (share ${share.index + 1} of ${share.of})`, () => {
     test.for(mine.map((run) => [run.map((f) => f.name).join(' + '), run] as const))('%s: caught', async ([, faults]) => {
       const run = await runAgainst(faults, false, [], exploreArgs(faults));
       const result = readResult(run);
