@@ -263,6 +263,8 @@ function expectBlocks(faults: Fault[], result: ReturnType<typeof readResult>) {
 export function faultMatrix(file: string): void {
   const share = shareOf(file);
   const mine = faultRuns(FAULTS.filter((f) => onlyNamed(f.name))).filter((_, i) => i % share.of === share.index);
+  // Two runs at once (maxConcurrency): a faulty target keeps a run waiting out convergence windows
+  // most of its time (a share took 91 s of wall for 38 CPU-s one run at a time).
   describe.concurrent(`fault catalog (share ${share.index + 1} of ${share.of})`, () => {
     test.for(mine.map((run) => [run.map((f) => f.name).join(' + '), run] as const))('%s: caught', async ([, faults]) => {
       const run = await runAgainst(faults, false, [], exploreArgs(faults));
