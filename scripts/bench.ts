@@ -18,7 +18,7 @@ import { projectRoot } from '../helpers/core/paths.ts';
 import { REQUEST_LOG_FILE } from '../helpers/results/report-files.ts';
 import { OPTIONS } from '../helpers/command/option-table.ts';
 import { startReference, type ReferenceOptions } from '../reference/server.ts';
-import { wholeListRead, type LoggedRequest } from '../helpers/results/list-reads.ts';
+import { wholeListReads, type LoggedRequest } from '../helpers/results/list-reads.ts';
 
 const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
 
@@ -277,11 +277,10 @@ async function scale(): Promise<void> {
     let requests = 0;
     const whole = { customers: 0, 'team-members': 0 };
     try {
-      for (const line of readFileSync(join(dir, REQUEST_LOG_FILE), 'utf8').trim().split('\n')) {
-        requests += 1;
-        const list = wholeListRead(JSON.parse(line) as LoggedRequest);
-        if (list) whole[list] += 1;
-      }
+      const log = readFileSync(join(dir, REQUEST_LOG_FILE), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as LoggedRequest);
+      requests = log.length;
+      const reads = wholeListReads(log);
+      for (const list of ['customers', 'team-members'] as const) whole[list] = Object.values(reads[list]).reduce((a, b) => a + b, 0);
     } catch {
       // no request log
     }
