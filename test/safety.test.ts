@@ -13,6 +13,7 @@ import { expectNoKeys, reportFiles } from './support/safety.ts';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { REQUEST_LOG_FILE } from '../helpers/results/report-files.ts';
 
 const running: RunningReference[] = [];
 afterAll(() => Promise.all(running.map((r) => r.close())));
@@ -45,10 +46,10 @@ describe.concurrent('a misbehaving target', () => {
     const run = await runInProcess(['--base-url', ref.url, '--summary', summary], env(ref));
     expect(run.code, run.stderr).toBe(0);
     const files = [...reportFiles(run), summary];
-    for (const name of ['result.json', 'report.html', 'junit.xml', 'exchanges.har', 'requests.jsonl']) expect(files).toContain(join(run.reportDir, name));
+    for (const name of ['result.json', 'report.html', 'junit.xml', 'exchanges.har', REQUEST_LOG_FILE]) expect(files).toContain(join(run.reportDir, name));
     // The echo reached the reports, redacted: the target did send the keys.
-    expect(readFileSync(join(run.reportDir, 'requests.jsonl'), 'utf8')).toContain('<$SCHEDULING_API_KEY, base64>');
-    expect(readFileSync(join(run.reportDir, 'requests.jsonl'), 'utf8')).toContain('<$SCHEDULING_EXPIRED_KEY, base64');
+    expect(readFileSync(join(run.reportDir, REQUEST_LOG_FILE), 'utf8')).toContain('<$SCHEDULING_API_KEY, base64>');
+    expect(readFileSync(join(run.reportDir, REQUEST_LOG_FILE), 'utf8')).toContain('<$SCHEDULING_EXPIRED_KEY, base64');
     expectNoKeys(run, [ref.apiKey, ref.expiredKey], files);
     expect(ref.state.snapshot()).toEqual(before);
   });
@@ -206,7 +207,7 @@ describe.concurrent('a misbehaving target', () => {
     expect(result(run).verdict).toBe('incomplete');
     const left = ref.state.snapshot().customers.filter((c) => !known.has(String(c.id)));
     expect(left).toHaveLength(1);
-    const sent = readFileSync(join(run.reportDir, 'requests.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l).exchange);
+    const sent = readFileSync(join(run.reportDir, REQUEST_LOG_FILE), 'utf8').trim().split('\n').map((l) => JSON.parse(l).exchange);
     const posts = sent.filter((x) => x.request.method === 'POST');
     const lost = posts.find((x) => x.error);
     expect(lost, 'the create whose connection was dropped').toBeDefined();
@@ -259,7 +260,7 @@ describe('interruption', () => {
   const stopping = ({ stderr }: { stderr: string }) => /SIGINT: no new checks start/.test(stderr);
   const cleaningUp = ({ reportDir }: { reportDir: string }) => {
     try {
-      return readFileSync(join(reportDir, 'requests.jsonl'), 'utf8').includes('"phase":"after-run clean-up"');
+      return readFileSync(join(reportDir, REQUEST_LOG_FILE), 'utf8').includes('"phase":"after-run clean-up"');
     } catch {
       return false;
     }
