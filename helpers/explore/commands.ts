@@ -212,6 +212,7 @@ class UpdateBusiness extends Command {
   protected async act(m: Model, w: World, step: Step) {
     const form = formOf(true, this.form);
     m.businessWritten = true;
+    this.label = '';
     let sent: Row = {};
     let answered: Answer[] = [];
     for (const plan of this.then ? [this.plan, this.then] : [this.plan]) {
@@ -223,7 +224,8 @@ class UpdateBusiness extends Command {
       sent = { ...sent, ...body };
     }
     if (this.then) this.label += ', no read between';
-    const after = await w.business.read();
+    // Reads may lag (converge): read until what was sent shows, within the window, as the customers' and members' updates do.
+    const after = (await converge(() => w.business.read(), (row) => Object.keys(sent).every((f) => showsValue(row, f, sent[f])), windowOf(w.target))).value;
     // Whatever the headers, a success is "business updated" (section 4); a refusal of a header form or a value is the target's choice.
     const again = { write: () => w.business.update(sent, undefined, headersOf(form)), read: () => w.business.read(), windowMs: windowOf(w.target) };
     if (answered.every(is2xx)) await judgeUpdate('the business', this.label, sent, m.business, after, w.fields.map((f) => f.name), w.updateOp.resource, again);
