@@ -14,6 +14,8 @@ import { movedByWrite, type Rewrite } from '../records/server-fields.ts';
 import { showsValue } from '../records/record-history.ts';
 import { writableFields, pick } from '../records/record-shapes.ts';
 import { customerFixture, customerPatchOf, markerField } from '../records/fixtures.ts';
+import { fixtureFields } from '../records/marker-field.ts';
+import { markedValue } from '../records/run-marker.ts';
 import { echoesKey, recordValuesShown } from '../checks/disclosure.ts';
 import { converge, windowOf } from '../core/converge.ts';
 import type { BusinessLane } from '../resources/business-lane.ts';
@@ -111,35 +113,57 @@ abstract class Command implements fc.AsyncCommand<Model, World> {
 /** The business fields exploration may change: shown, of their documented type, not null before the run (putting null back may not work). */
 const changeable = (w: World, m: Model) => w.fields.filter((nf) => !w.business.unchangeable(nf) && m.snapshot[nf.name] !== null);
 
-function businessBody(w: World, m: Model, plan: FieldPlan): Row {
+/**
+ * A business update's body, against the business as `current` holds it. A refused one may carry
+ * null in any field: a request without a valid key is refused whatever its body, and changes nothing.
+ */
+function businessBody(w: World, m: Model, plan: FieldPlan, refused = false, current = m.business): Row {
   const fields = changeable(w, m);
   const body: Row = {};
   for (const i of plan.picks) {
     const nf = fields[i % Math.max(fields.length, 1)];
     if (!nf || nf.name in body) continue;
-    const candidates = candidateValues(nf, w.target.vendor.businessValues, m.business[nf.name], m.snapshot[nf.name], w.target.runId);
+    const candidates = candidateValues(nf, w.target.vendor.businessValues, current[nf.name], m.snapshot[nf.name], w.target.runId);
     body[nf.name] = valueFor(plan.sources[i], {
-      current: m.business[nf.name], original: m.snapshot[nf.name], others: 'unavailable' in candidates ? [] : candidates.map((c) => c.value),
-      nullable: Boolean(nf.field.nullable), marker: markerKind(nf), runId: w.target.runId,
+      current: current[nf.name], original: m.snapshot[nf.name], others: 'unavailable' in candidates ? [] : candidates.map((c) => c.value),
+      nullable: refused || Boolean(nf.field.nullable), length: plan.lengths[i], marker: markerKind(nf), runId: w.target.runId,
     });
   }
   return body;
 }
 
-/** A record's fields a client may write, as the target shows them, but the run marker's and the vendor's kept out. */
-function writable(w: World, row: Row, keptOut: string[] = []): string[] {
-  const marker = markerField(w.target);
-  return writableFields(row, w.target.vendor.idField).filter((f) => f !== marker && !keptOut.includes(f) && row[f] !== null && typeof row[f] !== 'object');
+/**
+ * A record's fields exploration may write: those the target shows and a client is known to send
+ * (`sendable`: the vendor's fixture and patch, or a field an update was seen to take), the
+ * vendor's kept out. A field the target keeps itself may take a write it never shows, which no
+ * restore could see to undo: one not known to be a client's is not written.
+ */
+function writable(w: World, row: Row, sendable: Iterable<string>, keptOut: string[] = []): string[] {
+  const known = new Set(sendable);
+  return writableFields(row, w.target.vendor.idField).filter((f) => known.has(f) && !keptOut.includes(f) && row[f] !== null && typeof row[f] !== 'object');
 }
 
-function recordBody(w: World, row: Row, others: Row[], plan: FieldPlan, keptOut?: string[]): Row {
-  const names = writable(w, row, keptOut);
+/** The fields a client sends a customer: the vendor's fixture and patch (the run marker's among them). */
+const customerFields = (w: World) => [...Object.keys(w.target.vendor.customerFixture), ...Object.keys(customerPatchOf(w.target))];
+
+/**
+ * A customer's or member's update body. `marked`: the record carries the run marker, so its
+ * marker field is written like any other, but with a value that keeps the marker (another label).
+ */
+function recordBody(w: World, row: Row, others: Row[], plan: FieldPlan, sendable: Iterable<string>, keptOut?: string[], marked = false): Row {
+  const names = writable(w, row, sendable, keptOut);
+  const marker = marked ? markerField(w.target) : undefined;
   const body: Row = {};
   for (const i of plan.picks) {
     const name = names[i % Math.max(names.length, 1)];
     if (!name || name in body) continue;
+    const s = plan.sources[i];
+    if (name === marker) {
+      body[name] = s.kind === 'own' ? row[name] : markedValue(String(w.target.vendor.customerFixture[name] ?? ''), w.target.runId, `explore-${i}-${plan.lengths[i]}`);
+      continue;
+    }
     const held = others.map((o) => o[name]).filter((v) => v !== undefined && v !== null && typeof v === typeof row[name]);
-    body[name] = valueFor(plan.sources[i], { current: row[name], original: row[name], others: held, nullable: false, marker: 'text', runId: w.target.runId });
+    body[name] = valueFor(s, { current: row[name], original: row[name], others: held, nullable: false, length: plan.lengths[i], marker: 'text', runId: w.target.runId });
   }
   return body;
 }
@@ -176,22 +200,36 @@ const formOf = (update: boolean, n: number | null): HeaderForm => (n === null ? 
 const headersOf = (f: HeaderForm) => ({ headers: f.headers });
 const withForm = (f: HeaderForm) => (f.name ? ` ${f.name}` : '');
 
+/**
+ * An update of the business, or two in a row with the read only after both (`then`): each update
+ * changes the fields it sends and leaves the others as they are, so the model knows what both
+ * leave, each field as the last update that sent it.
+ */
 class UpdateBusiness extends Command {
-  constructor(private readonly plan: FieldPlan, private readonly form: number | null) {
+  constructor(private readonly plan: FieldPlan, private readonly form: number | null, private readonly then?: FieldPlan) {
     super();
   }
   protected async act(m: Model, w: World, step: Step) {
-    const body = businessBody(w, m, this.plan);
     const form = formOf(true, this.form);
-    this.label = `${w.updateOp.method} ${w.updateOp.path} ${show(body)}${withForm(form)}`;
     m.businessWritten = true;
-    const answer = await w.business.update(body, undefined, headersOf(form));
-    this.label += ` → ${said(answer)}`;
-    const after = await w.business.read();
+    this.label = '';
+    let sent: Row = {};
+    let answered: Answer[] = [];
+    for (const plan of this.then ? [this.plan, this.then] : [this.plan]) {
+      const body = businessBody(w, m, plan, false, { ...m.business, ...sent });
+      this.label += `${this.label ? ', then ' : `${w.updateOp.method} ${w.updateOp.path} `}${show(body)}${withForm(form)}`;
+      const answer = await w.business.update(body, undefined, headersOf(form));
+      this.label += ` → ${said(answer)}`;
+      answered = [...answered, answer];
+      sent = { ...sent, ...body };
+    }
+    if (this.then) this.label += ', no read between';
+    // Reads may lag (converge): read until what was sent shows, within the window, as the customers' and members' updates do.
+    const after = (await converge(() => w.business.read(), (row) => Object.keys(sent).every((f) => showsValue(row, f, sent[f])), windowOf(w.target))).value;
     // Whatever the headers, a success is "business updated" (section 4); a refusal of a header form or a value is the target's choice.
-    const again = { write: () => w.business.update(body, undefined, headersOf(form)), read: () => w.business.read(), windowMs: windowOf(w.target) };
-    if (is2xx(answer)) await judgeUpdate('the business', this.label, body, m.business, after, w.fields.map((f) => f.name), w.updateOp.resource, again);
-    else step.recorded = `answered ${answer.status}${withForm(form)} (the contract shows no formats, validation errors or answers to other media types: recorded, not judged)`;
+    const again = { write: () => w.business.update(sent, undefined, headersOf(form)), read: () => w.business.read(), windowMs: windowOf(w.target) };
+    if (answered.every(is2xx)) await judgeUpdate('the business', this.label, sent, m.business, after, w.fields.map((f) => f.name), w.updateOp.resource, again);
+    else step.recorded = `answered ${answered.map(said).join(', ')}${withForm(form)} (the contract shows no formats, validation errors or answers to other media types: recorded, not judged)`;
     m.business = after;
   }
 }
@@ -204,7 +242,7 @@ class RefusedBusiness extends Command {
     if (!this.update && this.refusals.length > 1) return this.several(m, w);
     const r = w.refusals[this.refusals[0] % w.refusals.length];
     const op = this.update ? w.updateOp : w.retrieveOp;
-    const body = this.update ? businessBody(w, m, this.plan) : undefined;
+    const body = this.update ? businessBody(w, m, this.plan, true) : undefined;
     const form = formOf(this.update, this.form);
     this.label = `${op.method} ${op.path}${body ? ` ${show(body)}` : ''} ${r.name}${withForm(form)}`;
     if (this.update) m.businessWritten = true;
@@ -261,7 +299,10 @@ class CreateCustomer extends Command {
   protected async act(m: Model, w: World, step: Step) {
     const fixture = customerFixture(w.target, `explore-${m.customers.length}`);
     const shape = m.customers.find((c) => !c.gone)?.record ?? fixture;
-    const body = { ...fixture, ...recordBody(w, shape, m.customers.map((c) => c.record), this.plan, w.target.vendor.fieldsNotToChange?.customers) };
+    // The marker keeps the create's own label: the fixture's.
+    const marker = markerField(w.target);
+    const keptOut = [...(w.target.vendor.fieldsNotToChange?.customers ?? []), ...(marker ? [marker] : [])];
+    const body = { ...fixture, ...recordBody(w, shape, m.customers.map((c) => c.record), this.plan, customerFields(w), keptOut) };
     const ops = w.customers.ops;
     this.label = `${ops.create.method} ${ops.create.path} ${show(body)}`;
     const answer = await w.customers.creatingOutside(() => w.client.call(ops.create, { body }));
@@ -296,7 +337,7 @@ class UpdateCustomer extends Command {
   }
   protected async act(m: Model, w: World, step: Step) {
     const c = live(m)[this.n % live(m).length];
-    const body = recordBody(w, c.record, m.customers.filter((o) => o !== c).map((o) => o.record), this.plan, w.target.vendor.fieldsNotToChange?.customers);
+    const body = recordBody(w, c.record, m.customers.filter((o) => o !== c).map((o) => o.record), this.plan, [...Object.keys(c.sent), ...customerFields(w)], w.target.vendor.fieldsNotToChange?.customers, true);
     const ops = w.customers.ops;
     this.label = `${ops.update.method} ${ops.update.path.replace('{id}', String(c.id))} ${show(body)}`;
     const answer = await w.customers.update(c.id, body);
@@ -435,7 +476,9 @@ class UpdateMember extends Command {
     const i = this.n % m.members.length;
     const member = m.members[i];
     const id = member[w.members.idField];
-    const body = recordBody(w, member, m.members.filter((o) => o !== member), this.plan, w.target.vendor.fieldsNotToChange?.teamMembers);
+    // A client's fields: those the customer fixture names (as the hand-written member checks take them), the vendor's patch, those an update was seen to take.
+    const sendable = [...fixtureFields(w.target), ...Object.keys(w.target.vendor.teamMemberPatch ?? {}), ...w.memberFieldsTaken];
+    const body = recordBody(w, member, m.members.filter((o) => o !== member), this.plan, sendable, w.target.vendor.fieldsNotToChange?.teamMembers);
     const ops = w.members.ops;
     this.label = `${ops.update.method} ${ops.update.path.replace('{id}', String(id))} ${show(body)}`;
     // Judged against a find, as the after is: the model may hold the member as a list showed it, another form the contract does not rule out.
@@ -508,7 +551,7 @@ export class Together implements fc.AsyncCommand<Model, World> {
 
 /** Every refusal of the retrieval at once, one round trip: the walk sends it first, so that every near miss of the key is tried once per walk, not by chance. */
 export function everyRefusal(w: Pick<World, 'refusals'>): fc.AsyncCommand<Model, World> | undefined {
-  return w.refusals.length ? new RefusedBusiness(false, w.refusals.map((_, i) => i), { picks: [], sources: [] }, null) : undefined;
+  return w.refusals.length ? new RefusedBusiness(false, w.refusals.map((_, i) => i), { picks: [], sources: [], lengths: [] }, null) : undefined;
 }
 
 /**
@@ -532,10 +575,12 @@ export function commandArbitraries(w: Pick<World, 'fields' | 'refusals' | 'targe
   if (w.target.readOnly) return [readBusiness, listMembers, ...refused];
   const record = fieldPlan(8);
   const weighted = (...arbs: [number, fc.Arbitrary<fc.AsyncCommand<Model, World>>][]) => fc.oneof(...arbs.map(([weight, arbitrary]) => ({ weight, arbitrary })));
-  const business = weighted([4, fc.tuple(fieldPlan(width), form).map(([p, f]) => new UpdateBusiness(p, f))], ...refused.map((r) => [2, r] as [number, typeof r]), [1, readBusiness]);
+  // Now and then two updates in a row, read only after both.
+  const then = fc.option(fieldPlan(width), { nil: undefined, freq: 2 });
+  const business = weighted([4, fc.tuple(fieldPlan(width), form, then).map(([p, f, t]) => new UpdateBusiness(p, f, t))], ...refused.map((r) => [2, r] as [number, typeof r]), [1, readBusiness]);
   const customer = weighted(
-    [4, record.map((p) => new CreateCustomer(p))],
-    [2, fc.tuple(nat, record).map(([n, p]) => new UpdateCustomer(n, p))],
+    [3, record.map((p) => new CreateCustomer(p))],
+    [3, fc.tuple(nat, record).map(([n, p]) => new UpdateCustomer(n, p))],
     [1, fc.tuple(nat, miss).map(([n, x]) => new DeleteCustomer(n, x))],
     [1, fc.tuple(nat, miss).map(([n, x]) => new FindCustomer(n, x))],
     [1, fc.constant(null).map(() => new ListCustomers())],

@@ -30,15 +30,19 @@ export const source: fc.Arbitrary<Source> = fc.oneof(
   fc.record({ kind: fc.constant('list' as const), n: fc.nat(6) }),
 );
 
-/** A field subset of any size, from none to all, each field with its source: `width` is how many fields may be chosen from. */
+/** A list's length: none, one, two, or many, each as often (a uniform length is rarely 0, 1 or 2). */
+const listLength = fc.oneof(fc.constant(0), fc.constant(1), fc.constant(2), fc.integer({ min: 3, max: 8 }));
+
+/** A field subset of any size, from none to all, each field with its source (and a length, for a list): `width` is how many fields may be chosen from. */
 export const fieldPlan = (width: number) => {
   const fields = [...Array(width).keys()];
   // Small bodies as often as large ones (a uniform subset of many fields is rarely of one or two),
   // and as often every field at once, each with a source of its own: one write that shows a value
   // dropped, swapped or moved to another field among all of them.
-  return fc.record({ picks: fc.oneof(fc.subarray(fields, { maxLength: 3 }), fc.subarray(fields), fc.constant(fields)), sources: fc.array(source, { minLength: width, maxLength: width }) });
+  const each = <T>(a: fc.Arbitrary<T>) => fc.array(a, { minLength: width, maxLength: width });
+  return fc.record({ picks: fc.oneof(fc.subarray(fields, { maxLength: 3 }), fc.subarray(fields), fc.constant(fields)), sources: each(source), lengths: each(listLength) });
 };
-export type FieldPlan = { picks: number[]; sources: Source[] };
+export type FieldPlan = { picks: number[]; sources: Source[]; lengths: number[] };
 
 /** What is known of one field when its value is made: its current value, the target's own before the run, values elsewhere. */
 export interface FieldKnown {
@@ -47,6 +51,8 @@ export interface FieldKnown {
   /** Values valid on the target: other records', or the business values helpers' candidates. */
   others: unknown[];
   nullable: boolean;
+  /** The length of a list made for the field (fieldPlan's lengths). */
+  length: number;
   marker: 'email' | 'url' | 'text' | 'fixed';
   runId: string;
 }
@@ -63,9 +69,8 @@ export function valueFor(s: Source, k: FieldKnown): unknown {
     const elements = [k.original, k.current, ...k.others].find((v): v is unknown[] => Array.isArray(v) && v.length > 0) ?? [];
     if (s.kind === 'own') return k.original;
     if (s.kind === 'other' && k.others.some(Array.isArray)) return pick(k.others.filter(Array.isArray), s.n);
-    // Lists of other lengths, from the target's own elements.
-    const length = s.kind === 'empty' ? 0 : s.kind === 'list' || s.kind === 'other' ? s.n : elements.length + 1;
-    return elements.length ? Array.from({ length }, (_, i) => elements[i % elements.length]) : [];
+    // Lists of every length, from the target's own elements.
+    return elements.length ? Array.from({ length: k.length }, (_, i) => elements[i % elements.length]) : [];
   }
   const mark = (v: string) => markValue(v, k.runId, k.marker) ?? v;
   const candidate = (n: number) => (k.others.length ? pick(k.others, n) : own[0]);

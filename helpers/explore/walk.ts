@@ -30,7 +30,7 @@ export interface Walk {
  * state exploration began in is set up once, not before each. Shrinking replays a failing
  * sequence from that state, each replay after a restore.
  */
-export async function walk(w: World, budget: number, seed: number, start: () => Promise<Model>, reset: (m: Model) => Promise<void>): Promise<Walk> {
+export async function walk(w: World, budget: number, seed: number, start: () => Promise<Model>, reset: (m: Model, last: boolean) => Promise<void>): Promise<Walk> {
   const result: Walk = { seed, budget, commands: 0, recorded: [] };
   let failed: { property: Property; commands: number } | undefined;
   let replays = 0;
@@ -53,7 +53,7 @@ export async function walk(w: World, budget: number, seed: number, start: () => 
     try {
       if (failed || !carried) {
         withFirst = Boolean(first) && (failed ? firstBroke : result.commands === 0);
-        if (dirty) await reset(dirty);
+        if (dirty) await reset(dirty, false);
         dirty = carried = undefined;
         model = dirty = await start();
       } else model = carried;
@@ -99,7 +99,7 @@ export async function walk(w: World, budget: number, seed: number, start: () => 
     // Sequences until the budget is spent: a drawn sequence may be short, or hold commands that do not run.
     await fc.check(property, { seed, numRuns: Math.max(budget, 1) * 4, endOnFailure: false });
   } finally {
-    if (dirty) await reset(dirty);
+    if (dirty) await reset(dirty, true);
   }
   if (result.failure) result.failure.replays = replays;
   return result;

@@ -11,36 +11,41 @@ export const firstContact2Faults: Fault[] = [
     // stored cut is not the value sent, and 200 says it was (bounds are not shown: refusing would be the product's right, cutting silently is not).
     name: 'business-long-text-truncated',
     description: 'A business string longer than 100 characters is stored cut to its first 100 (a VARCHAR(100) in a lenient database), and the update answers 200 with the cut value.',
-    kills: [], // to be measured
-    firstContact: { round: '2026-11-29 (round 2)', outcome: 'right', verdict: 'exit 1: EXPLORE-UPDATE-APPLIES failed (2 of 3 full runs; exploration alone 1 of 3)', note: '\'the business\'s name reads "…right-to", not "…"\': the cut value is shown. Only the exploration sends a text over 100 characters (a long Unicode string, or a URL made long by the run marker), so the catch depends on the seed.' },
+    explore: { commands: 10, seed: 1 },
+    kills: ['EXPLORE-UPDATE-APPLIES'],
+    firstContact: { round: '2026-11-29 (round 2)', outcome: 'right', verdict: 'exit 1: EXPLORE-UPDATE-APPLIES failed (2 of 3 full runs; exploration alone 1 of 3)', note: '\'the business\'s name reads "…right-to", not "…"\': the cut value is shown. Only the exploration sends a text over 100 characters (a long Unicode string, or a URL made long by the run marker), so the catch depends on the seed. After (exploration with lists of 0, 1, 2 and many elements, nulls in refused bodies, two updates before one read, customer and member bodies of the fields a client sends, the marker field among them): exploration alone (EXPLORE-UPDATE-APPLIES) on seeds 1, 2, 3 of 1-3 at the default budget.' },
   },
   {
     // §4: "the fields in it are changed"; businessHours is "array of WorkHours" (§2): a list of one element is a list like any other.
     name: 'business-hours-one-element-lost',
     description: 'An update of businessHours to a list of exactly one WorkHours stores an empty list (a form binder flattens a one-element array into an object, which the mapper drops), and answers 200.',
-    kills: [], // to be measured
-    firstContact: { round: '2026-11-29 (round 2)', outcome: 'wrong', verdict: 'exit 0 CONFORMANT (3 of 3 full runs, 0 of 3 exploration alone)', note: 'The suite sends businessHours of 0, 2, 3 and 4 elements (exploration: 3 and 4), never exactly one.' },
+    explore: { commands: 10, seed: 1 },
+    kills: ['EXPLORE-UPDATE-APPLIES'],
+    firstContact: { round: '2026-11-29 (round 2)', outcome: 'wrong', verdict: 'exit 0 CONFORMANT (3 of 3 full runs, 0 of 3 exploration alone)', note: 'The suite sends businessHours of 0, 2, 3 and 4 elements (exploration: 3 and 4), never exactly one. After (exploration with lists of 0, 1, 2 and many elements, nulls in refused bodies, two updates before one read, customer and member bodies of the fields a client sends, the marker field among them): exploration alone (EXPLORE-UPDATE-APPLIES) on seeds 1, 3 of 1-3 at the default budget.' },
   },
   {
     // §5.2 / §7: "A missing, expired or invalid key gives status 401" for the update: a refused update is not an update.
     name: 'business-refused-null-applied',
     description: 'An update refused for its key (401) still clears the fields it sends as null (a "sanitize" step that writes nulls runs before the key check).',
-    kills: [], // to be measured
-    firstContact: { round: '2026-11-29 (round 2)', outcome: 'wrong', verdict: 'exit 0 CONFORMANT (3 of 3 full runs); exploration alone: EXPLORE-REFUSED in 1 of 3', note: 'The refusal checks never send a null in a refused body; the exploration did once: \'PATCH {"phoneNumber":null} without Authorization → 401, and then phoneNumber reads null\' (right reason), but not in any full run.' },
+    explore: { commands: 10, seed: 2 },
+    kills: ['EXPLORE-REFUSED'],
+    firstContact: { round: '2026-11-29 (round 2)', outcome: 'wrong', verdict: 'exit 0 CONFORMANT (3 of 3 full runs); exploration alone: EXPLORE-REFUSED in 1 of 3', note: 'The refusal checks never send a null in a refused body; the exploration did once: \'PATCH {"phoneNumber":null} without Authorization → 401, and then phoneNumber reads null\' (right reason), but not in any full run. After (exploration with lists of 0, 1, 2 and many elements, nulls in refused bodies, two updates before one read, customer and member bodies of the fields a client sends, the marker field among them): exploration alone (EXPLORE-REFUSED) on seeds 2, 3 of 1-3 at the default budget.' },
   },
   {
     // §2: "A request may send a subset of them (partial update)": the fields not sent keep their values, including those another update just changed.
     name: 'business-update-base-from-last-read',
     description: 'An update merges its fields into the record as the last retrieval read it (a per-process cache filled by GET only): two updates with no retrieval between them, the second puts back what the first changed.',
-    kills: [], // to be measured
-    firstContact: { round: '2026-11-29 (round 2)', outcome: 'wrong', verdict: 'exit 0 CONFORMANT (3 of 3 full runs, 0 of 3 exploration alone)', note: 'Every successful business update of the run is preceded by a retrieval (no two successful PATCHes without a GET between them), so a lost update against the last read never shows.' },
+    explore: { commands: 10, seed: 1 },
+    kills: ['EXPLORE-UPDATE-APPLIES'],
+    firstContact: { round: '2026-11-29 (round 2)', outcome: 'wrong', verdict: 'exit 0 CONFORMANT (3 of 3 full runs, 0 of 3 exploration alone)', note: 'Every successful business update of the run is preceded by a retrieval (no two successful PATCHes without a GET between them), so a lost update against the last read never shows. After (exploration with lists of 0, 1, 2 and many elements, nulls in refused bodies, two updates before one read, customer and member bodies of the fields a client sends, the marker field among them): exploration alone (EXPLORE-UPDATE-APPLIES) on seeds 1, 2, 3 of 1-3 at the default budget.' },
   },
   {
     // §4: Update Customer answers "the updated customer": the changes as sent, each field to its own field.
     name: 'customer-update-swaps-names',
     description: 'An update of a customer that sends firstName and lastName together stores each in the other (positional parameters of an UPDATE written in the other order); one name alone is stored right.',
-    kills: [], // to be measured
-    firstContact: { round: '2026-11-29 (round 2)', outcome: 'wrong', verdict: 'exit 0 CONFORMANT (3 of 3 full runs, 0 of 3 exploration alone)', note: 'No customer update sends firstName and lastName together (0 of 10 in a full run); the exploration made 9 customer updates over 33 runs.' },
+    explore: { commands: 10, seed: 1 },
+    kills: ['EXPLORE-UPDATE-APPLIES'],
+    firstContact: { round: '2026-11-29 (round 2)', outcome: 'wrong', verdict: 'exit 0 CONFORMANT (3 of 3 full runs, 0 of 3 exploration alone)', note: 'No customer update sends firstName and lastName together (0 of 10 in a full run); the exploration made 9 customer updates over 33 runs. After (exploration with lists of 0, 1, 2 and many elements, nulls in refused bodies, two updates before one read, customer and member bodies of the fields a client sends, the marker field among them): exploration alone (EXPLORE-UPDATE-APPLIES) on seeds 1, 3 of 1-3 at the default budget.' },
   },
   {
     // §4: Delete Customer is "a deletion of that customer"; List Customers is "list of all customers" and Find "the customer with that id": a deleted one is neither.
@@ -52,8 +57,9 @@ export const firstContact2Faults: Fault[] = [
     // §4: Update Customer answers "the updated customer", and Find "the customer with that id": a text cut before its first character outside the BMP is not the text sent.
     name: 'customer-update-astral-cut',
     description: 'An update of a customer stores a text holding a character outside the Basic Multilingual Plane (an emoji) cut before that character (a utf8mb3 column in a non-strict MySQL), and answers the stored customer.',
-    kills: [], // to be measured
-    firstContact: { round: '2026-11-29 (round 2)', outcome: 'wrong', verdict: 'exit 0 CONFORMANT (3 of 3 full runs, 0 of 3 exploration alone)', note: 'No customer update carries a character outside the BMP: the Unicode strings go to the business (exploration), customer updates are rare in exploration.' },
+    explore: { commands: 10, seed: 2 },
+    kills: ['EXPLORE-UPDATE-APPLIES'],
+    firstContact: { round: '2026-11-29 (round 2)', outcome: 'wrong', verdict: 'exit 0 CONFORMANT (3 of 3 full runs, 0 of 3 exploration alone)', note: 'No customer update carries a character outside the BMP: the Unicode strings go to the business (exploration), customer updates are rare in exploration. After (exploration with lists of 0, 1, 2 and many elements, nulls in refused bodies, two updates before one read, customer and member bodies of the fields a client sends, the marker field among them): exploration alone (EXPLORE-UPDATE-APPLIES) on seeds 2, 3 of 1-3 at the default budget.' },
   },
   {
     // §4: Update Customer's success response is "the updated customer", not the customer as it was.
@@ -77,7 +83,8 @@ export const firstContact2Faults: Fault[] = [
     // §4: Update Team Member answers "the updated team member" for "changes to the team member": an empty string is a change like any other.
     name: 'team-member-update-drops-empty-string',
     description: 'Update Team Member ignores the fields sent as the empty string (a truthiness test in the merge), and answers the member as stored, with the old values.',
-    kills: [], // to be measured
-    firstContact: { round: '2026-11-29 (round 2)', outcome: 'wrong', verdict: 'exit 0 CONFORMANT (3 of 3 full runs); exploration alone: EXPLORE-UPDATE-APPLIES in 2 of 3', note: 'The hand-written member checks never send the empty string; the exploration does (\'{"email":""} → 200, … email reads "maria@example.com", not ""\', right reason), but not in any full run measured.' },
+    explore: { commands: 10, seed: 1 },
+    kills: ['EXPLORE-UPDATE-APPLIES'],
+    firstContact: { round: '2026-11-29 (round 2)', outcome: 'wrong', verdict: 'exit 0 CONFORMANT (3 of 3 full runs); exploration alone: EXPLORE-UPDATE-APPLIES in 2 of 3', note: 'The hand-written member checks never send the empty string; the exploration does (\'{"email":""} → 200, … email reads "maria@example.com", not ""\', right reason), but not in any full run measured. After (exploration with lists of 0, 1, 2 and many elements, nulls in refused bodies, two updates before one read, customer and member bodies of the fields a client sends, the marker field among them): exploration alone (EXPLORE-UPDATE-APPLIES) on seeds 1, 2, 3 of 1-3 at the default budget.' },
   },
 ];
