@@ -70,6 +70,13 @@ export const EQUIVALENCES: Equivalence[] = [
     same: (s, r) => (s as string).replace(new RegExp(SEPARATORS.source, 'g'), '') === r,
   },
   {
+    // As an email address is kept: whatever text the field was given, in lower case (a target that
+    // normalizes a field's format on write, where section 2 shows none).
+    kind: 'text kept in lower case', clause: FORMATS, form: 'in lower case',
+    applies: (s, r) => str(s) && str(r) && s !== r && r === s.toLowerCase(),
+    same: () => true,
+  },
+  {
     // Composed and decomposed accents (Unicode normalization, NFC and NFD) are one text; a
     // character dropped or replaced (a non-ASCII one in a single-byte column) is another.
     kind: 'text', clause: FORMATS, form: 'without the spaces around it, or in another Unicode normalization form',
