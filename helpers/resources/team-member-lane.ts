@@ -332,6 +332,7 @@ export class TeamMemberLane {
       const { still, now } = await restoreFields(access, original, writableFields(original, this.idField, MEMBERS), {
         quiesce: () => quiesce(this.client.lastWriteAt, undefined, this.windowMs),
         differing: (now) => changedFieldNames(original, now, undefined, MEMBERS),
+        resource: MEMBERS,
       });
       // The read that verified the restore is the member as it stands: the next change starts from it (see current).
       this.historyOf(id).took(now);

@@ -31,6 +31,8 @@ export interface RestoreOptions {
    * reads may go back in time, so the content of a read alone cannot prove a record put back.
    */
   quiesce?: () => Promise<void>;
+  /** The record's resource: a field found to move on every write is learned for it (see ServerFields). */
+  resource?: string;
 }
 
 export interface Restoration {
@@ -51,9 +53,12 @@ export interface Restoration {
  */
 export async function restoreFields(access: RecordAccess, before: Row, fields: Iterable<string>, options: RestoreOptions = {}): Promise<Restoration> {
   // A field the target moves by itself is never put back: no write could make it hold its old value.
-  const known = [...fields].filter((f) => f in before && !serverFields().movesAnywhere(f));
+  let known = [...fields].filter((f) => f in before && !serverFields().movesAnywhere(f));
   const body = options.body ?? ((names: string[]) => pick(before, names));
-  const differing = options.differing ?? ((now: Row) => known.filter((f) => !(f in now) || !isDeepStrictEqual(now[f], before[f])));
+  const differs = options.differing ?? ((now: Row) => known.filter((f) => !(f in now) || !isDeepStrictEqual(now[f], before[f])));
+  /** Fields found below to move on every write. */
+  const moves = new Set<string>();
+  const differing = (now: Row) => differs(now).filter((f) => !moves.has(f));
   const quiet = options.quiesce ?? (async () => {});
   await quiet();
   let now = await access.read();
@@ -67,9 +72,18 @@ export async function restoreFields(access: RecordAccess, before: Row, fields: I
   if (changed.length) {
     const writable = changed.filter((f) => known.includes(f));
     if (writable.length) {
+      const damaged = now;
       const all = await access.write(body(writable));
       if (!is2xx(all) && writable.length > 1) for (const f of writable) await access.write(body([f]));
       now = await settled();
+      // Written back, a field took a value neither before nor after the damage: it moves on every
+      // write (a version, a stamp: the rule of movedByWrite), the target's own, never put back.
+      const moving = differing(now).filter((f) => f in damaged && f in now && !isDeepStrictEqual(now[f], damaged[f]));
+      if (moving.length) {
+        if (options.resource) serverFields().fromWrites(options.resource, moving);
+        for (const f of moving) moves.add(f);
+        known = known.filter((f) => !moves.has(f));
+      }
       still = differing(now);
     }
     if (still.length) {
@@ -114,7 +128,7 @@ export function byPath(client: ApiClient, path: string, recordOf: RecordReader):
  * Puts `fields` of the record at `path` back to their values in `before` (see restoreFields) and
  * says what could not be: for the after-run clean-up and the snapshots of a suite.
  */
-export async function restoreRecord(client: ApiClient, path: string, before: Row, fields: Iterable<string>, recordOf: RecordReader = holding([...fields]), options: Pick<RestoreOptions, 'quiesce'> = {}): Promise<{ restored: string[]; still: string[]; problem?: string }> {
+export async function restoreRecord(client: ApiClient, path: string, before: Row, fields: Iterable<string>, recordOf: RecordReader = holding([...fields]), options: Pick<RestoreOptions, 'quiesce' | 'resource'> = {}): Promise<{ restored: string[]; still: string[]; problem?: string }> {
   const unknown = [...fields].filter((f) => !(f in before));
   try {
     const { restored, still } = await restoreFields(byPath(client, path, recordOf), before, fields, options);

@@ -50,7 +50,7 @@ export class Snapshots {
    */
   async restoreNow(path: string, resource: string): Promise<{ restored: string[]; still: string[]; problem?: string }> {
     const before = await this.take(path);
-    return restoreRecord(this.client, path, before, writableFields(before, this.idField, resource), this.recordOf, { quiesce: () => quiesce(this.client.lastWriteAt, undefined, windowOf(this.client.target)) });
+    return restoreRecord(this.client, path, before, writableFields(before, this.idField, resource), this.recordOf, { quiesce: () => quiesce(this.client.lastWriteAt, undefined, windowOf(this.client.target)), resource });
   }
 
   /**
