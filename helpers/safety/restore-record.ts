@@ -97,7 +97,7 @@ export async function restoreFields(access: RecordAccess, before: Row, fields: I
       still = differing(now);
     }
   }
-  return { restored: changed.filter((f) => !still.includes(f)), still, now };
+  return { restored: changed.filter((f) => !still.includes(f) && !moves.has(f)), still, now };
 }
 
 /**
