@@ -26,6 +26,17 @@ import { fieldPlan, valueFor, type FieldPlan } from './values.ts';
 import { DECLARED_FORM, headerForms, type HeaderForm } from '../http/media-types.ts';
 import { ID_NEAR_MISSES } from '../contract/id-near-misses.ts';
 import { wrongRecordFound } from '../checks/id-near-miss.ts';
+import { serverFields } from '../records/server-fields.ts';
+
+/**
+ * Whether a read shows a write as the run knows the record: what was sent, and every other field
+ * as last read (but those the target moves by itself). Reads may lag or go back in time: an update
+ * is judged on a read that is not older than what the run knows, within the window, never on one
+ * that shows an older copy (an empty PATCH judged on a replica behind the last write).
+ */
+const showsWrite = (known: Row, sent: Row, resource: string) => (row: Row) =>
+  Object.keys(sent).every((f) => showsValue(row, f, sent[f])) &&
+  Object.keys(known).every((f) => f in sent || serverFields().has(resource, f) || showsValue(row, f, known[f]));
 
 /** The promises exploration holds the target to: one check each (spec/requirements.yaml). */
 export const PROPERTIES = ['EXPLORE-UPDATE-APPLIES', 'EXPLORE-REFUSED', 'EXPLORE-REFUSED-NO-RECORD', 'EXPLORE-CUSTOMER-LIFECYCLE', 'EXPLORE-TEAM-FIXED'] as const;
@@ -225,7 +236,7 @@ class UpdateBusiness extends Command {
     }
     if (this.then) this.label += ', no read between';
     // Reads may lag (converge): read until what was sent shows, within the window, as the customers' and members' updates do.
-    const after = (await converge(() => w.business.read(), (row) => Object.keys(sent).every((f) => showsValue(row, f, sent[f])), windowOf(w.target))).value;
+    const after = (await converge(() => w.business.read(), showsWrite(m.business, sent, w.updateOp.resource), windowOf(w.target))).value;
     // Whatever the headers, a success is "business updated" (section 4); a refusal of a header form or a value is the target's choice.
     const again = { write: () => w.business.update(sent, undefined, headersOf(form)), read: () => w.business.read(), windowMs: windowOf(w.target) };
     if (answered.every(is2xx)) await judgeUpdate('the business', this.label, sent, m.business, after, w.fields.map((f) => f.name), w.updateOp.resource, again);
@@ -348,7 +359,7 @@ class UpdateCustomer extends Command {
       c.record = await w.customers.read(c.id, why);
       return;
     }
-    const after = await w.customers.readUntil(c.id, why, (row) => Object.keys(body).every((f) => showsValue(row, f, body[f])));
+    const after = await w.customers.readUntil(c.id, why, showsWrite(c.record, body, ops.update.resource));
     const again = { write: () => w.customers.update(c.id, body), read: () => w.customers.read(c.id, why).catch(() => undefined), windowMs: windowOf(w.target) };
     const kept = await judgeUpdate(`customer ${String(c.id)}`, this.label, body, c.record, after, Object.keys(c.record), ops.update.resource, again, [...Object.keys(c.sent), ...Object.keys(customerPatchOf(w.target))]);
     if (kept.length) step.recorded = keptNote(kept);
@@ -494,7 +505,7 @@ class UpdateMember extends Command {
       m.members[i] = m.membersFound[String(id)] = await w.members.read(id, why);
       return;
     }
-    const after = await w.members.readUntil(id, why, (row) => Object.keys(body).every((f) => showsValue(row, f, body[f])));
+    const after = await w.members.readUntil(id, why, showsWrite(before, body, ops.update.resource));
     const again = { write: () => w.members.update(id, body), read: () => w.members.read(id, why).catch(() => undefined), windowMs: windowOf(w.target) };
     const kept = await judgeUpdate(`team member ${String(id)}`, this.label, body, before, after, Object.keys(before), ops.update.resource, again, [...w.memberFieldsTaken, ...Object.keys(w.target.vendor.teamMemberPatch ?? {})]);
     if (kept.length) step.recorded = keptNote(kept);
