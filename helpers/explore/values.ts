@@ -69,8 +69,11 @@ export function valueFor(s: Source, k: FieldKnown): unknown {
     const elements = [k.original, k.current, ...k.others].find((v): v is unknown[] => Array.isArray(v) && v.length > 0) ?? [];
     if (s.kind === 'own') return k.original;
     if (s.kind === 'other' && k.others.some(Array.isArray)) return pick(k.others.filter(Array.isArray), s.n);
-    // Lists of every length, from the target's own elements.
-    return elements.length ? Array.from({ length: k.length }, (_, i) => elements[i % elements.length]) : [];
+    // Lists of every length, from the target's own elements, each element once: the contract
+    // shows no element structure, so a list holding one element twice says nothing a product that
+    // keeps its hours as a set must keep (business-hours-as-set), and no longer list is judged.
+    const distinct = [...new Map(elements.map((e) => [JSON.stringify(e), e])).values()];
+    return distinct.slice(0, k.length);
   }
   const mark = (v: string) => markValue(v, k.runId, k.marker) ?? v;
   const candidate = (n: number) => (k.others.length ? pick(k.others, n) : own[0]);
