@@ -114,6 +114,9 @@ export class CustomerLane {
   private keep(id: unknown, owned: unknown[], journalled = true): void {
     if (journalled) this.createdRecords.record(this.ops.remove, id);
     else this.createdRecords.adopt(this.ops.remove, id);
+    // A create answered with a deleted customer's id: the target reuses ids (not shown), and that
+    // id names a new customer of the run now, not the deleted one come back.
+    if (journalled) this.removed.delete(String(id));
     this.ours.add(String(id));
     owned.push(id);
     this.ownerOf.set(String(id), owned);
