@@ -419,14 +419,15 @@ export class CustomerLane {
   }
 
   /**
-   * Whether a customer the run deleted is found again, carrying this run's marker (a customer
-   * under a reused id is another), after the window a lagging read may take to show the delete.
+   * Whether a customer of the run is still found (a find answers 2xx: section 4) after the window
+   * a lagging read may take to show its delete; one under a reused id that does not carry this
+   * run's marker is another's. The clean-up's verification and CUS-DELETE:stays-deleted.
    */
-  async foundAgain(id: string): Promise<boolean> {
+  async foundAgain(id: unknown): Promise<boolean> {
     const field = markerField(this.target);
     const ours = (a: Answer) => {
       const row = recordIn(a.json, this.idField, { id });
-      return is2xx(a) && row !== undefined && sameId(row[this.idField], id) && !(field && runIdOf(row[field], markerBase(this.target)) !== this.target.runId);
+      return is2xx(a) && !(field && row && runIdOf(row[field], markerBase(this.target)) !== this.target.runId);
     };
     return ours((await converge(() => this.find(id), (a) => !ours(a), windowOf(this.target))).value);
   }
@@ -446,16 +447,9 @@ export class CustomerLane {
     const end = await this.scan('verifying the clean-up', (row) => void (this.isOurs(row[this.idField]) && listed.push(row[this.idField]))).catch(() => undefined);
     const suspects = end?.complete ? listed : [...this.ours];
     const left: string[] = [];
-    const field = markerField(this.target);
     for (const id of suspects) {
-      // A list may show what is gone (that is a failed check, not a leftover): a find settles it,
-      // and a customer under a reused id that does not carry this run's marker is not this run's.
-      const mine = (a: Answer) => {
-        const row = recordIn(a.json, this.idField, { id });
-        return is2xx(a) && !(field && row && runIdOf(row[field], markerBase(this.target)) !== this.target.runId);
-      };
-      const found = (await converge(() => this.find(id), (a) => !mine(a), windowOf(this.target))).value;
-      if (!mine(found)) continue;
+      // A list may show what is gone (that is a failed check, not a leftover): a find settles it.
+      if (!(await this.foundAgain(id))) continue;
       const why = failed.find((f) => f.startsWith(`${this.ops.remove.path} ${String(id)}:`))?.replace(/^\S+ \S+: /, '');
       left.push(`customer ${String(id)} (${why ?? STILL_FOUND})`);
     }
