@@ -6,7 +6,7 @@
  * change, and the two probes that would create or delete one on a broken target run last.
  */
 import { authObservation, type Probe } from '../checks/auth-observation.ts';
-import { checksOf, NotApplicable, type Check, type CheckRun, type Group, type Registry } from '../checks/definition.ts';
+import { Blocked, checksOf, NotApplicable, type Check, type CheckRun, type Group, type Registry } from '../checks/definition.ts';
 import { selects } from '../core/selection.ts';
 import { changedFields, comparableFields, described, mismatches, sameId } from '../records/compare.ts';
 import { changedNotDerived } from '../records/derived.ts';
@@ -21,6 +21,7 @@ import { isRecord, type Row } from '../contract/record.ts';
 import { requireOps, resourceOps } from '../contract/resource-ops.ts';
 import { leasePlace } from '../safety/lease.ts';
 import type { Spec } from '../contract/spec.ts';
+import type { CheckId } from '../contract/catalog.ts';
 import type { TargetConfig } from '../config/target.ts';
 import { TeamMemberLane } from '../resources/team-member-lane.ts';
 import { converge, windowOf } from '../core/converge.ts';
@@ -35,10 +36,12 @@ import { madeBy, wrongRecordFound } from '../checks/id-near-miss.ts';
 interface Members {
   client: ApiClient;
   lane: TeamMemberLane;
-  /** Each field changed alone (TM-UPDATE:each-field and TM-LIST:each-field-change judge it). */
-  eachField: () => Promise<FieldOutcome[] | undefined>;
+  /** One member changed, then each of its fields alone, one list read after (TM-ISOLATION, TM-UPDATE:each-field, TM-LIST:each-field-change judge it). */
+  changes: () => Promise<Changes | undefined>;
   /** Members the update without a key was sent to, as they were. */
   originals: Map<string, Record<string, unknown>>;
+  /** The probes of what the interface does not offer, judged on one list read (probesStep): each check's verdict. */
+  probes: (id: CheckId) => Promise<void>;
   /** Each near miss's find (reads only): all go out at once, each judged by its own check. */
   nearMissFinds: (miss: IdMiss) => Promise<NearMissFound>;
 }
@@ -87,6 +90,7 @@ export function teamMemberChecks(spec: Spec, target: TargetConfig): Registry<Mem
   const place = leasePlace(spec, target);
   const entries = [memberLane(env), authentication(spec, env), nearMisses(env), notOffered(env)];
   const findsRun = ID_NEAR_MISSES.filter((miss) => checksOf(entries).some((c) => c.id === `TM-ID-NEAR-MISS:find:${miss.name}` && selects(target.only, c)));
+  const probesRun = checksOf(entries).filter((c) => PROBES.test(c.id) && selects(target.only, c) && !target.readOnly).map((c) => c.id);
   return {
     entries,
     open() {
@@ -96,7 +100,7 @@ export function teamMemberChecks(spec: Spec, target: TargetConfig): Registry<Mem
         const { member, near } = await nearMissOf(lane, miss, idField);
         return { member, near, answer: await lane.find(near) };
       });
-      return { client, lane, eachField: eachFieldStep(env, lane), originals: new Map(), nearMissFinds };
+      return { client, lane, changes: changesStep(env, lane), probes: probesStep(env, lane, client, probesRun), originals: new Map(), nearMissFinds };
     },
     // A difference another run's writes may have made is settled before it is a failure (see JUDGES_DIFFERENCES).
     settle: { prefix: 'TM-', with: ({ lane }) => lane.settle(place) },
@@ -145,40 +149,11 @@ function listAndFind({ ops, idField }: Env): Check<Members>[] {
 }
 
 // Like the customers' twin check: an update addressed to one member by anything but its id
-// (or not scoped at all) changes the others.
-function isolation({ target, ops, idField }: Env): Check<Members> {
-  return { id: 'TM-ISOLATION', title: `PATCH ${ops.update.path} of one member leaves every other member as it was; then restored`, changesData: true, async run({ lane }, run) {
-      const members = await needs('TM-LIST', lane.currentList('listing team members before the update'));
-      if (members.length < 2) run.notApplicable('the target lists fewer than two team members');
-      // The member with the most fields: the one most likely to hold a field to change.
-      const id = richest(members)![idField];
-      const original = await needs('TM-FIND', lane.current(id, 'reading the member before the update'));
-      const body = nameChangeOr(target, lane, original, run);
-      const touched: Record<string, unknown>[] = [];
-      await lane.changing(original, async () => {
-        const answer = await lane.update(id, body);
-        needsThat('TM-UPDATE:change', is2xx(answer), () => `the update itself failed, so isolation cannot be judged: PATCH ${ops.update.path} with ${JSON.stringify(body)} ${said(answer)}`);
-        // The fence: the others are judged on a list read again until it shows the update itself.
-        // No find goes with it: on a target whose finds alternate between a fresh and a lagging
-        // copy, two finds in this wait would differ with no update between them (read as another
-        // writer), and one not showing the update would be where the restore starts.
-        const shows = (rows: Row[]) => rows.some((r) => sameId(r[idField], id) && mismatches(pick(body, Object.keys(r)), r).length === 0);
-        let after = (await converge(() => lane.readList('listing team members after the update'), shows, windowOf(target))).value;
-        // A list that does not carry the changed fields cannot show the update: a find does, then the list is read again.
-        const row = after.find((r) => sameId(r[idField], id));
-        if (row && Object.keys(body).some((k) => !(k in row))) {
-          await lane.readUntil(id, 'reading the updated member', (r) => mismatches(body, r).length === 0);
-          after = await lane.readList('listing team members after the update');
-        }
-        for (const before of members.filter((m) => !sameId(m[idField], id))) {
-          const now = after.find((r) => sameId(r[idField], before[idField]));
-          if (!now || changedFields(before, now, [], 'team-members').length) touched.push(before);
-        }
-      });
-      if (!touched.length) return;
-      const outcomes: string[] = [];
-      for (const m of touched) outcomes.push(`${String(m[idField])} (${(await lane.putBack(m)) ?? 'put back'})`);
-      throw new Error(`the update of member ${String(id)} with ${JSON.stringify(body)} also changed members ${outcomes.join(', ')}`);
+// (or not scoped at all) changes the others. Judged on the list the field changes read (changesStep).
+function isolation({ ops }: Env): Check<Members> {
+  return { id: 'TM-ISOLATION', title: `PATCH ${ops.update.path} of one member leaves every other member as it was; then restored`, changesData: true, async run({ changes }, run) {
+    const { isolation } = (await changes()) ?? run.notApplicable('the target lists no team member');
+    if (isolation instanceof Error) throw isolation;
   } };
 }
 
@@ -214,14 +189,14 @@ function updates({ target, ops, idField }: Env): Check<Members>[] {
   return updates.map(update);
 }
 
-/** Both sides of eachFieldStep: the find shows each change, and so does the list. */
+/** Both sides of changesStep's fields: the find shows each change, and so does the list. */
 function eachField({ ops }: Env): Check<Members>[] {
   return [
-    { id: 'TM-UPDATE:each-field', title: `PATCH ${ops.update.path} of each field a member shows, alone, to a value another member holds (a boolean flipped): a later find shows it and nothing else changed; then restored`, changesData: true, async run({ eachField }, run) {
-      judgeFields(run, (await eachField()) ?? run.notApplicable('the target lists no team member'), 'found');
+    { id: 'TM-UPDATE:each-field', title: `PATCH ${ops.update.path} of each field a member shows, alone, to a value another member holds (a boolean flipped): a later find shows it and nothing else changed; then restored`, changesData: true, async run({ changes }, run) {
+      judgeFields(run, (await changes())?.fields ?? run.notApplicable('the target lists no team member'), 'found');
     } },
-    { id: 'TM-LIST:each-field-change', title: `GET ${ops.list.path} still lists the member after each change of one of its fields, with the value a find shows`, changesData: true, async run({ eachField }, run) {
-      judgeFields(run, (await eachField()) ?? run.notApplicable('the target lists no team member'), 'listed');
+    { id: 'TM-LIST:each-field-change', title: `GET ${ops.list.path} still lists the member after each change of one of its fields, with the value a find shows`, changesData: true, async run({ changes }, run) {
+      judgeFields(run, (await changes())?.fields ?? run.notApplicable('the target lists no team member'), 'listed');
     } },
   ];
 }
@@ -281,23 +256,7 @@ function nearMisses({ target, ops, idField }: Env): Group<Members> {
   });
   const nearMissUpdate = (miss: IdMiss): Check<Members> => ({
     id: `TM-ID-NEAR-MISS:update:${miss.name}`, title: `PATCH ${ops.update.path} with ${miss.description} changes no member and creates none`, changesData: true,
-    async run({ lane }, run) {
-      const { member, near, listed } = await nearMissOf(lane, miss, idField);
-      const id = member[idField];
-      const original = await needs('TM-FIND', lane.current(id, 'reading the member before'));
-      const body = nameChangeOr(target, lane, original, run);
-      const asked = `PATCH ${ops.update.path} with ${near} (${miss.description} ${String(id)}) and ${JSON.stringify(body)}`;
-      await lane.changing(original, async () => {
-        const answer = await lane.update(near, body);
-        // The list is read at once with the member, and judged after it.
-        const after = lane.readList('listing team members after');
-        after.catch(() => undefined); // awaited below, unless the member's judgement fails first
-        const changed = changedFields(original, await lane.read(id, 'reading the member after'), [], 'team-members');
-        ensure(changed.length === 0, () => `${asked} ${said(answer)}, and changed the member ${String(id)}: ${changed.join('; ')}`);
-        const added = madeBy(body, near, listed, await after, idField);
-        if (added.length) throw new Error(`${asked} ${said(answer)}, and created members ${added.map(String).join(', ')}, which the interface cannot do. ${await lane.undoCreate(added)}`);
-      });
-    },
+    run: ({ probes }) => probes(`TM-ID-NEAR-MISS:update:${miss.name}`),
   });
   // Near misses of a member's id (helpers/contract/id-near-misses.ts): never another member, nor this
   // one unless the near miss is its id written another way; an update of one changes and creates none.
@@ -315,47 +274,10 @@ function notOffered(env: Env): Group<Members> {
   return {
     group: 'team members: what the interface does not offer (section 1)',
     entries: [
-      { id: 'TM-NO-CREATE', title: `POST ${ops.list.path} with a copy of a member does not answer 2xx and the list is unchanged`, changesData: true, async run({ client, lane }, run) {
-        const before = await needs('TM-LIST', lane.currentList('listing team members before'));
-        if (!before.length) run.notApplicable('the target lists no team member to copy');
-        const answer = await client.call(lane.createProbe, { body: lane.copyOf(before[0]) });
-        const listed = await lane.listAll('listing team members after the POST').catch((e: Error) => e);
-        const known = new Set(before.map((r) => String(r[idField])));
-        const rows = listed instanceof Error ? undefined : listed.filter(isRecord);
-        const added = (rows ?? []).map((r) => r[idField]).filter((id) => !known.has(String(id)));
-        const answeredId = recordIn(answer.json, idField)?.[idField];
-        if (is2xx(answer) && answeredId !== undefined && !added.some((id) => sameId(id, answeredId))) added.push(answeredId);
-        if (is2xx(answer) || added.length) {
-          throw new Error(`POST ${ops.list.path} ${said(answer)}, but team members cannot be created; new members: ${added.map(String).join(', ') || 'none listed'}. ${await lane.undoCreate(added)}`);
-        }
-        // The list is TM-LIST's subject: when it cannot be read now, "unchanged" is not proven either way.
-        needsThat('TM-LIST', rows, () => (listed as Error).message);
-        const gone = [...known].filter((id) => !rows.some((r) => String(r[idField]) === id));
-        ensure(gone.length === 0, () => `after the refused POST the list no longer holds: ${gone.join(', ')}`);
-      } },
-
+      { id: 'TM-NO-CREATE', title: `POST ${ops.list.path} with a copy of a member does not answer 2xx and the list is unchanged`, changesData: true, run: ({ probes }) => probes('TM-NO-CREATE') },
       // An update that creates what it does not find (an upsert) creates a team member all the same.
       // What it answers is not shown; only a member it made is judged.
-      { id: 'TM-NO-CREATE:patch-unknown-id', title: `PATCH ${ops.update.path} of an id of the members' own form that names none creates no member`, changesData: true, async run({ lane }, run) {
-        // An id is sought from the members as first listed, at once with the list; one the list now names is sought again from it.
-        const initial = await needs('TM-LIST', lane.initial());
-        const [before, sought] = await atOnce([needs('TM-LIST', lane.readList('listing team members before')), initial.length ? lane.unknownId(initial) : Promise.resolve(undefined)] as const);
-        if (!before.length) run.notApplicable('the target lists no team member to learn the form of an id from');
-        const fresh = sought !== undefined && !before.some((r) => sameId(r[idField], sought));
-        const id = (fresh ? sought : await lane.unknownId(before)) ?? run.notApplicable(`no id of the form of ${String(before[0][idField])} that names no member turned up`);
-        const answer = await lane.update(id, lane.copyOf(before[0]));
-        // What the PATCH may have made, found and listed at once.
-        const [found, listed] = await atOnce([lane.find(id), lane.listAll('listing team members after the PATCH').catch((e: Error) => e)]);
-        const rows = listed instanceof Error ? undefined : listed.filter(isRecord);
-        const known = new Set(before.map((r) => String(r[idField])));
-        const added = (rows ?? []).map((r) => r[idField]).filter((x) => !known.has(String(x)));
-        if (is2xx(found) && sameId(recordIn(found.json, idField, { id })?.[idField], id) && !added.some((x) => sameId(x, id))) added.push(id);
-        if (added.length) {
-          throw new Error(`PATCH ${ops.update.path} of ${String(id)}, which named no member, ${said(answer)} and made members ${added.map(String).join(', ')}, but team members cannot be created. ${await lane.undoCreate(added)}`);
-        }
-        needsThat('TM-LIST', rows, () => (listed as Error).message);
-      } },
-
+      { id: 'TM-NO-CREATE:patch-unknown-id', title: `PATCH ${ops.update.path} of an id of the members' own form that names none creates no member`, changesData: true, run: ({ probes }) => probes('TM-NO-CREATE:patch-unknown-id') },
       noDelete(env),
     ],
   };
@@ -363,13 +285,11 @@ function notOffered(env: Env): Group<Members> {
 
 function noDelete({ ops, idField }: Env): Check<Members> {
   return { id: 'TM-NO-DELETE', title: `DELETE ${ops.find.path} does not answer 2xx and the member is still found`, changesData: true, async run({ client, lane }, run) {
-    // The last member as first listed is read at once with the list; the list ending with another, that one is read.
-    const guess = (await needs('TM-LIST', lane.initial())).at(-1)?.[idField];
-    const read = (id: unknown) => needs('TM-FIND', lane.read(id, 'reading the member before'));
-    const [members, guessed] = await atOnce([needs('TM-LIST', lane.readList('listing team members')), guess === undefined ? Promise.resolve(undefined) : read(guess).catch(() => undefined)] as const);
+    // The last member as first listed (issue 35: no list read of its own), as a find shows it now.
+    const members = await needs('TM-LIST', lane.initial());
     if (!members.length) run.notApplicable('the target lists no team member');
     const id = members[members.length - 1][idField];
-    const original = (sameId(id, guess) && guessed) || (await read(id));
+    const original = await needs('TM-FIND', lane.read(id, 'reading the member before'));
     const answer = await client.call(lane.deleteProbe, { id });
     const found = await lane.find(id);
     if (is2xx(found) && sameId(recordIn(found.json, idField, { id })?.[idField], id)) {
@@ -388,40 +308,219 @@ function noDelete({ ops, idField }: Env): Check<Members> {
   } };
 }
 
-// Cover what the target shows: each field the member shows, changed alone to a value another
-// member holds (a boolean flipped), read back by find and by list; then put back.
-function eachFieldStep({ target, idField }: Env, lane: TeamMemberLane) {
-  return sharedStep(async () => {
-    // The member TM-UPDATE changed (the richest as first listed), read at once with the list whose values it may take.
-    const member = richest(await needs('TM-LIST', lane.initial()));
+/** What changesStep found: TM-ISOLATION's verdict (an error to throw, or undefined), each field's outcome. */
+interface Changes {
+  isolation: Error | undefined;
+  fields: FieldOutcome[];
+}
+
+/**
+ * The changes of one member (the richest as first listed), judged on one list read (issue 35):
+ * a change of a name-like field (TM-ISOLATION's), then each field the member shows, alone, to a
+ * value another member holds (a boolean flipped), each read back by find; then the list, read
+ * until it shows the member's last values, shows them (TM-LIST:each-field-change) and every other
+ * member as first listed (TM-ISOLATION). Then the member is put back, and any other it reached.
+ */
+function changesStep({ target, idField, ops }: Env, lane: TeamMemberLane) {
+  return sharedStep(async (): Promise<Changes | undefined> => {
+    // The members as first listed, unless a write went out since (then read anew).
+    const members = await needs('TM-LIST', lane.currentList('listing team members'));
+    const member = richest(members);
     if (!member) return undefined;
     const id = member[idField];
-    const [members, original] = await atOnce([
-      needs('TM-LIST', lane.readList('listing team members')),
-      needs('TM-FIND', lane.current(id, 'reading the member before changing its fields')),
-    ] as const);
-    // Each change starts from the last (judged against the read before it), and the member is put
-    // back once, after the last: the journal holds every write, so an interruption anywhere still
-    // puts it back (the after-run clean-up).
+    const original = await needs('TM-FIND', lane.current(id, 'reading the member before changing it'));
+    const others = members.filter((m) => !sameId(m[idField], id));
+    // TM-ISOLATION's own change comes first; without it (fewer than two members, no field to change, refused) the fields are changed all the same.
+    let isolation: Error | undefined;
     let start: Row | undefined = original;
-    const access: FieldAccess = {
-      resource: lane.ops.update.resource, idField, id,
-      read: (why) => lane.read(id, why),
-      // The first change starts from the original, read just now (nothing was written since).
-      current: async (why) => {
-        const row = start;
-        start = undefined;
-        return row ?? lane.current(id, why);
-      },
-      listed: async (why) => (await lane.readList(why)).find((r) => sameId(r[idField], id)),
-      update: (body) => lane.update(id, body),
-      twin: lane.twinPatch(id),
-      windowMs: windowOf(target),
-    };
+    /** The list as the field changes' read found it (access.listed), or read for the isolation alone. */
+    let listed: Row[] | undefined;
+    const body = target.vendor.teamMemberPatch ?? lane.nameChange(original);
     let outcomes: FieldOutcome[] = [];
+    let touched: Row[] = [];
     await lane.changing(original, async () => {
-      outcomes = await coverFields(access, original, members.filter((m) => !sameId(m[idField], id)), keptOut(target.vendor.fieldsNotToChange?.teamMembers));
+      if (others.length === 0) isolation = new NotApplicable('the target lists fewer than two team members');
+      else if (!body) isolation = new NotApplicable('the member has no name-like string field to change: configure teamMemberPatch');
+      else {
+        const answer = await lane.update(id, body);
+        if (!is2xx(answer)) isolation = new Blocked('TM-UPDATE:change', `the update itself failed, so isolation cannot be judged: PATCH ${ops.update.path} with ${JSON.stringify(body)} ${said(answer)}`);
+        // The field changes start from the member as it shows this change (a find, not the list: see below).
+        else start = await lane.readUntil(id, 'reading the member after the update', (r) => mismatches(body, r).length === 0);
+      }
+      const from = start!;
+      // Each change starts from the last (judged against the read before it), and the member is put
+      // back once, after the last: the journal holds every write, so an interruption anywhere still
+      // puts it back (the after-run clean-up).
+      let first: Row | undefined = from;
+      const access: FieldAccess = {
+        resource: lane.ops.update.resource, idField, id,
+        read: (why) => lane.read(id, why),
+        // The first change starts from the member as just read (nothing was written since).
+        current: async (why) => {
+          const row = first;
+          first = undefined;
+          return row ?? lane.current(id, why);
+        },
+        listed: async (why) => {
+          listed = await lane.readList(why);
+          return listed.find((r) => sameId(r[idField], id));
+        },
+        update: (b) => lane.update(id, b),
+        twin: lane.twinPatch(id),
+        windowMs: windowOf(target),
+      };
+      outcomes = await coverFields(access, from, others, keptOut(target.vendor.fieldsNotToChange?.teamMembers));
+      if (isolation || !body) return;
+      // No field change read the list: the isolation's own read, until the list shows its change.
+      // No find goes with it: on a target whose finds alternate between a fresh and a lagging copy,
+      // two finds in this wait would differ with no update between them (read as another writer).
+      const shows = (rows: Row[]) => rows.some((r) => sameId(r[idField], id) && mismatches(pick(body, Object.keys(r)), r).length === 0);
+      listed ??= (await converge(() => lane.readList('listing team members after the update'), shows, windowOf(target))).value;
+      touched = await othersChanged(lane, others, listed, idField);
     });
-    return outcomes;
+    if (!touched.length) return { isolation, fields: outcomes };
+    // The member is put back (changing); the others its updates reached, after it.
+    const left: string[] = [];
+    for (const m of touched) left.push(`${String(m[idField])} (${(await lane.putBack(m)) ?? 'put back'})`);
+    isolation = new Error(`the updates of member ${String(id)} (${JSON.stringify(body)}, then each field alone) also changed members ${left.join(', ')}`);
+    return { isolation, fields: outcomes };
   });
+}
+
+/**
+ * The other members a list read shows changed from `before`: one it leaves out is found by its id
+ * (a list may leave out what is there); only one found changed, or not found, was touched.
+ */
+async function othersChanged(lane: TeamMemberLane, before: Row[], after: Row[], idField: string): Promise<Row[]> {
+  const touched: Row[] = [];
+  for (const was of before) {
+    const id = was[idField];
+    const now = after.find((r) => sameId(r[idField], id)) ?? (await lane.read(id, 'finding a member the list left out').catch(() => undefined));
+    if (!now || changedFields(was, now, [], 'team-members').length) touched.push(was);
+  }
+  return touched;
+}
+
+/** The checks whose writes may make a member (probesStep). */
+const PROBES = /^(TM-ID-NEAR-MISS:update:|TM-NO-CREATE)/;
+
+/** What one probe sent, and what it may have made. */
+interface Sent {
+  id: CheckId;
+  /** Its request as the verdict names it. */
+  asked: string;
+  answer: Answer;
+  /** Ids that name what it made: the id it wrote to, one its answer names. */
+  ids: unknown[];
+  /** What it sent, by which a member it made is known (a copy carries the check's own mark). */
+  sent: Row;
+  /** What the member it wrote to (a near miss) showed after, judged before the list. */
+  failure?: unknown;
+}
+
+/**
+ * The writes that must make no member (section 1: members are never created), sent one after
+ * another, then judged on one list read (issue 35): a near miss's update (it changes no member
+ * either: judged by a find right after it, then the member put back), a POST of a copy of a member,
+ * a PATCH of an id that names none. A member listed now and not as first listed was made by the
+ * probe whose id or answer names it, or whose body it holds (each copy carries its check's own
+ * mark); one none of them names, by any of them. What was made is deleted again.
+ */
+function probesStep({ target, ops, idField }: Env, lane: TeamMemberLane, client: ApiClient, run: CheckId[]) {
+  const step = sharedStep(async (): Promise<Map<CheckId, unknown>> => {
+    const verdicts = new Map<CheckId, unknown>();
+    const sent: Sent[] = [];
+    for (const id of run) {
+      try {
+        const probe = id.startsWith('TM-ID-NEAR-MISS:') ? await nearMissProbe(id) : id === 'TM-NO-CREATE' ? await createProbe(id) : await unknownIdProbe(id);
+        if (probe) sent.push(probe);
+      } catch (e) {
+        verdicts.set(id, e);
+      }
+    }
+    if (!sent.length) return verdicts;
+    const initial = await lane.initial();
+    const listed = await lane.listAll('listing team members after the writes that must make none').catch((e: Error) => e);
+    const rows = listed instanceof Error ? undefined : listed.filter(isRecord);
+    const added = (rows ?? []).filter((r) => !initial.some((b) => sameId(b[idField], r[idField])));
+    const names = (p: Sent, r: Row) => p.ids.some((x) => sameId(x, r[idField])) || mismatches(p.sent, r).length === 0;
+    const unnamed = added.filter((r) => !sent.some((p) => names(p, r)));
+    const undone = new Map<string, string>();
+    for (const p of sent) {
+      const made = [...new Set([...added.filter((r) => names(p, r)), ...unnamed].map((r) => r[idField]))];
+      // A member its own find shows though no list names it (a list may leave out what is there).
+      for (const x of p.ids) if (!made.some((m) => sameId(m, x)) && (await foundAs(x))) made.push(x);
+      for (const x of made) if (!undone.has(String(x))) undone.set(String(x), await lane.undoCreate([x]));
+      const undo = made.map((x) => undone.get(String(x))).join(' ');
+      try {
+        if (p.failure) throw p.failure;
+        if (made.length) {
+          throw new Error(p.id === 'TM-NO-CREATE'
+            ? `${p.asked} ${said(p.answer)}, but team members cannot be created; new members: ${made.map(String).join(', ')}. ${undo}`
+            : `${p.asked} ${said(p.answer)}, and made members ${made.map(String).join(', ')}, but team members cannot be created. ${undo}`);
+        }
+        ensure(p.id !== 'TM-NO-CREATE' || !is2xx(p.answer), () => `${p.asked} ${said(p.answer)}, but team members cannot be created; new members: none listed`);
+        // The list is TM-LIST's subject: when it cannot be read now, "unchanged" is not proven either way.
+        needsThat('TM-LIST', rows, () => (listed as Error).message);
+        const gone = initial.filter((b) => !rows.some((r) => sameId(r[idField], b[idField]))).map((b) => String(b[idField]));
+        ensure(p.id !== 'TM-NO-CREATE' || gone.length === 0, () => `after the refused POST the list no longer holds: ${gone.join(', ')}`);
+      } catch (e) {
+        verdicts.set(p.id, e);
+      }
+    }
+    return verdicts;
+  });
+
+  // A copy of a member, its name-like field carrying the check's own mark.
+  const mark = (id: CheckId, member: Row): Row => {
+    const name = lane.nameChange(member);
+    return { ...lane.copyOf(member), ...(name && Object.fromEntries(Object.entries(name).map(([k, v]) => [k, `${String(v)} ${id}`]))) };
+  };
+  const foundAs = async (id: unknown) => {
+    const found = await lane.find(id);
+    return is2xx(found) && sameId(recordIn(found.json, idField, { id })?.[idField], id);
+  };
+
+  async function nearMissProbe(id: CheckId): Promise<Sent> {
+    const miss = ID_NEAR_MISSES.find((m) => id === `TM-ID-NEAR-MISS:update:${m.name}`)!;
+    const { member, near } = await nearMissOf(lane, miss, idField);
+    const memberId = member[idField];
+    const original = await needs('TM-FIND', lane.current(memberId, 'reading the member before'));
+    const body = target.vendor.teamMemberPatch ?? lane.nameChange(original) ?? (() => {
+      throw new NotApplicable('the member has no name-like string field to change: configure teamMemberPatch');
+    })();
+    const asked = `PATCH ${ops.update.path} with ${near} (${miss.description} ${String(memberId)}) and ${JSON.stringify(body)}`;
+    let answer: Answer | undefined;
+    let failure: unknown;
+    await lane.changing(original, async () => {
+      answer = await lane.update(near, body);
+      const changed = changedFields(original, await lane.read(memberId, 'reading the member after'), [], 'team-members');
+      if (changed.length) failure = new Error(`${asked} ${said(answer)}, and changed the member ${String(memberId)}: ${changed.join('; ')}`);
+    });
+    return { id, asked, answer: answer!, ids: [near, recordIn(answer!.json, idField)?.[idField]].filter((x) => x !== undefined), sent: body, failure };
+  }
+
+  async function createProbe(id: CheckId): Promise<Sent> {
+    const [first] = await needs('TM-LIST', lane.initial());
+    if (!first) throw new NotApplicable('the target lists no team member to copy');
+    const body = mark(id, first);
+    const answer = await client.call(lane.createProbe, { body });
+    return { id, asked: `POST ${ops.list.path}`, answer, ids: [recordIn(answer.json, idField)?.[idField]].filter((x) => x !== undefined), sent: body };
+  }
+
+  async function unknownIdProbe(id: CheckId): Promise<Sent> {
+    const initial = await needs('TM-LIST', lane.initial());
+    if (!initial.length) throw new NotApplicable('the target lists no team member to learn the form of an id from');
+    const unknown = (await lane.unknownId(initial)) ?? (() => {
+      throw new NotApplicable(`no id of the form of ${String(initial[0][idField])} that names no member turned up`);
+    })();
+    const body = mark(id, initial[0]);
+    const answer = await lane.update(unknown, body);
+    return { id, asked: `PATCH ${ops.update.path} of ${String(unknown)}, which named no member,`, answer, ids: [unknown], sent: body };
+  }
+
+  return async (id: CheckId) => {
+    const verdict = (await step()).get(id);
+    if (verdict !== undefined) throw verdict;
+  };
 }

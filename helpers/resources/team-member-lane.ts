@@ -43,8 +43,9 @@ export class TeamMemberLane {
   readonly deleteProbe: Operation;
   /** The members as the run found them: what the lane must leave behind. */
   readonly initial = sharedStep(async () => {
-    await this.learnFromReads();
-    return this.readList('listing team members');
+    const rows = await this.readList('listing team members');
+    await this.learnFromReads(rows[0]?.[this.idField]);
+    return rows;
   });
   /** Another writer at work on the members stops the lane (see InterferenceWatch). */
   private readonly watch: InterferenceWatch;
@@ -106,19 +107,12 @@ export class TeamMemberLane {
   }
 
   /**
-   * Before anything is watched or judged: what the target moves by itself on every read (see
-   * ServerFields), from the list read three times in a row and one member found three times in a
-   * row, nothing written between. A read that fails teaches nothing (the checks judge reads).
+   * Before anything is judged: what the target moves by itself on every read (see ServerFields),
+   * from one member found three times in a row, nothing written between. Finds, not lists (issue
+   * 35: the list is read whole a bounded number of times); a field only the list shows is not
+   * learned. A read that fails teaches nothing (the checks judge reads).
    */
-  private async learnFromReads(): Promise<void> {
-    const lists = [];
-    for (let i = 0; i < 3; i++) lists.push(((await this.listAll('listing team members').catch(() => [])) as unknown[]).filter(isRecord));
-    const [first] = lists;
-    for (const row of first) {
-      const readings = lists.map((rows) => rows.find((r) => sameId(r[this.idField], row[this.idField])));
-      if (readings.every((r) => r !== undefined)) serverFields().fromReads(MEMBERS, readings as Row[]);
-    }
-    const id = first[0]?.[this.idField];
+  private async learnFromReads(id: unknown): Promise<void> {
     if (id === undefined) return;
     const finds = [];
     for (let i = 0; i < 3; i++) finds.push(await this.find(id));
