@@ -215,21 +215,28 @@ export function ownStoppedJournal(reportDir: string, runId: string): string | un
   return stoppedRunIn([...new Set([resolve(reportDir), ...folders])], JOURNAL_FILE, runId);
 }
 
+/** Where the frame's reading after the clean-up is taken (withFrame names what it found). */
+const CLEAN_UP_END = 'the end of the clean-up';
+
 /**
  * The frame's last reading, once the clean-up's writes (the lease's delete among them) are done:
  * what they changed beyond what they addressed fails the WRITE-FRAME check like what a check's write did.
  */
-async function frameAfterCleanUp({ target }: Session, spec: Spec, collector: ResultCollector): Promise<void> {
+async function frameAfterCleanUp(s: Session, spec: Spec, collector: ResultCollector): Promise<void> {
+  const { target } = s;
   const frame = Frame.open(spec, target, 'after-run clean-up');
   if (!frame) return;
   let found: FrameDifference[] = [];
   try {
-    found = (await frame.read('the end of the clean-up')).filter((d) => !d.by);
+    found = (await frame.read(CLEAN_UP_END, true)).filter((d) => !d.by);
   } catch {
     // Not read whole: the check judged what the suites' end showed.
   } finally {
     await frame.close();
   }
+  // What a check already found it could not put back (journalled lost) is that check's failure, and named as left.
+  const { lost } = outstanding(s.journal.read());
+  found = found.filter((d) => !lost.has(d.path));
   const check = collector.checks.find((c) => c.id === 'WRITE-FRAME');
   if (!check || !found.length || check.outcome === 'failed') return;
   check.outcome = 'failed';
@@ -239,13 +246,19 @@ async function frameAfterCleanUp({ target }: Session, spec: Spec, collector: Res
 /**
  * What the frame found changed that no write of the run addressed (helpers/safety/frame.ts), named
  * as left on the target: the clean-up puts back only what the run wrote, and a record another
- * write removed or added is not the run's to undo. A record the clean-up restored is not named.
+ * write removed or added is not the run's to undo. A record the clean-up restored is not named,
+ * unless the reading after the clean-up shows it changed again (a write of the clean-up that
+ * reached it too): nothing is left to put it back then.
  */
 function withFrame(journal: Journal, recovery: Recovery): Recovery {
-  const { written } = outstanding(journal.read());
+  const entries = journal.read();
+  const { written } = outstanding(entries);
   const named = new Set(recovery.leftOnTarget.map((l) => l.record));
-  const frame = frameFindings(journal.read()).differences.filter((d) => !written.has(d.path) && !named.has(d.path));
-  return { ...recovery, leftOnTarget: [...recovery.leftOnTarget, ...frame.map((d) => ({ record: d.path, problem: `${describeDifference(d).slice(d.path.length + 1)}; not the run's to put back` }))] };
+  const last = entries.findLast((e) => e.kind === 'frame');
+  const afterCleanUp = new Set(last?.kind === 'frame' && last.where === CLEAN_UP_END ? last.differences.map((d) => d.path) : []);
+  const frame = frameFindings(entries).differences.filter((d) => (!written.has(d.path) || afterCleanUp.has(d.path)) && !named.has(d.path));
+  const why = (d: FrameDifference) => (written.has(d.path) ? 'changed again after the clean-up put it back' : "not the run's to put back");
+  return { ...recovery, leftOnTarget: [...recovery.leftOnTarget, ...frame.map((d) => ({ record: d.path, problem: `${describeDifference(d).slice(d.path.length + 1)}; ${why(d)}` }))] };
 }
 
 /** Beats go on through the clean-up (an outage may hold it up to --cleanup-timeout), which deletes the lease last. */

@@ -330,28 +330,34 @@ function changesStep({ target, idField, ops }: Env, lane: TeamMemberLane) {
     const id = member[idField];
     const original = await needs('TM-FIND', lane.current(id, 'reading the member before changing it'));
     const others = members.filter((m) => !sameId(m[idField], id));
-    // TM-ISOLATION's own change comes first; without it (fewer than two members, no field to change, refused) the fields are changed all the same.
-    let isolation: Error | undefined;
-    let start: Row | undefined = original;
+    // TM-ISOLATION's own change comes last, before the list is read (on a target whose PATCH replaces
+    // the member, the field changes start from every field); without it (fewer than two members, no
+    // field to change, refused) the fields are changed all the same.
+    let isolation: Error | undefined = others.length === 0 ? new NotApplicable('the target lists fewer than two team members') : undefined;
+    const body = target.vendor.teamMemberPatch ?? lane.nameChange(original);
+    if (!body) isolation ??= new NotApplicable('the member has no name-like string field to change: configure teamMemberPatch');
+    let sent = false;
+    const isolating = async (known: Row): Promise<Row> => {
+      if (isolation || !body) return known;
+      const answer = await lane.update(id, body);
+      if (!is2xx(answer)) {
+        isolation = new Blocked('TM-UPDATE:change', `the update itself failed, so isolation cannot be judged: PATCH ${ops.update.path} with ${JSON.stringify(body)} ${said(answer)}`);
+        return known;
+      }
+      // The list is read once a find shows the change (not with it: on a target whose finds alternate
+      // between a fresh and a lagging copy, two finds in that wait would differ with no update between them).
+      sent = true;
+      return lane.readUntil(id, 'reading the member after the update', (r) => mismatches(body, r).length === 0);
+    };
     /** The list as the field changes' read found it (access.listed), or read for the isolation alone. */
     let listed: Row[] | undefined;
-    const body = target.vendor.teamMemberPatch ?? lane.nameChange(original);
     let outcomes: FieldOutcome[] = [];
     let touched: Row[] = [];
     await lane.changing(original, async () => {
-      if (others.length === 0) isolation = new NotApplicable('the target lists fewer than two team members');
-      else if (!body) isolation = new NotApplicable('the member has no name-like string field to change: configure teamMemberPatch');
-      else {
-        const answer = await lane.update(id, body);
-        if (!is2xx(answer)) isolation = new Blocked('TM-UPDATE:change', `the update itself failed, so isolation cannot be judged: PATCH ${ops.update.path} with ${JSON.stringify(body)} ${said(answer)}`);
-        // The field changes start from the member as it shows this change (a find, not the list: see below).
-        else start = await lane.readUntil(id, 'reading the member after the update', (r) => mismatches(body, r).length === 0);
-      }
-      const from = start!;
       // Each change starts from the last (judged against the read before it), and the member is put
       // back once, after the last: the journal holds every write, so an interruption anywhere still
       // puts it back (the after-run clean-up).
-      let first: Row | undefined = from;
+      let first: Row | undefined = original;
       const access: FieldAccess = {
         resource: lane.ops.update.resource, idField, id,
         read: (why) => lane.read(id, why),
@@ -368,14 +374,14 @@ function changesStep({ target, idField, ops }: Env, lane: TeamMemberLane) {
         update: (b) => lane.update(id, b),
         twin: lane.twinPatch(id),
         windowMs: windowOf(target),
+        lastWrite: isolating,
       };
-      outcomes = await coverFields(access, from, others, keptOut(target.vendor.fieldsNotToChange?.teamMembers));
-      if (isolation || !body) return;
-      // No field change read the list: the isolation's own read, until the list shows its change.
-      // No find goes with it: on a target whose finds alternate between a fresh and a lagging copy,
-      // two finds in this wait would differ with no update between them (read as another writer).
+      outcomes = await coverFields(access, original, others, keptOut(target.vendor.fieldsNotToChange?.teamMembers));
+      // No field change read the list: the isolation's change and its own read, until the list shows it.
+      if (!listed) await isolating(original);
+      if (!sent || !body) return;
       const shows = (rows: Row[]) => rows.some((r) => sameId(r[idField], id) && mismatches(pick(body, Object.keys(r)), r).length === 0);
-      listed ??= (await converge(() => lane.readList('listing team members after the update'), shows, windowOf(target))).value;
+      if (!listed || !shows(listed)) listed = (await converge(() => lane.readList('listing team members after the update'), shows, windowOf(target))).value;
       touched = await othersChanged(lane, others, listed, idField);
     });
     if (!touched.length) return { isolation, fields: outcomes };

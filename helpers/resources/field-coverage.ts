@@ -36,6 +36,8 @@ export interface FieldAccess {
   twin?: TwinPatch;
   /** How long a read waits for the run's own write to show (--converge-window). */
   windowMs: number;
+  /** A last write before the list is read, judged on that read too (the team members' isolation): the record as it then reads. */
+  lastWrite?(known: Row): Promise<Row>;
 }
 
 export interface FieldOutcome {
@@ -125,6 +127,7 @@ export async function coverFields(access: FieldAccess, record: Row, others: Row[
     known = after;
   }
   if (changes.length) {
+    if (access.lastWrite) known = await access.lastWrite(known);
     // What the list shows of the record once every field was changed (issue 35: one list read,
     // however many fields; each field was changed once, and none put back meanwhile): each
     // changed field, where a find showed it changed, with the value the last find shows, where

@@ -175,9 +175,9 @@ export class Frame {
 
   /**
    * Reads the whole target and journals what differs from what the run knows it wrote (see
-   * FRAME_CHECK). Nothing is read again when no write of the run went out since the last reading.
+   * FRAME_CHECK); `final`, after the clean-up: from the baseline. Nothing is read again when no write of the run went out since the last reading.
    */
-  async read(where: string): Promise<FrameDifference[]> {
+  async read(where: string, final = false): Promise<FrameDifference[]> {
     const before = this.journal.read();
     const lastStart = before.findLastIndex((e) => e.kind === 'frame-start');
     const lastRead = before.findLastIndex((e) => e.kind === 'frame');
@@ -203,10 +203,12 @@ export class Frame {
     for (const path of new Set([...this.baseline.prints.keys(), ...now.prints.keys(), ...known.keys()])) {
       if (!under(path) || state.everCreated.has(path) || (now.ours.has(path) && !this.baseline.prints.has(path))) continue;
       const is = now.prints.get(path) ?? null;
-      const was = known.has(path) ? known.get(path)! : (this.baseline.prints.get(path) ?? null);
+      // After the clean-up (final), every record is held to the baseline: what the clean-up's writes
+      // put back, a later write of it may have changed again, and no check judges those writes.
+      const was = !final && known.has(path) ? known.get(path)! : (this.baseline.prints.get(path) ?? null);
       // A record a write of the window addressed is as the run left it, whatever it holds, if that
       // write can have made it so: that write's checks judge it.
-      const way = inWindow.get(path);
+      const way = final ? undefined : inWindow.get(path);
       if (way && (is === was || explains(way.ways, was === null ? 'appeared' : is === null ? 'vanished' : 'changed'))) {
         if (is !== was) accepted.push([path, is]);
         continue;
