@@ -113,7 +113,7 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
       s.client.phase = 'after-run clean-up';
       const recovered = await recover(s.client, s.journal, s.target, { cleanupTimeoutMs: options.cleanupTimeoutMs });
       if (stop.cut.signal.aborted) return recovered; // not waited for: the frame is not read
-      await frameAfterCleanUp(s, spec, collector);
+      await frameAfterCleanUp(s, spec, collector, recovered);
       return withFrame(s.journal, recovered);
     }), cutShort);
     stop.cleanedUp();
@@ -222,7 +222,7 @@ const CLEAN_UP_END = 'the end of the clean-up';
  * The frame's last reading, once the clean-up's writes (the lease's delete among them) are done:
  * what they changed beyond what they addressed fails the WRITE-FRAME check like what a check's write did.
  */
-async function frameAfterCleanUp(s: Session, spec: Spec, collector: ResultCollector): Promise<void> {
+async function frameAfterCleanUp(s: Session, spec: Spec, collector: ResultCollector, recovered: Recovery): Promise<void> {
   const { target } = s;
   const frame = Frame.open(spec, target, 'after-run clean-up');
   if (!frame) return;
@@ -234,9 +234,10 @@ async function frameAfterCleanUp(s: Session, spec: Spec, collector: ResultCollec
   } finally {
     await frame.close();
   }
-  // What a check already found it could not put back (journalled lost) is that check's failure, and named as left.
+  // What a check found it could not put back (journalled lost), or the clean-up could not, is their failure, and named as left.
   const { lost } = outstanding(s.journal.read());
-  found = found.filter((d) => !lost.has(d.path));
+  const named = new Set(recovered.leftOnTarget.map((l) => l.record));
+  found = found.filter((d) => !lost.has(d.path) && !named.has(d.path));
   const check = collector.checks.find((c) => c.id === 'WRITE-FRAME');
   if (!check || !found.length || check.outcome === 'failed') return;
   check.outcome = 'failed';

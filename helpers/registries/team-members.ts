@@ -28,6 +28,7 @@ import { converge, windowOf } from '../core/converge.ts';
 import { movedByWrite } from '../records/server-fields.ts';
 import { coverFields, judgeFields, keptOut, type FieldAccess, type FieldOutcome } from '../resources/field-coverage.ts';
 import { concurrentSteps, sharedStep } from '../checks/shared-step.ts';
+import { recordExchange, withExchangeLog, type Exchange } from '../http/exchanges.ts';
 import { atOnce } from '../core/at-once.ts';
 import { ID_NEAR_MISSES, type IdMiss } from '../contract/id-near-misses.ts';
 import { madeBy, wrongRecordFound } from '../checks/id-near-miss.ts';
@@ -433,12 +434,16 @@ interface Sent {
  * mark); one none of them names, by any of them. What was made is deleted again.
  */
 function probesStep({ target, ops, idField }: Env, lane: TeamMemberLane, client: ApiClient, run: CheckId[]) {
-  const step = sharedStep(async (): Promise<Map<CheckId, unknown>> => {
+  // Each check's report holds its own probe's requests and the shared read (a turned-away PATCH is not the POST's).
+  const logs = new Map<CheckId, Exchange[]>(run.map((id) => [id, []]));
+  const shared: Exchange[] = [];
+  let done: Promise<Map<CheckId, unknown>> | undefined;
+  const step = () => (done ??= withExchangeLog(shared, async (): Promise<Map<CheckId, unknown>> => {
     const verdicts = new Map<CheckId, unknown>();
     const sent: Sent[] = [];
     for (const id of run) {
       try {
-        const probe = id.startsWith('TM-ID-NEAR-MISS:') ? await nearMissProbe(id) : id === 'TM-NO-CREATE' ? await createProbe(id) : await unknownIdProbe(id);
+        const probe = await withExchangeLog(logs.get(id)!, () => (id.startsWith('TM-ID-NEAR-MISS:') ? nearMissProbe(id) : id === 'TM-NO-CREATE' ? createProbe(id) : unknownIdProbe(id)));
         if (probe) sent.push(probe);
       } catch (e) {
         verdicts.set(id, e);
@@ -475,7 +480,7 @@ function probesStep({ target, ops, idField }: Env, lane: TeamMemberLane, client:
       }
     }
     return verdicts;
-  });
+  }));
 
   // A copy of a member, its name-like field carrying the check's own mark.
   const mark = (id: CheckId, member: Row): Row => {
@@ -526,7 +531,11 @@ function probesStep({ target, ops, idField }: Env, lane: TeamMemberLane, client:
   }
 
   return async (id: CheckId) => {
-    const verdict = (await step()).get(id);
-    if (verdict !== undefined) throw verdict;
+    try {
+      const verdict = (await step()).get(id);
+      if (verdict !== undefined) throw verdict;
+    } finally {
+      for (const e of [...(logs.get(id) ?? []), ...shared]) recordExchange(e);
+    }
   };
 }
