@@ -56,6 +56,9 @@ export class TeamMemberLane {
   /** The last list read, and how many writes the client had sent then (see currentList). */
   private lastList?: { rows: Row[]; writes: number };
   private readonly journal: Journal | undefined;
+  /** Members the lane wrote to, and those whose find it journalled as a snapshot before that (see read). */
+  private readonly written = new Set<string>();
+  private readonly snapshotted = new Set<string>();
   /** What the lane knows of each member: a reading older than that is read again (see RecordHistory). */
   private readonly histories = new Map<string, RecordHistory>();
 
@@ -132,6 +135,13 @@ export class TeamMemberLane {
     const { found, older } = await this.settled(id, why);
     if (!older) this.watch.read('find', this.readings([found]));
     this.latest.set(String(id), { row: found, writes });
+    // The member as a find shows it before the run's first write to it: the clean-up's record of
+    // fields a list leaves out (a list may show less than a find; a later snapshot adds, never overwrites).
+    const path = fillId(this.ops.find.path, id);
+    if (!this.written.has(path) && !this.snapshotted.has(path)) {
+      this.snapshotted.add(path);
+      this.journal?.append({ kind: 'snapshot', path, record: found });
+    }
     return found;
   }
 
@@ -176,6 +186,7 @@ export class TeamMemberLane {
 
   update(id: unknown, body: Row): Promise<Answer> {
     this.watch.stopIfInterfered();
+    this.written.add(fillId(this.ops.find.path, id));
     this.watch.sent(fillId(this.ops.find.path, id), body);
     return this.historyOf(id).write(body, () => this.client.call(this.ops.update, { id, body }));
   }
