@@ -200,6 +200,7 @@ export class Frame {
     const under = (path: string) => roots.some((r) => path === r || path.startsWith(`${r}/`));
     const differences: FrameDifference[] = [];
     const accepted: [string, string | null][] = [];
+    const recheck: { difference: FrameDifference; was: string }[] = [];
     for (const path of new Set([...this.baseline.prints.keys(), ...now.prints.keys(), ...known.keys()])) {
       if (!under(path) || state.everCreated.has(path) || (now.ours.has(path) && !this.baseline.prints.has(path))) continue;
       const is = now.prints.get(path) ?? null;
@@ -219,13 +220,25 @@ export class Frame {
       const mark = written.get(path);
       const snapshot = state.snapshots.get(path);
       const row = now.rows.get(path);
-      // A field holding a value the run sent to this record is its own write showing late (or not undone: the clean-up's to put back).
-      const own = (f: string) => Boolean(mark?.values.get(f)?.some((v) => isDeepStrictEqual(v, row?.[f])));
+      // A field holding a value the run sent to this record is its own write showing late (or not
+      // undone: the clean-up's to put back); after the clean-up (final), nothing is left to put it back.
+      const own = (f: string) => !final && Boolean(mark?.values.get(f)?.some((v) => isDeepStrictEqual(v, row?.[f])));
       const fields = snapshot && row ? changedFieldNames(snapshot, row).filter((f) => !own(f) && !this.moving(path, entries).has(f)) : undefined;
-      if (mark && is !== null && was !== null && (fields?.length === 0 || (await this.shows(path, was, this.moving(path, entries))))) continue;
       const how = was === null ? 'appeared' : is === null ? 'vanished' : 'changed';
       const by = now.foreign.get(path) ?? (writes.length ? undefined : 'another writer');
-      differences.push({ path, how, ...(fields?.length && how === 'changed' ? { fields } : {}), now: is, writes, ...(by ? { by } : {}) });
+      const difference: FrameDifference = { path, how, ...(fields?.length && how === 'changed' ? { fields } : {}), now: is, writes, ...(by ? { by } : {}) };
+      if (mark && is !== null && was !== null && (fields?.length === 0 || (await this.shows(path, was, this.moving(path, entries))))) {
+        // After the clean-up, a find showing the record as before does not outweigh a list that does
+        // not: the list is read again, once reads no longer lag (a find may be the stale one).
+        if (final) recheck.push({ difference, was });
+        continue;
+      }
+      differences.push(difference);
+    }
+    if (recheck.length) {
+      await quiesce(Date.now(), this.lag(), windowOf(this.target));
+      const again = await readWhole(this.client, this.spec, this.target);
+      for (const { difference, was } of recheck) if (!samePrint(was, again.prints.get(difference.path) ?? null, this.moving(difference.path, entries))) differences.push(difference);
     }
     this.journal.append({ kind: 'frame', where, differences, accepted, problems: now.problems, compared: roots });
     for (const d of differences) if (d.by) this.journal.append({ kind: 'interference', path: d.path, by: d.by });
