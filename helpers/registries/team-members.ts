@@ -41,8 +41,8 @@ interface Members {
   changes: () => Promise<Changes | undefined>;
   /** Members the update without a key was sent to, as they were. */
   originals: Map<string, Record<string, unknown>>;
-  /** The probes of what the interface does not offer, judged on one list read (probesStep): each check's verdict. */
-  probes: (id: CheckId) => Promise<void>;
+  /** The probes of what the interface does not offer, judged on one list read (probesStep): each check's verdict; the list as read then. */
+  probes: ((id: CheckId) => Promise<void>) & { listedAfter(): Promise<Row[] | undefined> };
   /** Each near miss's find (reads only): all go out at once, each judged by its own check. */
   nearMissFinds: (miss: IdMiss) => Promise<NearMissFound>;
 }
@@ -191,13 +191,24 @@ function updates({ target, ops, idField }: Env): Check<Members>[] {
 }
 
 /** Both sides of changesStep's fields: the find shows each change, and so does the list. */
-function eachField({ ops }: Env): Check<Members>[] {
+function eachField({ ops, target, idField }: Env): Check<Members>[] {
   return [
     { id: 'TM-UPDATE:each-field', title: `PATCH ${ops.update.path} of each field a member shows, alone, to a value another member holds (a boolean flipped): a later find shows it and nothing else changed; then restored`, changesData: true, async run({ changes }, run) {
       judgeFields(run, (await changes())?.fields ?? run.notApplicable('the target lists no team member'), 'found');
     } },
-    { id: 'TM-LIST:each-field-change', title: `GET ${ops.list.path} still lists the member after each change of one of its fields, with the value a find shows`, changesData: true, async run({ changes }, run) {
-      judgeFields(run, (await changes())?.fields ?? run.notApplicable('the target lists no team member'), 'listed');
+    { id: 'TM-LIST:each-field-change', title: `GET ${ops.list.path} still lists the member after each change of one of its fields, with the value a find shows, and as first listed once it is put back`, changesData: true, async run({ changes, probes, lane }, run) {
+      const done = (await changes()) ?? run.notApplicable('the target lists no team member');
+      // Once put back, the member is listed as first listed: read after the writes that follow (issue 35), again while it lags.
+      const was = (await lane.initial()).find((r) => sameId(r[idField], done.id));
+      const differs = (rows: Row[] | undefined) => {
+        const now = rows?.find((r) => sameId(r[idField], done.id));
+        return was && rows ? (now ? changedFields(was, now, [], 'team-members') : ['not listed']) : [];
+      };
+      let rows = await probes.listedAfter();
+      if (differs(rows).length) rows = (await converge(() => lane.listAll('listing team members again').then((r) => r.filter(isRecord)), (r) => !differs(r).length, windowOf(target))).value;
+      const wrong = differs(rows);
+      judgeFields(run, done.fields, 'listed');
+      ensure(!wrong.length, () => `once put back (a find shows it so), member ${String(done.id)} is listed otherwise than first listed: ${wrong.join('; ')}`);
     } },
   ];
 }
@@ -311,6 +322,8 @@ function noDelete({ ops, idField }: Env): Check<Members> {
 
 /** What changesStep found: TM-ISOLATION's verdict (an error to throw, or undefined), each field's outcome. */
 interface Changes {
+  /** The member changed. */
+  id: unknown;
   isolation: Error | undefined;
   fields: FieldOutcome[];
 }
@@ -385,12 +398,12 @@ function changesStep({ target, idField, ops }: Env, lane: TeamMemberLane) {
       if (!listed || !shows(listed)) listed = (await converge(() => lane.readList('listing team members after the update'), shows, windowOf(target))).value;
       touched = await othersChanged(lane, others, listed, idField);
     });
-    if (!touched.length) return { isolation, fields: outcomes };
+    if (!touched.length) return { id, isolation, fields: outcomes };
     // The member is put back (changing); the others its updates reached, after it.
     const left: string[] = [];
     for (const m of touched) left.push(`${String(m[idField])} (${(await lane.putBack(m)) ?? 'put back'})`);
     isolation = new Error(`the updates of member ${String(id)} (${JSON.stringify(body)}, then each field alone) also changed members ${left.join(', ')}`);
-    return { isolation, fields: outcomes };
+    return { id, isolation, fields: outcomes };
   });
 }
 
@@ -438,6 +451,8 @@ function probesStep({ target, ops, idField }: Env, lane: TeamMemberLane, client:
   const logs = new Map<CheckId, Exchange[]>(run.map((id) => [id, []]));
   const shared: Exchange[] = [];
   let done: Promise<Map<CheckId, unknown>> | undefined;
+  /** The list as read after the writes (undefined when it could not be read whole). */
+  let after: Row[] | undefined;
   const step = () => (done ??= withExchangeLog(shared, async (): Promise<Map<CheckId, unknown>> => {
     const verdicts = new Map<CheckId, unknown>();
     const sent: Sent[] = [];
@@ -449,10 +464,10 @@ function probesStep({ target, ops, idField }: Env, lane: TeamMemberLane, client:
         verdicts.set(id, e);
       }
     }
-    if (!sent.length) return verdicts;
     const initial = await lane.initial();
-    const listed = await lane.listAll('listing team members after the writes that must make none').catch((e: Error) => e);
+    const listed = await lane.listAll('listing team members after the writes').catch((e: Error) => e);
     const rows = listed instanceof Error ? undefined : listed.filter(isRecord);
+    after = rows;
     const added = (rows ?? []).filter((r) => !initial.some((b) => sameId(b[idField], r[idField])));
     const names = (p: Sent, r: Row) => p.ids.some((x) => sameId(x, r[idField])) || mismatches(p.sent, r).length === 0;
     const unnamed = added.filter((r) => !sent.some((p) => names(p, r)));
@@ -530,7 +545,7 @@ function probesStep({ target, ops, idField }: Env, lane: TeamMemberLane, client:
     return { id, asked: `PATCH ${ops.update.path} of ${String(unknown)}, which named no member,`, answer, ids: [unknown], sent: body };
   }
 
-  return async (id: CheckId) => {
+  const judge = async (id: CheckId) => {
     try {
       const verdict = (await step()).get(id);
       if (verdict !== undefined) throw verdict;
@@ -538,4 +553,14 @@ function probesStep({ target, ops, idField }: Env, lane: TeamMemberLane, client:
       for (const e of [...(logs.get(id) ?? []), ...shared]) recordExchange(e);
     }
   };
+  /** The list read after the writes (and after the member changes were put back), for a check that judges it too. */
+  const listedAfter = async (): Promise<Row[] | undefined> => {
+    try {
+      await step();
+      return after;
+    } finally {
+      for (const e of shared) recordExchange(e);
+    }
+  };
+  return Object.assign(judge, { listedAfter });
 }

@@ -389,6 +389,16 @@ export class TeamMemberLane {
     this.journal?.append({ kind: 'lost', path: fillId(this.ops.find.path, id), problem });
   }
 
+  /**
+   * Whether a find shows the member as first listed, on the fields both show: then a list that
+   * shows it otherwise misrepresents it (TM-LIST:each-field-change judges that), it is not left changed.
+   */
+  private async foundAsBefore(id: string, listed: Row): Promise<boolean> {
+    const answer = await this.find(id).catch(() => undefined);
+    const found = answer && is2xx(answer) ? recordIn(answer.json, this.idField, { id }) : undefined;
+    return found !== undefined && changedFields(pick(listed, Object.keys(found)), pick(found, Object.keys(listed)), [], MEMBERS).length === 0;
+  }
+
   /** What differs between the members now and as the run found them: added, gone or changed. */
   async finish(): Promise<string[]> {
     // Another writer's changes are not this run's to report or undo: the after-run clean-up says what is left.
@@ -422,7 +432,7 @@ export class TeamMemberLane {
       const seen = readings.map((now) => now.get(id));
       const current = seen.find((r) => showsChanged(id, r)) ?? seen.find((r) => r !== undefined);
       if (!current) problems.push(`member ${id} is gone`);
-      else if (changedFields(row, current, [], MEMBERS).length) {
+      else if (changedFields(row, current, [], MEMBERS).length && !(await this.foundAsBefore(id, row))) {
         problems.push(`member ${id} changed (${changedFields(row, current, [], MEMBERS).join('; ')})`);
         // Unless the run wrote to it (clean-up then puts it back and verifies), no clean-up would look at it.
         this.lost(id, `changed while the run wrote to other members (${changedFields(row, current, [], MEMBERS).join('; ')})`);
