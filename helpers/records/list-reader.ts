@@ -5,6 +5,7 @@ import { listItems } from './record-shapes.ts';
 import { isRecord, type Row } from '../contract/record.ts';
 import { fingerprint } from './compare.ts';
 import { listSink } from './list-stream.ts';
+import { DigestMap } from './digest-map.ts';
 import type { TargetConfig } from '../config/target.ts';
 import { limitsOf } from '../core/limits.ts';
 import { movedSince, writesTo } from '../http/write-activity.ts';
@@ -54,7 +55,7 @@ export class ListReader {
    * time, the list is the suite's limit (blocked), never the target's failure.
    */
   async each(path: string, doing: string, visit: (item: unknown) => boolean | void): Promise<ListEnd> {
-    const given = new Set<string>();
+    const given = new DigestMap();
     for (let read = 1; ; read++) {
       try {
         return await this.once(path, doing, visit, given, read);
@@ -95,12 +96,13 @@ export class ListReader {
     return prints;
   }
 
-  private async once(path: string, doing: string, visit: (item: unknown) => boolean | void, given: Set<string>, read: number): Promise<ListEnd> {
+  private async once(path: string, doing: string, visit: (item: unknown) => boolean | void, given: DigestMap, read: number): Promise<ListEnd> {
     const mark = writesTo(path);
     const paging = this.target.vendor.listPaging;
     const { maxPages, maxBodyBytes } = limitsOf(this.target);
     const idField = this.target.vendor.idField;
-    const seen = new Map<string, number>();
+    // Every id this read met, with its page: a million ids in 12 MB (DigestMap).
+    const seen = new DigestMap();
     const visited = new Set<string>();
     let next: string | undefined = paging ? withPage(path, paging, paging.firstPage ?? 1) : path;
     let pages = 0;
@@ -131,7 +133,7 @@ export class ListReader {
           seen.set(String(id), pageNo);
           items += 1;
           if (given.has(String(id))) return false;
-          given.add(String(id));
+          given.set(String(id));
         } else items += 1;
         return (stopped = Boolean(visit(item)));
       };

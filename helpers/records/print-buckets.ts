@@ -142,6 +142,15 @@ export class PrintFile {
     return [a.among(dirty), b.among(dirty)];
   }
 
+  /** Every key with its print, read back from the file. */
+  each(visit: (key: string, print: string) => void): void {
+    this.flush();
+    eachLine(this.file, (text) => {
+      const value = JSON.parse(text) as unknown;
+      if (Array.isArray(value)) visit(value[0] as string, value[1] as string);
+    });
+  }
+
   /** The prints of the keys in these buckets. */
   private among(buckets: Set<number>): Map<string, string> {
     const found = new Map<string, string>();
