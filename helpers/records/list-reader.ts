@@ -6,6 +6,7 @@ import { isRecord, type Row } from '../contract/record.ts';
 import { fingerprint } from './compare.ts';
 import { listSink } from './list-stream.ts';
 import { DigestMap } from './digest-map.ts';
+import { pageArrived, readingList } from '../core/check-clock.ts';
 import type { TargetConfig } from '../config/target.ts';
 import { limitsOf } from '../core/limits.ts';
 import { movedSince, writesTo } from '../http/write-activity.ts';
@@ -54,7 +55,11 @@ export class ListReader {
    * come and go may name one twice (an offset page after a delete). Read READS times, moving every
    * time, the list is the suite's limit (blocked), never the target's failure.
    */
-  async each(path: string, doing: string, visit: (item: unknown) => boolean | void): Promise<ListEnd> {
+  each(path: string, doing: string, visit: (item: unknown) => boolean | void): Promise<ListEnd> {
+    return readingList(() => this.eachOnce(path, doing, visit));
+  }
+
+  private async eachOnce(path: string, doing: string, visit: (item: unknown) => boolean | void): Promise<ListEnd> {
     const given = new DigestMap();
     for (let read = 1; ; read++) {
       try {
@@ -142,6 +147,7 @@ export class ListReader {
       // check's that shares it, and would put 16 MB of rows no one judges one by one in each.
       const answer = await this.client.send({ method: 'GET', path: next, excerptBytes: pageNo === 1 ? undefined : LATER_PAGE_EXCERPT, sink: (status) => (status >= 200 && status < 300 ? ((position = 0), (stream = listSink(idField, maxBodyBytes, handOver))).sink : undefined) });
       pages = pageNo;
+      pageArrived();
       const where = pages === 1 ? `GET ${path}` : `page ${pages} of the list (GET ${next})`;
       if (broken) throw broken;
       if (stopped) return { complete: false, stopped: true, pages };
