@@ -60,12 +60,14 @@ export class ListReader {
   }
 
   private async eachOnce(path: string, doing: string, visit: (item: unknown) => boolean | void): Promise<ListEnd> {
-    const given = new DigestMap();
+    // What the reads before handed over: on the first read, every id it met (one map, not two, for a long list).
+    let given: DigestMap | undefined;
     for (let read = 1; ; read++) {
       try {
         return await this.once(path, doing, visit, given, read);
       } catch (e) {
         if (!(e instanceof Repeated)) throw e;
+        given ??= e.seen;
         if (read === READS) throw new IncompleteList(`${e.message}, on each of ${READS} reads while the run's own writes to these records went on: whether the list names a record twice by itself is unknown`);
       }
     }
@@ -101,7 +103,7 @@ export class ListReader {
     return prints;
   }
 
-  private async once(path: string, doing: string, visit: (item: unknown) => boolean | void, given: DigestMap, read: number): Promise<ListEnd> {
+  private async once(path: string, doing: string, visit: (item: unknown) => boolean | void, given: DigestMap | undefined, read: number): Promise<ListEnd> {
     const mark = writesTo(path);
     const paging = this.target.vendor.listPaging;
     const { maxPages, maxBodyBytes } = limitsOf(this.target);
@@ -132,13 +134,13 @@ export class ListReader {
           const first = seen.get(String(id));
           if (first !== undefined) {
             const message = `${doing}: the list names record ${String(id)} twice (pages ${first} and ${pageNo})${read > 1 ? `, read ${read} times from the start` : ''}`;
-            broken = read > 1 && !movedSince(path, mark) ? new ListBroken(message) : new Repeated(message);
+            broken = read > 1 && !movedSince(path, mark) ? new ListBroken(message) : new Repeated(message, seen);
             return true;
           }
           seen.set(String(id), pageNo);
           items += 1;
-          if (given.has(String(id))) return false;
-          given.set(String(id));
+          if (given?.has(String(id))) return false;
+          given?.set(String(id));
         } else items += 1;
         return (stopped = Boolean(visit(item)));
       };
@@ -205,7 +207,15 @@ export class ListReader {
   }
 }
 
-class Repeated extends ListBroken {}
+class Repeated extends ListBroken {
+  constructor(
+    message: string,
+    /** The ids the read met (and handed over) before the repeat. */
+    readonly seen: DigestMap,
+  ) {
+    super(message);
+  }
+}
 
 /** How many times a list that names a record twice is read from the start (see each()). */
 const READS = 4;
