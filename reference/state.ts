@@ -19,13 +19,26 @@ export interface Stamps {
  * does not show (timestamps, versions), added the way many real implementations add them.
  */
 class Table extends Map<string, Row> {
+  /** The rows in order, kept until the next write: a list of a million answers page after page without copying them each time. */
+  private listed?: readonly Row[];
   constructor(private readonly stamp: (row: Row, previous?: Row) => Row) {
     super();
   }
   override set(id: string, row: Row): this {
+    this.listed = undefined;
     return super.set(id, this.stamp(row, this.get(id)));
   }
+  override delete(id: string): boolean {
+    this.listed = undefined;
+    return super.delete(id);
+  }
+  rows(): readonly Row[] {
+    return (this.listed ??= [...this.values()]);
+  }
 }
+
+/** A table's rows in order, not to be changed (a copy where the table is a replica's plain copy). */
+export const rowsOf = (table: Map<string, Row>): readonly Row[] => (table instanceof Table ? table.rows() : [...table.values()]);
 
 /** The reference implementation's data, in memory. Collections keep insertion order. */
 export class State {

@@ -458,9 +458,14 @@ class ListCustomers extends Command {
         const wrong = mismatches(pick(c.sent, Object.keys(row)), row);
         return wrong.length ? [`customer ${String(c.id)} is listed with ${wrong.join('; ')}`] : [];
       });
+    // Only the rows of the customers the walk knows: those are judged, and a list may hold a million.
+    const known = new Set(m.customers.map((c) => String(c.id)));
     const read = async () => {
       const rows = new Map<string, Row>();
-      await w.customers.scanAll('listing the customers exploration knows', (row) => void rows.set(String(row[w.customers.idField]), row));
+      await w.customers.scanAll('listing the customers exploration knows', (row) => {
+        const id = String(row[w.customers.idField]);
+        if (known.has(id)) rows.set(id, row);
+      });
       return rows;
     };
     let rows: Map<string, Row>;

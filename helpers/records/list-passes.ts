@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { IncompleteList, type ListEnd } from './list-reader.ts';
 import { recordExchange, withExchangeLog, type Exchange } from '../http/exchanges.ts';
+import { readingList } from '../core/check-clock.ts';
 
 /** Stands for the reader's own words in what the shared read throws: each reader gets the error in its words. */
 const DOING = '\u0000list pass\u0000';
@@ -97,7 +98,7 @@ export class ListPasses {
     const log: Exchange[] = [];
     const phased = at !== undefined && this.arrive(at);
     try {
-      return await new Promise<ListEnd>((resolve, reject) => {
+      return await readingList(() => new Promise<ListEnd>((resolve, reject) => {
         const reader = { doing, visit, whole, stopped: false, log, settle: { resolve, reject } };
         if (phased) {
           this.held.set(at, [...(this.held.get(at) ?? []), reader]);
@@ -106,7 +107,7 @@ export class ListPasses {
           this.waiting.push(reader);
           this.next();
         }
-      });
+      }));
     } finally {
       // Each reader's report holds the read's requests, as if it had sent them (see sharedStep).
       for (const e of log) recordExchange(e);

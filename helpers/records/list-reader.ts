@@ -5,6 +5,8 @@ import { listItems } from './record-shapes.ts';
 import { isRecord, type Row } from '../contract/record.ts';
 import { fingerprint } from './compare.ts';
 import { listSink } from './list-stream.ts';
+import { DigestMap } from './digest-map.ts';
+import { pageArrived, readingList } from '../core/check-clock.ts';
 import type { TargetConfig } from '../config/target.ts';
 import { limitsOf } from '../core/limits.ts';
 import { movedSince, writesTo } from '../http/write-activity.ts';
@@ -53,13 +55,19 @@ export class ListReader {
    * come and go may name one twice (an offset page after a delete). Read READS times, moving every
    * time, the list is the suite's limit (blocked), never the target's failure.
    */
-  async each(path: string, doing: string, visit: (item: unknown) => boolean | void): Promise<ListEnd> {
-    const given = new Set<string>();
+  each(path: string, doing: string, visit: (item: unknown) => boolean | void): Promise<ListEnd> {
+    return readingList(() => this.eachOnce(path, doing, visit));
+  }
+
+  private async eachOnce(path: string, doing: string, visit: (item: unknown) => boolean | void): Promise<ListEnd> {
+    // What the reads before handed over: on the first read, every id it met (one map, not two, for a long list).
+    let given: DigestMap | undefined;
     for (let read = 1; ; read++) {
       try {
         return await this.once(path, doing, visit, given, read);
       } catch (e) {
         if (!(e instanceof Repeated)) throw e;
+        given ??= e.seen;
         if (read === READS) throw new IncompleteList(`${e.message}, on each of ${READS} reads while the run's own writes to these records went on: whether the list names a record twice by itself is unknown`);
       }
     }
@@ -95,12 +103,13 @@ export class ListReader {
     return prints;
   }
 
-  private async once(path: string, doing: string, visit: (item: unknown) => boolean | void, given: Set<string>, read: number): Promise<ListEnd> {
+  private async once(path: string, doing: string, visit: (item: unknown) => boolean | void, given: DigestMap | undefined, read: number): Promise<ListEnd> {
     const mark = writesTo(path);
     const paging = this.target.vendor.listPaging;
     const { maxPages, maxBodyBytes } = limitsOf(this.target);
     const idField = this.target.vendor.idField;
-    const seen = new Map<string, number>();
+    // Every id this read met, with its page: a million ids in 12 MB (DigestMap).
+    const seen = new DigestMap();
     const visited = new Set<string>();
     let next: string | undefined = paging ? withPage(path, paging, paging.firstPage ?? 1) : path;
     let pages = 0;
@@ -125,13 +134,13 @@ export class ListReader {
           const first = seen.get(String(id));
           if (first !== undefined) {
             const message = `${doing}: the list names record ${String(id)} twice (pages ${first} and ${pageNo})${read > 1 ? `, read ${read} times from the start` : ''}`;
-            broken = read > 1 && !movedSince(path, mark) ? new ListBroken(message) : new Repeated(message);
+            broken = read > 1 && !movedSince(path, mark) ? new ListBroken(message) : new Repeated(message, seen);
             return true;
           }
           seen.set(String(id), pageNo);
           items += 1;
-          if (given.has(String(id))) return false;
-          given.add(String(id));
+          if (given?.has(String(id))) return false;
+          given?.set(String(id));
         } else items += 1;
         return (stopped = Boolean(visit(item)));
       };
@@ -140,6 +149,7 @@ export class ListReader {
       // check's that shares it, and would put 16 MB of rows no one judges one by one in each.
       const answer = await this.client.send({ method: 'GET', path: next, excerptBytes: pageNo === 1 ? undefined : LATER_PAGE_EXCERPT, sink: (status) => (status >= 200 && status < 300 ? ((position = 0), (stream = listSink(idField, maxBodyBytes, handOver))).sink : undefined) });
       pages = pageNo;
+      pageArrived();
       const where = pages === 1 ? `GET ${path}` : `page ${pages} of the list (GET ${next})`;
       if (broken) throw broken;
       if (stopped) return { complete: false, stopped: true, pages };
@@ -197,7 +207,15 @@ export class ListReader {
   }
 }
 
-class Repeated extends ListBroken {}
+class Repeated extends ListBroken {
+  constructor(
+    message: string,
+    /** The ids the read met (and handed over) before the repeat. */
+    readonly seen: DigestMap,
+  ) {
+    super(message);
+  }
+}
 
 /** How many times a list that names a record twice is read from the start (see each()). */
 const READS = 4;

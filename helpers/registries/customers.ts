@@ -24,6 +24,8 @@ import type { Row } from '../contract/record.ts';
 import { recordIn } from '../contract/record-in.ts';
 import { converge, windowOf } from '../core/converge.ts';
 import { movedByWrite } from '../records/server-fields.ts';
+import { DigestMap } from '../records/digest-map.ts';
+import { PrintFile } from '../records/print-buckets.ts';
 import { requireOps, resourceOps } from '../contract/resource-ops.ts';
 import { sharedStep, StepBatch } from '../checks/shared-step.ts';
 import { atOnce } from '../core/at-once.ts';
@@ -305,10 +307,10 @@ function listing(ops: CustomerOps, target: TargetConfig, batch: ListBatch): Chec
       const made = await scope.make('list');
       // Every page, read again until the new customer shows (within the convergence window).
       const read = async () => {
-        const ids = new Set<string>();
+        const ids = new DigestMap();
         let present = false;
         await lab.scanAll('listing customers after creating one', (r) => {
-          ids.add(String(r[idField]));
+          ids.set(String(r[idField]));
           present ||= lab.isMade(r, made);
         }, false, 'after-changes');
         return { ids, present };
@@ -317,7 +319,9 @@ function listing(ops: CustomerOps, target: TargetConfig, batch: ListBatch): Chec
       ensure(after.present, `the list does not hold the customer just created (${String(made.id)})`);
       const listed = after.ids;
       const unlisted: string[] = [];
-      for (const id of [...before.keys()].filter((id) => !listed.has(id))) {
+      const missing: string[] = [];
+      before.each((id) => void (listed.has(id) || missing.push(id)));
+      for (const id of missing) {
         // Someone may have deleted it meanwhile: only a customer that is still found must be listed.
         if (is2xx(await lab.find(id))) unlisted.push(id);
       }
@@ -420,8 +424,10 @@ function isolation(target: TargetConfig, batch: ListBatch): Check<Customers>[] {
     const twinChanged = changedFields(twinBefore, twinAfter, [], 'customers');
     ensure(twinChanged.length === 0, () => `the ${variant} of ${String(addressed.id)} changed customer ${String(twin.id)}: ${twinChanged.join('; ')}`);
     const touched: string[] = [];
-    for (const [id, print] of before) {
-      const changed = await lab.changedSince(id, print, after.get(id));
+    // Only where the two readings differ (PrintFile's buckets): every other customer listed the same print before and after.
+    const [was, is] = PrintFile.differing(before, after);
+    for (const [id, print] of was) {
+      const changed = await lab.changedSince(id, print, is.get(id));
       if (changed) touched.push(`${id} (${changed})`);
     }
     ensure(touched.length === 0, () => `the ${variant} of ${String(addressed.id)} changed pre-existing customers: ${touched.join(', ')}`);

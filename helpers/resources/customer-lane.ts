@@ -14,6 +14,8 @@ import type { CreatedRecords } from '../safety/created-records.ts';
 import { pick } from '../records/record-shapes.ts';
 import { ListReader, type ListEnd } from '../records/list-reader.ts';
 import { ListPasses, type ListPhase } from '../records/list-passes.ts';
+import { DigestMap } from '../records/digest-map.ts';
+import { PrintFile } from '../records/print-buckets.ts';
 import { sharedStep } from '../checks/shared-step.ts';
 import { isRecord, type Row } from '../contract/record.ts';
 import { recordIn } from '../contract/record-in.ts';
@@ -294,16 +296,16 @@ export class CustomerLane {
   }
 
   /** The ids of every customer listed, every page (see scan), not the rows: a list may hold tens of thousands. A broken list fails the check, one whose end is unknown blocks it. */
-  listedIds(why: string, at?: ListPhase): Promise<Set<string>> {
+  listedIds(why: string, at?: ListPhase): Promise<DigestMap> {
     return this.once('ids', at, async () => {
-      const ids = new Set<string>();
-      await this.scanAll(why, (row) => void ids.add(String(row[this.idField])), false, at);
+      const ids = new DigestMap();
+      await this.scanAll(why, (row) => void ids.set(String(row[this.idField])), false, at);
       return ids;
     });
   }
 
   /** The customers listed whose ids are not among `known` (see listedIds). */
-  async listedBesides(known: Set<string>, why: string, at?: ListPhase): Promise<Row[]> {
+  async listedBesides(known: { has(id: string): boolean }, why: string, at?: ListPhase): Promise<Row[]> {
     const rows: Row[] = [];
     await this.scanAll(why, (row) => void (known.has(String(row[this.idField])) || rows.push(row)), false, at);
     return rows;
@@ -332,19 +334,25 @@ export class CustomerLane {
 
   /**
    * The customers of the whole list this run did not create: their ids, each with a fingerprint
-   * of its fields (not the row: a list may hold tens of thousands).
+   * of its fields (not the row: a list may hold a million), in a file (PrintFile: two such
+   * readings are compared bucket by bucket).
    */
-  preExisting(why: string, also?: (row: Row) => void, at?: ListPhase): Promise<Map<string, string>> {
+  preExisting(why: string, also?: (row: Row) => void, at?: ListPhase): Promise<PrintFile> {
     const read = async () => {
-      const prints = new Map<string, string>();
+      const prints = new PrintFile();
       // Not those a run of this suite marked (this run's lease, another run's customers): the suite's, not the implementation's.
       const field = markerField(this.target);
       const suites = (r: Row) => field !== undefined && runIdOf(r[field], markerBase(this.target)) !== undefined;
-      await this.scanAll(why, (row) => {
-        also?.(row);
-        if (!this.isOurs(row[this.idField]) && !suites(row)) prints.set(String(row[this.idField]), fingerprint(row));
-      }, false, at);
-      return prints;
+      try {
+        await this.scanAll(why, (row) => {
+          also?.(row);
+          if (!this.isOurs(row[this.idField]) && !suites(row)) prints.add(String(row[this.idField]), fingerprint(row));
+        }, false, at);
+      } catch (e) {
+        prints.remove();
+        throw e;
+      }
+      return prints.close();
     };
     return also ? read() : this.once('prints', at, read);
   }
@@ -353,7 +361,7 @@ export class CustomerLane {
    * preExisting, read again until `shows` holds for what the list names under `id` (undefined:
    * not listed): the fence after a check's own write to `id`. Also gives that row.
    */
-  async preExistingUntil(why: string, id: unknown, shows: (row?: Row) => boolean, at?: ListPhase): Promise<{ prints: Map<string, string>; row?: Row }> {
+  async preExistingUntil(why: string, id: unknown, shows: (row?: Row) => boolean, at?: ListPhase): Promise<{ prints: PrintFile; row?: Row }> {
     const read = async () => {
       let row: Row | undefined;
       const named = (r: Row) => void (sameId(r[this.idField], id) && (row = r));

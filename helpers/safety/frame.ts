@@ -1,10 +1,11 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { ApiClient, is2xx } from '../http/client.ts';
 import { readSharedRecords } from './shared-records.ts';
 import { Journal, outstanding, type FrameDifference, type JournalEntry } from './journal.ts';
 import { changedFieldNames, fingerprint, samePrint } from '../records/compare.ts';
+import { PrintFile } from '../records/print-buckets.ts';
 import { serverFields } from '../records/server-fields.ts';
 import { resourceAt } from '../contract/resource-ops.ts';
 import { runIdsIn } from '../records/run-marker.ts';
@@ -27,15 +28,15 @@ import type { TargetConfig } from '../config/target.ts';
  */
 export const FRAME_CHECK = { id: 'WRITE-FRAME', title: 'every write changes only the record it addresses: no record the run did not address vanished, appeared or changed' } as const;
 
-/** Where the baseline's fingerprints are kept, beside the journal: a line per record, for lists too long to hold as rows. */
+/** Where the baseline's fingerprints are kept, beside the journal: a line per record, for lists too long to hold (see PrintFile); the last line names the roots read. */
 const FRAME_FILE = 'frame-baseline.jsonl';
 const baselineFile = (journalFile: string) => join(dirname(journalFile), FRAME_FILE);
 
-/** What a reading of the whole target keeps: a fingerprint per record, the rows of records the run may put back. */
+/** What a reading of the whole target keeps: a fingerprint per record (in a file), the rows of records the run may put back. */
 interface Reading {
   /** The lists (and the singleton) read whole: only records under these are compared. */
   roots: string[];
-  prints: Map<string, string>;
+  prints: PrintFile;
   rows: Map<string, Row>;
   /** Records carrying this run's marker: its own when they were not there before (a create whose answer was lost). */
   ours: Set<string>;
@@ -45,16 +46,21 @@ interface Reading {
 }
 
 async function readWhole(client: ApiClient, spec: Spec, target: TargetConfig): Promise<Reading> {
-  const prints = new Map<string, string>();
+  const prints = new PrintFile();
   const ours = new Set<string>();
   const foreign = new Map<string, string>();
-  const { records, problems, roots } = await readSharedRecords(client, spec, target, (_root, path, row) => {
-    if (Object.values(row).some((v) => runIdsIn(v).includes(target.runId))) ours.add(path);
-    const other = foreignRunId(row, target.runId);
-    if (other) foreign.set(path, other);
-    prints.set(path, fingerprint(row));
-  });
-  return { roots, prints, rows: new Map(records.map((r) => [r.path, r.record])), ours, foreign, problems };
+  try {
+    const { records, problems, roots } = await readSharedRecords(client, spec, target, (root, path, row) => {
+      if (Object.values(row).some((v) => runIdsIn(v).includes(target.runId))) ours.add(path);
+      const other = foreignRunId(row, target.runId);
+      if (other) foreign.set(path, other);
+      prints.add(path, fingerprint(row), root);
+    });
+    return { roots, prints: prints.close(), rows: new Map(records.map((r) => [r.path, r.record])), ours, foreign, problems };
+  } catch (e) {
+    prints.remove();
+    throw e;
+  }
 }
 
 /**
@@ -63,19 +69,32 @@ async function readWhole(client: ApiClient, spec: Spec, target: TargetConfig): P
  * to the frame's file. Returns the shared records and what could not be read.
  */
 export async function readBaseline(client: ApiClient, spec: Spec, target: TargetConfig, journalFile: string): Promise<{ records: { path: string; record: Row }[]; problems: string[] }> {
-  const lines: string[] = [];
-  const { records, problems, roots } = await readSharedRecords(client, spec, target, (_root, path, row) => void lines.push(JSON.stringify([path, fingerprint(row)])));
-  writeFileSync(baselineFile(journalFile), `${JSON.stringify({ roots })}\n${lines.join('\n')}\n`);
-  return { records, problems };
+  // Written as it is read, and named only once whole: a baseline file is a whole reading.
+  const file = baselineFile(journalFile);
+  const prints = new PrintFile(`${file}.part`);
+  try {
+    const { records, problems, roots } = await readSharedRecords(client, spec, target, (root, path, row) => prints.add(path, fingerprint(row), root));
+    prints.line(JSON.stringify({ roots }));
+    prints.close();
+    renameSync(prints.file, file);
+    return { records, problems };
+  } catch (e) {
+    prints.remove();
+    throw e;
+  }
 }
 
-function loadBaseline(journalFile: string): { roots: string[]; prints: Map<string, string> } | undefined {
+interface Baseline {
+  roots: string[];
+  prints: PrintFile;
+}
+
+function loadBaseline(journalFile: string): Baseline | undefined {
   const file = baselineFile(journalFile);
   if (!existsSync(file)) return undefined;
-  const [head, ...lines] = readFileSync(file, 'utf8').split('\n');
-  const prints = new Map<string, string>();
-  for (const line of lines) if (line) prints.set(...(JSON.parse(line) as [string, string]));
-  return { roots: (JSON.parse(head) as { roots: string[] }).roots, prints };
+  let roots: string[] = [];
+  const prints = PrintFile.load(file, (other) => void (roots = (other as { roots: string[] }).roots));
+  return { roots, prints };
 }
 
 /** The run's writes as the journal names them, the record or list each addressed. */
@@ -144,9 +163,9 @@ export class Frame {
   private static readonly byJournal = new Map<string, Frame>();
   private readonly journal: Journal;
   readonly client: ApiClient;
-  private readonly baseline: { roots: string[]; prints: Map<string, string> };
+  private readonly baseline: Baseline;
 
-  private constructor(private readonly spec: Spec, private readonly target: TargetConfig, journalFile: string, baseline: { roots: string[]; prints: Map<string, string> }) {
+  private constructor(private readonly spec: Spec, private readonly target: TargetConfig, journalFile: string, baseline: Baseline) {
     this.journal = new Journal(journalFile);
     // Only reads: nothing it sends goes to the journal.
     this.client = new ApiClient(target);
@@ -188,6 +207,15 @@ export class Frame {
     // A record the run put back may still read as the run's write on a target whose reads lag.
     await quiesce(Date.now(), this.lag(), windowOf(this.target));
     const now = await readWhole(this.client, this.spec, this.target);
+    try {
+      return await this.compare(where, now, since, final);
+    } finally {
+      now.prints.remove();
+    }
+  }
+
+  /** The reading compared with what the run knows (see read): only the records where it and the baseline differ, or a reading before found a difference, are looked at one by one. */
+  private async compare(where: string, now: Reading, since: number, final: boolean): Promise<FrameDifference[]> {
     const entries = this.journal.read();
     const state = outstanding(entries);
     // The lease's beats write only the lease; its create and delete are writes like any other.
@@ -201,12 +229,14 @@ export class Frame {
     const differences: FrameDifference[] = [];
     const accepted: [string, string | null][] = [];
     const recheck: { difference: FrameDifference; was: string }[] = [];
-    for (const path of new Set([...this.baseline.prints.keys(), ...now.prints.keys(), ...known.keys()])) {
-      if (!under(path) || state.everCreated.has(path) || (now.ours.has(path) && !this.baseline.prints.has(path))) continue;
-      const is = now.prints.get(path) ?? null;
+    // Elsewhere every record reads as in the baseline, and no reading since found it otherwise: nothing to look at.
+    const [before, after] = PrintFile.differing(this.baseline.prints, now.prints, roots, known.keys());
+    for (const path of new Set([...before.keys(), ...after.keys(), ...known.keys()])) {
+      if (!under(path) || state.everCreated.has(path) || (now.ours.has(path) && !before.has(path))) continue;
+      const is = after.get(path) ?? null;
       // After the clean-up (final), every record is held to the baseline: what the clean-up's writes
       // put back, a later write of it may have changed again, and no check judges those writes.
-      const was = !final && known.has(path) ? known.get(path)! : (this.baseline.prints.get(path) ?? null);
+      const was = !final && known.has(path) ? known.get(path)! : (before.get(path) ?? null);
       // A record a write of the window addressed is as the run left it, whatever it holds, if that
       // write can have made it so: that write's checks judge it.
       const way = final ? undefined : inWindow.get(path);
@@ -238,7 +268,14 @@ export class Frame {
     if (recheck.length) {
       await quiesce(Date.now(), this.lag(), windowOf(this.target));
       const again = await readWhole(this.client, this.spec, this.target);
-      for (const { difference, was } of recheck) if (!samePrint(was, again.prints.get(difference.path) ?? null, this.moving(difference.path, entries))) differences.push(difference);
+      const paths = new Set(recheck.map((r) => r.difference.path));
+      const prints = new Map<string, string>();
+      try {
+        again.prints.each((key, print) => void (paths.has(key) && prints.set(key, print)));
+      } finally {
+        again.prints.remove();
+      }
+      for (const { difference, was } of recheck) if (!samePrint(was, prints.get(difference.path) ?? null, this.moving(difference.path, entries))) differences.push(difference);
     }
     this.journal.append({ kind: 'frame', where, differences, accepted, problems: now.problems, compared: roots });
     for (const d of differences) if (d.by) this.journal.append({ kind: 'interference', path: d.path, by: d.by });

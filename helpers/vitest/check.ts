@@ -9,6 +9,7 @@ import type { Spec } from '../contract/spec.ts';
 import { withExchangeLog } from '../http/exchanges.ts';
 import { redactor } from '../http/redact.ts';
 import { checkTimeMs } from '../core/limits.ts';
+import { onClock } from '../core/check-clock.ts';
 import { Interference, JUDGES_DIFFERENCES } from '../safety/interference.ts';
 import { Frame } from '../safety/frame.ts';
 import type { CheckMeta, ObservationMeta } from '../model/check-meta.ts';
@@ -153,7 +154,7 @@ function check(def: Pick<Check<unknown>, 'id' | 'title' | 'changesData'>, place:
       note: (text) => meta.notes.push(redact(text)),
     };
     try {
-      await withExchangeLog(meta.exchanges, () => inTime(body(run), checkTimeMs(target)).catch(async (e: unknown) => {
+      await withExchangeLog(meta.exchanges, () => inTime(() => body(run), checkTimeMs(target), target.timeoutMs).catch(async (e: unknown) => {
         await settleDifference(def.id, e);
         throw e;
       }));
@@ -169,10 +170,13 @@ function check(def: Pick<Check<unknown>, 'id' | 'title' | 'changesData'>, place:
  * suite's patience (a long list read whole, a slow target), never the target's failure. The work
  * goes on meanwhile (its scope still deletes what it made); the after-run clean-up covers the rest.
  */
-async function inTime<T>(work: Promise<T>, ms: number): Promise<T> {
+async function inTime<T>(body: () => Promise<T>, ms: number, quietMs: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
+  const { work, waitsOnList } = onClock(body);
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Blocked('the suite', `the check's time ran out (${Math.round(ms / 1000)} s, eight times --timeout): it did not finish, so nothing was judged`)), ms);
+    // A list read the check waits for that still gets its pages holds the limit off (see check-clock.ts).
+    const due = () => (waitsOnList(quietMs) ? (timer = setTimeout(due, quietMs)) : reject(new Blocked('the suite', `the check's time ran out (${Math.round(ms / 1000)} s, eight times --timeout, and no list it waited for was still coming): it did not finish, so nothing was judged`)));
+    timer = setTimeout(due, ms);
   });
   work.catch(() => undefined);
   try {
