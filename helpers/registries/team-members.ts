@@ -199,7 +199,7 @@ function eachField({ ops, target, idField }: Env): Check<Members>[] {
     { id: 'TM-LIST:each-field-change', title: `GET ${ops.list.path} still lists the member after each change of one of its fields, with the value a find shows, and as first listed once it is put back`, changesData: true, async run({ changes, probes, lane }, run) {
       const done = (await changes()) ?? run.notApplicable('the target lists no team member');
       // Once put back, the member is listed as first listed: read after the writes that follow (issue 35), again while it lags.
-      const was = (await lane.initial()).find((r) => sameId(r[idField], done.id));
+      const was = (await needs('TM-LIST', lane.initial())).find((r) => sameId(r[idField], done.id));
       const differs = (rows: Row[] | undefined) => {
         const now = rows?.find((r) => sameId(r[idField], done.id));
         return was && rows ? (now ? changedFields(was, now, [], 'team-members') : ['not listed']) : [];
@@ -464,7 +464,13 @@ function probesStep({ target, ops, idField }: Env, lane: TeamMemberLane, client:
         verdicts.set(id, e);
       }
     }
-    const initial = await lane.initial();
+    let initial: Row[];
+    try {
+      initial = await needs('TM-LIST', lane.initial());
+    } catch (e) {
+      for (const p of sent) verdicts.set(p.id, e);
+      return verdicts;
+    }
     const listed = await lane.listAll('listing team members after the writes').catch((e: Error) => e);
     const rows = listed instanceof Error ? undefined : listed.filter(isRecord);
     after = rows;
