@@ -150,7 +150,7 @@ function putBack(client: ApiClient, state: Outstanding, target: TargetConfig, si
     if (!before) return { path, restored: [], problem: await unsnapshotted(client, path) };
     const by = state.interference.get(path);
     const own = by === undefined || overlapped?.(path, by);
-    return { path, ...(!own ? await restoreOwn(client, path, before, fields, target.runId, by!, quiet) : await restoreRecord(client, path, before, fields, holding([...fields]), { quiesce: quiet })) };
+    return { path, ...(!own ? await restoreOwn(client, path, before, fields, target.runId, by!, quiet, state.sent.get(path)) : await restoreRecord(client, path, before, fields, holding([...fields]), { quiesce: quiet })) };
   }));
 }
 
@@ -205,14 +205,16 @@ async function stillOurs(client: ApiClient, path: string, target: TargetConfig):
  * A record another writer changed during the run: only fields that hold this run's own marker
  * are certainly its to put back; the others are left to whoever changed them, and named.
  */
-async function restoreOwn(client: ApiClient, path: string, before: Record<string, unknown>, fields: Set<string>, runId: string, by: string, quiet: () => Promise<void>): Promise<{ restored: string[]; problem?: string }> {
+async function restoreOwn(client: ApiClient, path: string, before: Record<string, unknown>, fields: Set<string>, runId: string, by: string, quiet: () => Promise<void>, sent = new Map<string, unknown[]>()): Promise<{ restored: string[]; problem?: string }> {
+  // The run's own: a value carrying its marker, or one it sent to that field of this record (a value taken from another record carries none).
+  const ours = (f: string, value: unknown) => carriesRun(value, runId) || (sent.get(f) ?? []).some((v) => isDeepStrictEqual(v, value));
   let others: string[] = [];
   try {
     const { restored } = await restoreFields(byPath(client, path, holding([...fields])), before, fields, {
       quiesce: quiet,
       differing: (now) => {
         const differ = [...fields].filter((f) => f in before && !isDeepStrictEqual(now[f], before[f]));
-        others = differ.filter((f) => !carriesRun(now[f], runId));
+        others = differ.filter((f) => !ours(f, now[f]));
         return differ.filter((f) => !others.includes(f));
       },
     });

@@ -207,6 +207,8 @@ export interface Outstanding {
   snapshots: Map<string, Row>;
   /** Records another writer changed during the run, and who. */
   interference: Map<string, string>;
+  /** The values the run sent, per record and field (a value it took from another record carries no marker). */
+  sent: Map<string, Map<string, unknown[]>>;
   /** The run's lease, while it is not known to be deleted (not among `created`: it goes last). */
   lease?: string;
   /** The longest a write of the run took to show in reads (0: none lagged). */
@@ -223,6 +225,8 @@ export function outstanding(entries: JournalEntry[]): Outstanding {
   const listPaths = new Set<string>();
   const interference = new Map<string, string>();
   const lost = new Map<string, string>();
+  /** The values the run sent, per record and field. */
+  const sent = new Map<string, Map<string, unknown[]>>();
   const unfound: Extract<JournalEntry, { kind: 'unfound' }>[] = [];
   let lease: string | undefined;
   let lagMs = 0;
@@ -253,6 +257,9 @@ export function outstanding(entries: JournalEntry[]): Outstanding {
       const fields = written.get(e.path) ?? new Set<string>();
       for (const f of e.fields) fields.add(f);
       written.set(e.path, fields);
+      const values = sent.get(e.path) ?? new Map<string, unknown[]>();
+      for (const [f, v] of Object.entries(e.values ?? {})) values.set(f, [...(values.get(f) ?? []), v]);
+      sent.set(e.path, values);
     } else if (e.kind === 'snapshot') {
       // A later snapshot may add fields an earlier one lacked, never overwrite what came first.
       snapshots.set(e.path, { ...e.record, ...snapshots.get(e.path) });
@@ -260,7 +267,7 @@ export function outstanding(entries: JournalEntry[]): Outstanding {
   }
   for (const path of everCreated) written.delete(path);
   if (lease) created.delete(lease);
-  return { created: [...created.values()].reverse(), listPaths, everCreated, written, snapshots, interference, lost, lease, lagMs, unfound };
+  return { created: [...created.values()].reverse(), listPaths, everCreated, written, sent, snapshots, interference, lost, lease, lagMs, unfound };
 }
 
 /** A client whose creations, deletions and writes go to the run journal the target names (journalFile), as they happen. */
