@@ -83,7 +83,8 @@ describe('--sweep beside a run that is going', () => {
     const slow = await startReference({ latencyMs: 10 });
     try {
       const before = slow.state.snapshot();
-      const run = runInProcess(['--base-url', slow.url], { SCHEDULING_API_KEY: slow.apiKey, SCHEDULING_EXPIRED_KEY: slow.expiredKey });
+      // The customers' checks alone: the sweep deletes customers only, and these are the checks it broke (below).
+      const run = runInProcess(['--base-url', slow.url, '--only', '^CUS-'], { SCHEDULING_API_KEY: slow.apiKey, SCHEDULING_EXPIRED_KEY: slow.expiredKey });
       // The run's customers besides its lease: the customers suite is at work.
       const working = () => [...slow.state.customers.values()].some((c) => runOf(c.lastName) && !/ lease-\d+$/.test(String(c.lastName)));
       while (!working()) await new Promise((resolve) => setTimeout(resolve, 10));

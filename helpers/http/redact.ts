@@ -89,8 +89,25 @@ export function secretForms(secrets: Secrets): (readonly [form: string, placehol
   ]);
 }
 
+/**
+ * Redactors by the secrets they stand for: every check and observation of a run asks for one, the
+ * same one, and building it (the near misses, the base64 forms) cost more than all it redacts.
+ */
+const redactors = new Map<string, (text: string) => string>();
+
 /** Returns a function that replaces every occurrence of the secrets in any form (and the valid key's near misses) in a string with their placeholders. */
 export function redactor(secrets: Secrets): (text: string) => string {
+  const key = JSON.stringify(secretPlaceholders(secrets));
+  let redact = redactors.get(key);
+  if (!redact) {
+    // Runs one after another in a process (the tests') each bring their keys: keep only the latest few.
+    if (redactors.size >= 16) redactors.clear();
+    redactors.set(key, (redact = buildRedactor(secrets)));
+  }
+  return redact;
+}
+
+function buildRedactor(secrets: Secrets): (text: string) => string {
   const nearMisses = nearMissKeys(secrets.apiKey ?? '').map((m) => [m.key, m.placeholder] as const);
   // Longer secrets first, so that a secret containing another is replaced whole.
   const pairs = [...secretForms(secrets), ...nearMisses].sort((a, b) => b[0].length - a[0].length);
