@@ -13,7 +13,7 @@ import { rateLimiter } from './rate-limit.ts';
 import { dispatcherFor, tlsFailure } from './network.ts';
 import { environmentOf, type Environment } from './environment.ts';
 import { limitsOf } from '../core/limits.ts';
-import { writing } from './write-activity.ts';
+import { sentBody, writing } from './write-activity.ts';
 
 /** How much of a body an exchange keeps for reports. */
 export const EXCERPT_BYTES = 16 * 1024;
@@ -206,6 +206,7 @@ export class ApiClient {
     if (options.method === 'GET' || options.method === 'HEAD') return this.sendCounted(options);
     // Counted until its end, whatever it ends in: a list read meanwhile may be moved by it.
     const done = writing(options.method, options.path);
+    sentBody(options.body);
     try {
       return await this.sendCounted(options);
     } finally {

@@ -29,3 +29,23 @@ export function writesTo(path: string): { begun: number; ended: number } {
 export function movedSince(path: string, mark: { begun: number; ended: number }): boolean {
   return mark.begun !== mark.ended || writesTo(path).begun !== mark.begun;
 }
+
+/** Each value a write of this process sent, per field name (see sentByRun). */
+const sentValues = new Map<string, Set<string>>();
+
+/** Notes the values of a write's body (an object's fields), as the run sent them. */
+export function sentBody(body: unknown): void {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return;
+  for (const [field, value] of Object.entries(body)) {
+    const values = sentValues.get(field) ?? new Set<string>();
+    if (values.size < 10_000) values.add(JSON.stringify(value));
+    sentValues.set(field, values);
+  }
+}
+
+/**
+ * Whether the run sent this value to this field, to any record: a field that takes such a value
+ * when written back is a write of the run leaking into it (to another record, a later one), not a
+ * field the target moves by itself (a stamp, a version: values no client sends).
+ */
+export const sentByRun = (field: string, value: unknown): boolean => sentValues.get(field)?.has(JSON.stringify(value)) ?? false;

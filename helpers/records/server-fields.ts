@@ -1,3 +1,4 @@
+import { sentByRun } from '../http/write-activity.ts';
 import { isDeepStrictEqual } from 'node:util';
 import type { Row } from '../contract/record.ts';
 import { converge } from '../core/converge.ts';
@@ -100,7 +101,8 @@ export async function movedByWrite(resource: string, before: Row, after: Row, se
   if (!moved.some((k) => k in before && k in after)) return moved;
   await again.write();
   // A value neither reading held: an older copy (reads may lag, even go back in time) shows one of theirs.
-  const fresh = (r: Row, k: string) => k in before && k in after && k in r && !isDeepStrictEqual(r[k], before[k]) && !isDeepStrictEqual(r[k], after[k]);
+  // A value the run sent (to any record) is a write of the run leaking, not the target's own (see sentByRun).
+  const fresh = (r: Row, k: string) => k in before && k in after && k in r && !isDeepStrictEqual(r[k], before[k]) && !isDeepStrictEqual(r[k], after[k]) && !sentByRun(k, r[k]);
   const third = (await converge(() => again.read(), (r) => r !== undefined && moved.some((k) => fresh(r, k)), again.windowMs)).value;
   if (third) learned.fromWrites(resource, moved.filter((k) => fresh(third, k)));
   return moved.filter((k) => !learned.has(resource, k));

@@ -1,3 +1,4 @@
+import { sentByRun } from '../http/write-activity.ts';
 import { isDeepStrictEqual } from 'node:util';
 import { is2xx, NoAnswerError, type ApiClient } from '../http/client.ts';
 import { businessRecordIn, pick, type RecordReader } from '../records/record-shapes.ts';
@@ -78,7 +79,8 @@ export async function restoreFields(access: RecordAccess, before: Row, fields: I
       now = await settled();
       // Written back, a field took a value neither before nor after the damage: it moves on every
       // write (a version, a stamp: the rule of movedByWrite), the target's own, never put back.
-      const moving = differing(now).filter((f) => f in damaged && f in now && !isDeepStrictEqual(now[f], damaged[f]));
+      // A value the run sent (to any record) is no such field's: a write of the run leaking into this record.
+      const moving = differing(now).filter((f) => f in damaged && f in now && !isDeepStrictEqual(now[f], damaged[f]) && !sentByRun(f, now[f]));
       if (moving.length) {
         if (options.resource) serverFields().fromWrites(options.resource, moving);
         for (const f of moving) moves.add(f);
