@@ -14,7 +14,8 @@ import { recordIn } from '../contract/record-in.ts';
 import { otherForms } from '../records/equivalence.ts';
 import { ensure, said } from '../checks/assertions.ts';
 import { needs, needsThat } from '../checks/precondition.ts';
-import { is2xx, type Answer, type ApiClient } from '../http/client.ts';
+import { fillId, is2xx, type Answer, type ApiClient } from '../http/client.ts';
+import { Frame } from '../safety/frame.ts';
 import { journalledClient } from '../safety/journal.ts';
 import { pick, writeBackBody } from '../records/record-shapes.ts';
 import { isRecord, type Row } from '../contract/record.ts';
@@ -101,7 +102,7 @@ export function teamMemberChecks(spec: Spec, target: TargetConfig): Registry<Mem
         const { member, near } = await nearMissOf(lane, miss, idField);
         return { member, near, answer: await lane.find(near) };
       });
-      return { client, lane, changes: changesStep(env, lane), probes: probesStep(env, lane, client, probesRun), originals: new Map(), nearMissFinds };
+      return { client, lane, changes: changesStep(env, lane), probes: probesStep(spec, env, lane, client, probesRun), originals: new Map(), nearMissFinds };
     },
     // A difference another run's writes may have made is settled before it is a failure (see JUDGES_DIFFERENCES).
     settle: { prefix: 'TM-', with: ({ lane }) => lane.settle(place) },
@@ -451,7 +452,7 @@ interface Sent {
  * probe whose id or answer names it, or whose body it holds (each copy carries its check's own
  * mark); one none of them names, by any of them. What was made is deleted again.
  */
-function probesStep({ target, ops, idField }: Env, lane: TeamMemberLane, client: ApiClient, run: CheckId[]) {
+function probesStep(spec: Spec, { target, ops, idField }: Env, lane: TeamMemberLane, client: ApiClient, run: CheckId[]) {
   // Each check's report holds its own probe's requests and the shared read (a turned-away PATCH is not the POST's).
   const logs = new Map<CheckId, Exchange[]>(run.map((id) => [id, []]));
   const shared: Exchange[] = [];
@@ -481,7 +482,10 @@ function probesStep({ target, ops, idField }: Env, lane: TeamMemberLane, client:
     after = rows;
     const added = (rows ?? []).filter((r) => !initial.some((b) => sameId(b[idField], r[idField])));
     const names = (p: Sent, r: Row) => p.ids.some((x) => sameId(x, r[idField])) || mismatches(p.sent, r).length === 0;
-    const unnamed = added.filter((r) => !sent.some((p) => names(p, r)));
+    // One no probe names, and there before the run's first write (a list may have left it out as first read), none of them made.
+    const pathOf = (r: Row) => fillId(ops.find.path, r[idField]);
+    const before = Frame.of(spec, target)?.existedBefore(added.map(pathOf)) ?? new Set<string>();
+    const unnamed = added.filter((r) => !sent.some((p) => names(p, r)) && !before.has(pathOf(r)));
     const undone = new Map<string, string>();
     for (const p of sent) {
       const made = [...new Set([...added.filter((r) => names(p, r)), ...unnamed].map((r) => r[idField]))];
