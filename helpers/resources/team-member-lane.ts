@@ -20,6 +20,7 @@ import type { Journal } from '../safety/journal.ts';
 import { anotherRunAt } from '../safety/interference.ts';
 import type { LeasePlace } from '../safety/lease.ts';
 import { sharedStep } from '../checks/shared-step.ts';
+import { movedSince, writesTo } from '../http/write-activity.ts';
 import type { Operation } from '../contract/spec.ts';
 import type { TargetConfig } from '../config/target.ts';
 
@@ -62,10 +63,19 @@ export class TeamMemberLane {
   /** What the lane knows of each member: a reading older than that is read again (see RecordHistory). */
   private readonly histories = new Map<string, RecordHistory>();
 
+  /**
+   * Whole-list reads that left out a member there before the run (`before`, the frame's baseline)
+   * which a find shows: team members are never created or deleted (section 1), and an older copy
+   * of the list would still name it. A read the run's own writes to the list overlapped is not held
+   * to it (rows move between pages). TM-LIST and TM-LIST:each-field-change judge them.
+   */
+  readonly omissions: string[] = [];
+
   constructor(
     private readonly client: ApiClient,
     readonly ops: MemberOps,
     private readonly target: TargetConfig,
+    private readonly before?: () => Set<string>,
   ) {
     this.idField = target.vendor.idField;
     this.runId = target.runId;
@@ -92,7 +102,7 @@ export class TeamMemberLane {
     const current = (rows: unknown[]) => members(rows).every((r) => !this.historyOf(r[this.idField]).indistinct || this.historyOf(r[this.idField]).current(r));
     // A list shows members no update of the run touched, whose readings only time tells apart (see RecordHistory.indistinct).
     const novel = (rows: unknown[]) => members(rows).some((r) => this.historyOf(r[this.idField]).novel(r));
-    const rows = await readCurrent(() => this.listAll(why), current, true, this.windowMs, this.client.lastWriteAt, undefined, novel);
+    const rows = await readCurrent(() => this.leftOut(() => this.listAll(why)), current, true, this.windowMs, this.client.lastWriteAt, undefined, novel);
     const bad = rows.findIndex((r) => !isRecord(r) || r[this.idField] === undefined || r[this.idField] === null);
     ensure(bad < 0, () => `${doing}: element ${bad} is not a member carrying "${this.idField}" (set idField in the vendor config if the id has another name)`);
     // A row an older copy shows is no sign of another writer: the watch compares the others only.
@@ -101,6 +111,23 @@ export class TeamMemberLane {
     this.watch.read('list', this.readings(seen));
     this.lastList = { rows: rows as Row[], writes: this.client.writesSent };
     return rows as Row[];
+  }
+
+  /** A whole-list read, its omissions of members there before the run noted (see omissions). */
+  private async leftOut(read: () => Promise<unknown[]>): Promise<unknown[]> {
+    const mark = writesTo(this.ops.list.path);
+    const rows = await read();
+    const before = this.before?.();
+    if (!before?.size || movedSince(this.ops.list.path, mark)) return rows;
+    const listed = new Set(rows.filter(isRecord).map((r) => fillId(this.ops.find.path, r[this.idField])));
+    for (const path of [...before].filter((p) => !listed.has(p))) {
+      const id = decodeURIComponent(path.slice(path.lastIndexOf('/') + 1));
+      const found = await this.find(id);
+      if (is2xx(found) && sameId(recordIn(found.json, this.idField, { id })?.[this.idField], id)) {
+        this.omissions.push(`GET ${this.ops.list.path} left out team member ${id}, there before the run and found by its id`);
+      }
+    }
+    return rows;
   }
 
   /** The members as the lane last listed them, when nothing was sent since that could have changed them; else a new list (see current). */

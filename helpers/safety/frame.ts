@@ -172,6 +172,13 @@ export class Frame {
     this.baseline = baseline;
   }
 
+  /** The records under `root` (a list's path) the baseline holds: those there before the run's first write. */
+  under(root: string): Set<string> {
+    const found = new Set<string>();
+    this.baseline.prints.each((key) => void (key.startsWith(`${root}/`) && !key.slice(root.length + 1).includes('/') && found.add(key)));
+    return found;
+  }
+
   /** Which of these records the baseline holds: they were there before the run's first write. */
   existedBefore(paths: string[]): Set<string> {
     const want = new Set(paths);
