@@ -508,7 +508,9 @@ function probesStep(spec: Spec, { target, ops, idField }: Env, lane: TeamMemberL
         ensure(p.id !== 'TM-NO-CREATE' || !is2xx(p.answer), () => `${p.asked} ${said(p.answer)}, but team members cannot be created; new members: none listed`);
         // The list is TM-LIST's subject: when it cannot be read now, "unchanged" is not proven either way.
         needsThat('TM-LIST', rows, () => (listed as Error).message);
-        const gone = initial.filter((b) => !rows.some((r) => sameId(r[idField], b[idField]))).map((b) => String(b[idField]));
+        // One the list leaves out that a find shows is the list's omission (TM-LIST's), not gone.
+        const gone: string[] = [];
+        for (const b of initial) if (!rows.some((r) => sameId(r[idField], b[idField])) && !(await foundAs(b[idField]))) gone.push(String(b[idField]));
         ensure(p.id !== 'TM-NO-CREATE' || gone.length === 0, () => `after the refused POST the list no longer holds: ${gone.join(', ')}`);
       } catch (e) {
         verdicts.set(p.id, e);

@@ -133,6 +133,7 @@ export type FaultName =
   | 'team-member-delete-allowed'
   | 'team-member-find-ignores-id'
   | 'team-member-find-other-fields'
+  | 'team-member-list-drops-updated'
   | 'team-member-list-duplicates'
   | 'team-member-list-hides-non-ascii'
   | 'team-member-list-keyed-by-email'

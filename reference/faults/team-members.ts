@@ -67,6 +67,12 @@ export const teamMemberFaults: Fault[] = [
     kills: ['TM-UPDATE:operations-write-back', 'TM-UPDATE:write-back', 'TM-UPDATE:change', 'TM-UPDATE:each-field'],
   },
   {
+    // §1/§4: List Team Members gives "a list of all team members", and members are never created or deleted: none is ever left out.
+    name: 'team-member-list-drops-updated',
+    description: 'An update takes the member out of the search index the list is served from: the next list read leaves it out (found by its id all along), then it is back.',
+    kills: ['TM-LIST:each-field-change'],
+  },
+  {
     name: 'team-member-update-all',
     description: 'Update Team Member applies the change to every member, not only the one addressed.',
     // The frame sees it too: the other members changed by a write not addressed to them.

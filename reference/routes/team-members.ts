@@ -14,8 +14,17 @@ function seen(ctx: RefContext, members: Record<string, unknown>[]): Record<strin
   return members.map((m) => ({ ...m, lastActiveAt }));
 }
 
+/** Fault team-member-list-drops-updated: the member the last update wrote to, until a list read has left it out once. */
+const reindexing = new WeakMap<object, string>();
+
 function list(_req: RefRequest, ctx: RefContext) {
-  const members = seen(ctx, [...ctx.state.teamMembers.values()]);
+  let members = seen(ctx, [...ctx.state.teamMembers.values()]);
+  // Fault team-member-list-drops-updated: an update takes the member out of the search index, and the next list read is served before it is back.
+  const out = reindexing.get(ctx.state.teamMembers);
+  if (out !== undefined && ctx.fault('team-member-list-drops-updated')) {
+    reindexing.delete(ctx.state.teamMembers);
+    members = members.filter((m) => String(m.id) !== out);
+  }
   // Fault team-member-list-keyed-by-email: members sharing an email are listed as one (the last).
   if (ctx.fault('team-member-list-keyed-by-email')) return json(200, [...new Map(members.map((m) => [m.email, m])).values()]);
   // Fault team-member-list-duplicates: a join on the roles lists the first member twice.
@@ -61,6 +70,7 @@ function update(req: RefRequest, ctx: RefContext) {
   if (ctx.fault('team-member-role-ignored') && 'role' in changes) return json(200, { ...member, ...ignoringRole(req.params.id, member, changes, ctx) });
   const updated = ctx.fault('team-member-patch-replaces') ? { id: member.id, ...structuredClone(changes) } : { ...member, ...structuredClone(changes) };
   if (!ctx.fault('team-member-update-not-persisted')) ctx.state.teamMembers.set(String(member.id), updated);
+  reindexing.set(ctx.state.teamMembers, String(member.id));
   // Fault team-member-update-hits-customer: one people table keyed by row number.
   if (ctx.fault('team-member-update-hits-customer')) {
     const position = [...ctx.state.teamMembers.keys()].indexOf(String(member.id));
