@@ -1,35 +1,29 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-
 /**
  * A check's time limit holds its own pace, not the length of a list (issue 35: a million customers
  * in pages of 1000 is a thousand answers a read, and a check may read the list three times). The
- * limit (checkTimeMs) runs on while a list read the check waits for still gets its pages: each
- * page answered within the request timeout pushes it on. A check that waits for nothing moving is
- * blocked at its limit, as before.
+ * limit (checkTimeMs) runs on while a list read of the run still gets its pages: each page
+ * answered within the request timeout pushes it on. Any list read, not only the check's own: the
+ * checks of a batch wait on one read that the first of them asking started (helpers/records/
+ * list-passes.ts). A check waiting while no list read moves is blocked at its limit, as before.
  */
-interface Clock {
-  /** The list reads the check waits for now. */
-  lists: number;
-}
 
-const clocks = new AsyncLocalStorage<Clock>();
+/** The whole-list reads under way in this thread. */
+let reading = 0;
 /** When a list page last arrived, in this thread. */
 let lastPage = 0;
 
-/** Runs a check's work on its own clock. */
+/** Runs a check's work on the clock: `waitsOnList` tells whether a list read still gets pages. */
 export function onClock<T>(work: () => Promise<T>): { work: Promise<T>; waitsOnList(quietMs: number): boolean } {
-  const clock: Clock = { lists: 0 };
-  return { work: clocks.run(clock, work), waitsOnList: (quietMs) => clock.lists > 0 && Date.now() - lastPage < quietMs };
+  return { work: work(), waitsOnList: (quietMs) => reading > 0 && Date.now() - lastPage < quietMs };
 }
 
-/** A whole-list read the current check (if any) waits for. */
+/** A whole-list read: the checks' limits run on while it gets its pages. */
 export async function readingList<T>(read: () => Promise<T>): Promise<T> {
-  const clock = clocks.getStore();
-  if (clock) clock.lists += 1;
+  reading += 1;
   try {
     return await read();
   } finally {
-    if (clock) clock.lists -= 1;
+    reading -= 1;
   }
 }
 
