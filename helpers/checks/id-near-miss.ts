@@ -24,10 +24,11 @@ export function wrongRecordFound(answer: Answer, miss: IdMiss, nearId: string, b
 const without = (row: Row, field: string) => Object.fromEntries(Object.entries(row).filter(([k]) => k !== field));
 
 /**
- * Ids of records listed now, not before, that a write of `sent` to `nearId` made: listed under that
- * id, or holding what it sent. Others may be another writer's (a shared target, concurrent checks).
+ * Ids of records listed now, not before, that a write of `sent` made: listed under one of `ids` (the
+ * id it was written to, one its answer named), or holding what it sent. Others may be another
+ * writer's (a shared target, concurrent checks).
  */
-export function madeBy(sent: Row, nearId: string, before: Row[], after: Row[], idField: string): unknown[] {
+export function madeBy(sent: Row, ids: unknown[], before: Row[], after: Row[], idField: string): unknown[] {
   const added = after.filter((r) => !before.some((b) => sameId(b[idField], r[idField])));
-  return added.filter((r) => sameId(r[idField], nearId) || mismatches(sent, r).length === 0).map((r) => r[idField]);
+  return added.filter((r) => ids.some((id) => sameId(r[idField], id)) || mismatches(sent, r).length === 0).map((r) => r[idField]);
 }

@@ -470,7 +470,7 @@ function nearMisses(ops: CustomerOps, target: TargetConfig, batch: ListBatch): G
         ensure(changed.length === 0, () => `${asked} ${said(answer)}, and changed the customer ${String(made.id)}: ${changed.join('; ')}`);
         // Customers the other checks create meanwhile are this run's own, not made by the write;
         // one under the near miss itself is this write's, even if a check beside it took it for its own.
-        const added = madeBy(patch, near.id, [], await needs('CUS-LIST:array', lab.listedBesides(before, 'listing customers after', 'after-changes')), idField).filter((id) => sameId(id, near.id) || !lab.isOurs(id));
+        const added = madeBy(patch, [near.id], [], await needs('CUS-LIST:array', lab.listedBesides(before, 'listing customers after', 'after-changes')), idField).filter((id) => sameId(id, near.id) || !lab.isOurs(id));
         for (const id of added) lab.adopt(id);
         ensure(added.length === 0, () => `${asked} ${said(answer)}, and created customers ${added.map(String).join(', ')} (deleted again at the end of the run)`);
       }

@@ -82,8 +82,12 @@ interface Env {
 
 type MemberOps = ReturnType<typeof requireOps<'list' | 'find' | 'update'>>;
 
-const nameChangeOr = (target: TargetConfig, lane: TeamMemberLane, original: Record<string, unknown>, run: CheckRun) =>
-  target.vendor.teamMemberPatch ?? lane.nameChange(original) ?? run.notApplicable('the member has no name-like string field to change: configure teamMemberPatch');
+/** The vendor's teamMemberPatch, else a name-like field's change (TeamMemberLane.nameChange); without either, not applicable. */
+const nameChangeOr = (target: TargetConfig, lane: TeamMemberLane, original: Row): Row => {
+  const body = target.vendor.teamMemberPatch ?? lane.nameChange(original);
+  if (!body) throw new NotApplicable('the member has no name-like string field to change: configure teamMemberPatch');
+  return body;
+};
 
 export function teamMemberChecks(spec: Spec, target: TargetConfig): Registry<Members> {
   const ops = requireOps(resourceOps(spec, 'team-members'), 'team-members', ['list', 'find', 'update']);
@@ -104,7 +108,7 @@ export function teamMemberChecks(spec: Spec, target: TargetConfig): Registry<Mem
         const { member, near } = await nearMissOf(lane, miss, idField);
         return { member, near, answer: await lane.find(near) };
       });
-      return { client, lane, changes: changesStep(env, lane), probes: probesStep(spec, env, lane, client, probesRun), originals: new Map(), nearMissFinds };
+      return { client, lane, changes: changesStep(env, lane), probes: probesStep(env, lane, client, probesRun), originals: new Map(), nearMissFinds };
     },
     // A difference another run's writes may have made is settled before it is a failure (see JUDGES_DIFFERENCES).
     settle: { prefix: 'TM-', with: ({ lane }) => lane.settle(place) },
@@ -216,9 +220,7 @@ function eachField({ ops, target, idField }: Env): Check<Members>[] {
       judgeFields(run, done.fields, 'listed');
       if (!wrong.length || !was) return;
       // The list's failure only where a find now shows the member as first listed: else the member itself is not (another check's subject).
-      const answer = await lane.find(done.id);
-      const found = is2xx(answer) ? recordIn(answer.json, idField, { id: done.id }) : undefined;
-      if (!found || changedFields(pick(was, Object.keys(found)), pick(found, Object.keys(was)), [], 'team-members').length) return;
+      if (!(await lane.shownAs(done.id, was))) return;
       throw new Error(`once put back (a find shows it so), member ${String(done.id)} is listed otherwise than first listed: ${wrong.join('; ')}`);
     } },
   ];
@@ -315,7 +317,7 @@ function noDelete({ ops, idField }: Env): Check<Members> {
     const original = await needs('TM-FIND', lane.read(id, 'reading the member before'));
     const answer = await client.call(lane.deleteProbe, { id });
     const found = await lane.find(id);
-    if (is2xx(found) && sameId(recordIn(found.json, idField, { id })?.[idField], id)) {
+    if (lane.memberIn(found, id)) {
       ensure(!is2xx(answer), () => `DELETE ${ops.find.path} ${said(answer)}, but team members cannot be deleted; the member is still found, so nothing needed restoring`);
       return;
     }
@@ -457,7 +459,7 @@ interface Sent {
  * probe whose id or answer names it, or whose body it holds (each copy carries its check's own
  * mark); one none of them names, by any of them. What was made is deleted again.
  */
-function probesStep(spec: Spec, { target, ops, idField }: Env, lane: TeamMemberLane, client: ApiClient, run: CheckId[]) {
+function probesStep({ target, ops, idField }: Env, lane: TeamMemberLane, client: ApiClient, run: CheckId[]) {
   // Each check's report holds its own probe's requests and the shared read (a turned-away PATCH is not the POST's).
   const logs = new Map<CheckId, Exchange[]>(run.map((id) => [id, []]));
   const shared: Exchange[] = [];
@@ -486,11 +488,9 @@ function probesStep(spec: Spec, { target, ops, idField }: Env, lane: TeamMemberL
     const rows = listed instanceof Error ? undefined : listed.filter(isRecord);
     after = rows;
     const added = (rows ?? []).filter((r) => !initial.some((b) => sameId(b[idField], r[idField])));
-    const names = (p: Sent, r: Row) => p.ids.some((x) => sameId(x, r[idField])) || mismatches(p.sent, r).length === 0;
+    const names = (p: Sent, r: Row) => madeBy(p.sent, p.ids, initial, [r], idField).length > 0;
     // One no probe names, and there before the run's first write (a list may have left it out as first read), none of them made.
-    const pathOf = (r: Row) => fillId(ops.find.path, r[idField]);
-    const before = Frame.of(spec, target)?.existedBefore(added.map(pathOf)) ?? new Set<string>();
-    const unnamed = added.filter((r) => !sent.some((p) => names(p, r)) && !before.has(pathOf(r)));
+    const unnamed = added.filter((r) => !sent.some((p) => names(p, r)) && !lane.thereBefore(fillId(ops.find.path, r[idField])));
     const undone = new Map<string, string>();
     for (const p of sent) {
       const made = [...new Set([...added.filter((r) => names(p, r)), ...unnamed].map((r) => r[idField]))];
@@ -524,19 +524,14 @@ function probesStep(spec: Spec, { target, ops, idField }: Env, lane: TeamMemberL
     const name = lane.nameChange(member);
     return { ...lane.copyOf(member), ...(name && Object.fromEntries(Object.entries(name).map(([k, v]) => [k, `${String(v)} ${id}`]))) };
   };
-  const foundAs = async (id: unknown) => {
-    const found = await lane.find(id);
-    return is2xx(found) && sameId(recordIn(found.json, idField, { id })?.[idField], id);
-  };
+  const foundAs = async (id: unknown) => lane.memberIn(await lane.find(id), id) !== undefined;
 
   async function nearMissProbe(id: CheckId): Promise<Sent> {
     const miss = ID_NEAR_MISSES.find((m) => id === `TM-ID-NEAR-MISS:update:${m.name}`)!;
     const { member, near } = await nearMissOf(lane, miss, idField);
     const memberId = member[idField];
     const original = await needs('TM-FIND', lane.current(memberId, 'reading the member before'));
-    const body = target.vendor.teamMemberPatch ?? lane.nameChange(original) ?? (() => {
-      throw new NotApplicable('the member has no name-like string field to change: configure teamMemberPatch');
-    })();
+    const body = nameChangeOr(target, lane, original);
     const asked = `PATCH ${ops.update.path} with ${near} (${miss.description} ${String(memberId)}) and ${JSON.stringify(body)}`;
     let answer: Answer | undefined;
     let failure: unknown;

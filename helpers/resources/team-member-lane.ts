@@ -113,6 +113,11 @@ export class TeamMemberLane {
     return rows as Row[];
   }
 
+  /** Whether the member at `path` was there before the run's first write (the frame's baseline; false without one). */
+  thereBefore(path: string): boolean {
+    return this.before?.().has(path) ?? false;
+  }
+
   /** A whole-list read, its omissions of members there before the run noted (see omissions). */
   private async leftOut(read: () => Promise<unknown[]>): Promise<unknown[]> {
     const mark = writesTo(this.ops.list.path);
@@ -122,8 +127,7 @@ export class TeamMemberLane {
     const listed = new Set(rows.filter(isRecord).map((r) => fillId(this.ops.find.path, r[this.idField])));
     for (const path of [...before].filter((p) => !listed.has(p))) {
       const id = decodeURIComponent(path.slice(path.lastIndexOf('/') + 1));
-      const found = await this.find(id);
-      if (is2xx(found) && sameId(recordIn(found.json, this.idField, { id })?.[this.idField], id)) {
+      if (this.memberIn(await this.find(id), id)) {
         this.omissions.push(`GET ${this.ops.list.path} left out team member ${id}, there before the run and found by its id`);
       }
     }
@@ -416,13 +420,18 @@ export class TeamMemberLane {
     this.journal?.append({ kind: 'lost', path: fillId(this.ops.find.path, id), problem });
   }
 
+  /** The member of that id an answer holds (a find's): 2xx, and the id its own; else undefined. */
+  memberIn(answer: Answer, id: unknown): Row | undefined {
+    const row = is2xx(answer) ? recordIn(answer.json, this.idField, { id }) : undefined;
+    return row && sameId(row[this.idField], id) ? row : undefined;
+  }
+
   /**
-   * Whether a find shows the member as first listed, on the fields both show: then a list that
-   * shows it otherwise misrepresents it (TM-LIST:each-field-change judges that), it is not left changed.
+   * Whether a find shows the member as `listed`, on the fields both show: then a list that shows it
+   * otherwise misrepresents it (TM-LIST:each-field-change judges that), it is not left changed.
    */
-  private async foundAsBefore(id: string, listed: Row): Promise<boolean> {
-    const answer = await this.find(id).catch(() => undefined);
-    const found = answer && is2xx(answer) ? recordIn(answer.json, this.idField, { id }) : undefined;
+  async shownAs(id: unknown, listed: Row): Promise<boolean> {
+    const found = this.memberIn(await this.find(id).catch((e: Error) => e as never), id);
     return found !== undefined && changedFields(pick(listed, Object.keys(found)), pick(found, Object.keys(listed)), [], MEMBERS).length === 0;
   }
 
@@ -459,7 +468,7 @@ export class TeamMemberLane {
       const seen = readings.map((now) => now.get(id));
       const current = seen.find((r) => showsChanged(id, r)) ?? seen.find((r) => r !== undefined);
       if (!current) problems.push(`member ${id} is gone`);
-      else if (changedFields(row, current, [], MEMBERS).length && !(await this.foundAsBefore(id, row))) {
+      else if (changedFields(row, current, [], MEMBERS).length && !(await this.shownAs(id, row))) {
         problems.push(`member ${id} changed (${changedFields(row, current, [], MEMBERS).join('; ')})`);
         // Unless the run wrote to it (clean-up then puts it back and verifies), no clean-up would look at it.
         this.lost(id, `changed while the run wrote to other members (${changedFields(row, current, [], MEMBERS).join('; ')})`);

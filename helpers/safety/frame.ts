@@ -179,14 +179,6 @@ export class Frame {
     return found;
   }
 
-  /** Which of these records the baseline holds: they were there before the run's first write. */
-  existedBefore(paths: string[]): Set<string> {
-    const want = new Set(paths);
-    const found = new Set<string>();
-    if (want.size) this.baseline.prints.each((key) => void (want.has(key) && found.add(key)));
-    return found;
-  }
-
   /** The suite worker's frame of the run, when the run took a baseline (not --read-only) and selected the WRITE-FRAME check. */
   static of(spec: Spec, target: TargetConfig): Frame | undefined {
     const key = `${target.journalFile} ${target.runId}`;
