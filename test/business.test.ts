@@ -34,7 +34,7 @@ async function runAgainst(options: ReferenceOptions, extra: { args?: string[]; v
     }
     const env: Record<string, string> = { SCHEDULING_API_KEY: ref.apiKey };
     if (extra.expiredKey !== false) env.SCHEDULING_EXPIRED_KEY = ref.expiredKey;
-    const run = await runInProcess(args, env);
+    const run = await runInProcess(args, env, undefined, { resultOnly: true });
     const checks = readResult(run).checks.filter((c) => c.resource === 'business');
     return { run, checks, before, after: JSON.stringify(ref.state.business), apiKey: ref.apiKey };
   } finally {

@@ -47,7 +47,7 @@ async function run(args: string[], fault?: FaultName, variations?: string[], who
   const before = ref.state.snapshot();
   // These resources' checks alone (and what they need), unless the whole run is looked at: the business lanes judge nothing looked at here.
   const lanes = whole ? [] : ['--only', '^(CUS-|TM-|AUTH-UNDOCUMENTED:\\w+(Customers?|TeamMembers?) )'];
-  const cli = await runInProcess(['--base-url', ref.url, ...lanes, ...args], { SCHEDULING_API_KEY: ref.apiKey });
+  const cli = await runInProcess(['--base-url', ref.url, ...lanes, ...args], { SCHEDULING_API_KEY: ref.apiKey }, undefined, { resultOnly: true });
   const after = ref.state.snapshot();
   await ref.close();
   const result = readResult(cli) as ReturnType<typeof readResult> & { observations: { resource: string; text: string; exchanges: { request: { method: string } }[] }[] };

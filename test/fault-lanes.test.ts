@@ -80,7 +80,7 @@ let checks: ReturnType<typeof readResult>['checks'];
 beforeAll(async () => {
   const ref = await startReference(KEYS);
   try {
-    const run = await runInProcess(['--base-url', ref.url], { SCHEDULING_API_KEY: KEYS.apiKey, SCHEDULING_EXPIRED_KEY: KEYS.expiredKey });
+    const run = await runInProcess(['--base-url', ref.url], { SCHEDULING_API_KEY: KEYS.apiKey, SCHEDULING_EXPIRED_KEY: KEYS.expiredKey }, undefined, { resultOnly: true });
     expect(run.code, run.stderr).toBe(0);
     checks = readResult(run).checks;
   } finally {

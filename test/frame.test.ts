@@ -13,7 +13,7 @@ for (const concurrency of [1, 3]) {
     const ref = await startReference({ fault: 'customer-delete-removes-team-member' });
     try {
       const members = [...ref.state.teamMembers.keys()];
-      const run = await runInProcess(['--base-url', ref.url, '--concurrency', String(concurrency)], { SCHEDULING_API_KEY: ref.apiKey, SCHEDULING_EXPIRED_KEY: ref.expiredKey });
+      const run = await runInProcess(['--base-url', ref.url, '--concurrency', String(concurrency)], { SCHEDULING_API_KEY: ref.apiKey, SCHEDULING_EXPIRED_KEY: ref.expiredKey }, undefined, { resultOnly: true });
       const result = readResult(run) as ReturnType<typeof readResult> & { leftOnTarget: { record: string; problem: string }[] };
       const gone = members.filter((id) => !ref.state.teamMembers.has(id));
       expect(gone).toHaveLength(1);
@@ -34,7 +34,7 @@ for (const concurrency of [1, 3]) {
 test('a target no write of the run reaches beyond its record passes WRITE-FRAME, and nothing is named as left', async () => {
   const ref = await startReference({});
   try {
-    const run = await runInProcess(['--base-url', ref.url], { SCHEDULING_API_KEY: ref.apiKey, SCHEDULING_EXPIRED_KEY: ref.expiredKey });
+    const run = await runInProcess(['--base-url', ref.url], { SCHEDULING_API_KEY: ref.apiKey, SCHEDULING_EXPIRED_KEY: ref.expiredKey }, undefined, { resultOnly: true });
     const result = readResult(run) as ReturnType<typeof readResult> & { leftOnTarget: unknown[] };
     expect(run.code, run.stderr).toBe(0);
     expect(result.checks.find((c) => c.id === 'WRITE-FRAME')?.outcome).toBe('passed');

@@ -14,7 +14,7 @@ test('two lanes whose close throws, at --concurrency 2: the third lane still get
   // The business record cannot be restored, and the customers cannot be deleted: both closes throw.
   const ref = await startReference({ faults: ['business-true-ignored', 'customer-delete-noop'] });
   try {
-    const run = await runInProcess(['--base-url', ref.url, '--concurrency', '2'], { SCHEDULING_API_KEY: ref.apiKey, SCHEDULING_EXPIRED_KEY: ref.expiredKey });
+    const run = await runInProcess(['--base-url', ref.url, '--concurrency', '2'], { SCHEDULING_API_KEY: ref.apiKey, SCHEDULING_EXPIRED_KEY: ref.expiredKey }, undefined, { resultOnly: true });
     const result = readResult(run);
     expect((result.suiteErrors as string[]).join('\n')).toMatch(/business[\s\S]*could not be restored/);
     expect((result.suiteErrors as string[]).join('\n')).toMatch(/customers[\s\S]*could not be deleted/);

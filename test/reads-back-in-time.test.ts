@@ -26,7 +26,7 @@ test.concurrent.for([1, 3])('a correct target whose reads go back in time passes
   const ref = await startReference({ variations: [ALTERNATE] });
   try {
     const before = ref.state.snapshot();
-    const run = await runInProcess(['--base-url', ref.url, '--concurrency', String(concurrency)], { SCHEDULING_API_KEY: ref.apiKey, SCHEDULING_EXPIRED_KEY: ref.expiredKey });
+    const run = await runInProcess(['--base-url', ref.url, '--concurrency', String(concurrency)], { SCHEDULING_API_KEY: ref.apiKey, SCHEDULING_EXPIRED_KEY: ref.expiredKey }, undefined, { resultOnly: true });
     expect(idsWith(readResult(run).checks, ['failed', 'warning', 'blocked']), run.stdout).toEqual([]);
     expect(run.code, run.stderr).toBe(0);
     // The lanes restored and verified what they changed: the after-run clean-up found nothing to put back.

@@ -343,7 +343,7 @@ function resultOf({ options, target, requestLog, recoverLine }: Session, { start
 
 /** The reports written, the terminal's summary printed: returns every file the run wrote, for the secret scan. */
 async function report(s: Session, run: RunResult, terminal: TerminalReporter): Promise<string[]> {
-  const written = (await loadReportWriters()).writeReports(s.dir, run, { redact: s.redact, certify: s.options.certify });
+  const written = (await loadReportWriters()).writeReports(s.dir, run, { redact: s.redact, certify: s.options.certify, resultOnly: s.io.resultOnly });
   s.io.onResult?.(run);
   terminal.summary(run, written);
   // A run that passes yet certifies nothing must not read as a certification (a failed or incomplete one says so already).

@@ -18,6 +18,12 @@ export interface Io {
    * Off by default: a kept thread's output stream holds the process open.
    */
   keepWorker?: boolean;
+  /**
+   * result.json alone, for a caller that judges the verdict and reads nothing else (the project's
+   * fault and variation matrices: hundreds of runs, each rendering megabytes of HTML, JUnit and HAR
+   * no one opens). A user's run always writes every format.
+   */
+  resultOnly?: boolean;
 }
 
 export const processIo: Io = { stdout: process.stdout, stderr: process.stderr };

@@ -21,10 +21,16 @@ export interface WrittenReports {
  * Writes every format of one run. Every text passes the redactor once more on its way to disk:
  * the exchanges already are redacted, this guards what any renderer might add.
  */
-export function writeReports(dir: string, run: RunResult, options: { redact: (t: string) => string; certify?: Product }): WrittenReports {
+export function writeReports(dir: string, run: RunResult, options: { redact: (t: string) => string; certify?: Product; resultOnly?: boolean }): WrittenReports {
   mkdirSync(dir, { recursive: true });
+  const json = `${JSON.stringify(run, null, 2)}\n`;
+  if (options.resultOnly && !options.certify) {
+    const path = join(dir, REPORT_FILES.json);
+    writeFileSync(path, options.redact(json));
+    return { dir, files: [path] };
+  }
   const texts: Record<keyof typeof REPORT_FILES, string> = {
-    json: `${JSON.stringify(run, null, 2)}\n`,
+    json,
     junit: toJunit(run),
     html: toHtml(run, options.certify),
     har: `${JSON.stringify(toHar(run), null, 2)}\n`,

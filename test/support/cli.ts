@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectRoot } from '../../helpers/core/paths.ts';
 import { build, isStale } from '../../scripts/build.mjs';
+import type { Io } from '../../helpers/command/io.ts';
 
 export interface CliRun {
   code: number | null;
@@ -40,12 +41,12 @@ export function runCli(args: string[], env: Record<string, string> = {}, options
  * runCli, and the code it returns (never process.exitCode, which vitest sets). For the runs whose
  * point is the verdict; signals, exit codes of the process and memory need runCli.
  */
-export async function runInProcess(args: string[], env: Record<string, string> = {}, onOutput?: (text: string) => void): Promise<CliRun> {
+export async function runInProcess(args: string[], env: Record<string, string> = {}, onOutput?: (text: string) => void, io: Pick<Io, 'resultOnly'> = {}): Promise<CliRun> {
   const reportDir = join(mkdtempSync(join(tmpdir(), 'scr-')), 'reports');
   // A test's run is the same every time, and judges what it is about: exploration only where the
   // test asks for it (its own tests, and the faults it finds alone, name --explore), as the fault matrix does.
   const seeded = args.some((a) => a.startsWith('--explore') || a === '--certify') ? [] : ['--explore', '0'];
-  const run = await runMain([...args, ...seeded, ...(args.includes('--report-dir') ? [] : ['--report-dir', reportDir])], { PATH: process.env.PATH ?? '', CI: 'true', ...env }, onOutput);
+  const run = await runMain([...args, ...seeded, ...(args.includes('--report-dir') ? [] : ['--report-dir', reportDir])], { PATH: process.env.PATH ?? '', CI: 'true', ...env }, onOutput, io);
   return { ...run, reportDir };
 }
 
@@ -53,7 +54,7 @@ export async function runInProcess(args: string[], env: Record<string, string> =
  * main() of the compiled command in this process, exactly as given: no report directory and no
  * environment of its own (a command as a README prints it, verify, --recover, --release).
  */
-export async function runMain(args: string[], env: Record<string, string> = {}, onOutput?: (text: string) => void): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function runMain(args: string[], env: Record<string, string> = {}, onOutput?: (text: string) => void, io: Pick<Io, 'resultOnly'> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   const out = { stdout: '', stderr: '' };
   const writer = (stream: 'stdout' | 'stderr') => ({
     write: (text: string) => {
@@ -62,7 +63,7 @@ export async function runMain(args: string[], env: Record<string, string> = {}, 
     },
   });
   // Run after run in this process: each takes the suites' worker the last one left idle (Io.keepWorker).
-  const code = await (await compiledMain())(args, env, { stdout: writer('stdout'), stderr: writer('stderr'), keepWorker: true });
+  const code = await (await compiledMain())(args, env, { stdout: writer('stdout'), stderr: writer('stderr'), keepWorker: true, ...io });
   return { code, ...out };
 }
 

@@ -176,7 +176,7 @@ export async function runAgainst(faults: Fault[], strict: boolean, variations: s
     const run = await runInProcess(['--base-url', ref.url, ...(strict ? ['--strict'] : []), ...args], {
       SCHEDULING_API_KEY: ref.apiKey,
       SCHEDULING_EXPIRED_KEY: ref.expiredKey,
-    });
+    }, undefined, { resultOnly: true });
     expectLeftNamed(faults, before, ref.state.snapshot(), readResult(run));
     return run;
   } finally {

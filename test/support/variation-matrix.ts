@@ -81,7 +81,7 @@ export function variationMatrix(file: string): void {
           writeFileSync(file, JSON.stringify(vendorConfig));
           args.push('--config', file);
         }
-        const run = await runInProcess(args, { SCHEDULING_API_KEY: ref.apiKey, SCHEDULING_EXPIRED_KEY: ref.expiredKey });
+        const run = await runInProcess(args, { SCHEDULING_API_KEY: ref.apiKey, SCHEDULING_EXPIRED_KEY: ref.expiredKey }, undefined, { resultOnly: true });
         const { checks } = readResult(run);
         expect(idsWith(checks, ['failed']), run.stderr).toEqual([]);
         // Only the SHOULD checks the variations declare they depart from may warn, and they must.
