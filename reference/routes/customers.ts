@@ -3,6 +3,7 @@ import { error, json, lookUp, type RefContext, type RefRequest, type Route } fro
 import { isRecord, type Row } from '../../helpers/contract/record.ts';
 import { normalised } from './business.ts';
 import type { RefResponse } from '../types.ts';
+import { byRecentWrite, wroteRecord } from './recency.ts';
 
 /** The faults of the paged customer list, and how each breaks it (applied where the list is paged: reference/paging.ts). */
 export const BROKEN_PAGING = { 'customer-list-pages-stop-early': 'stop-early', 'customer-list-pages-repeat': 'repeat', 'customer-list-next-loops': 'loop' } as const;
@@ -19,6 +20,8 @@ const deletedSinceCreate = new WeakMap<State, Row[]>();
 const searchIndex = new WeakMap<State, Map<string, Row>>();
 /** Fault customer-list-phone-stale: the fields whose change refreshes the index. */
 const INDEXED = ['firstName', 'lastName', 'email'];
+/** Fault customer-list-one-write-behind: the list as the last write's transaction refilled it, before it committed. */
+const listCache = new WeakMap<State, Row[]>();
 /** Fault customer-update-every-3rd-hits-member: customer updates so far, per reference. */
 const customerUpdates = new WeakMap<State, number>();
 
@@ -60,6 +63,10 @@ function list(_req: RefRequest, ctx: RefContext) {
   let rows = rowsOf(ctx.state.customers);
   if (ctx.fault('customer-list-phone-stale')) rows = rows.map((r) => indexOf(ctx).get(String(r.id)) ?? r);
   if (ctx.fault('customer-list-keeps-deleted')) rows = [...rows, ...tombstones(ctx).values()];
+  // Fault customer-list-one-write-behind: the cache refilled before the last write committed.
+  if (ctx.fault('customer-list-one-write-behind')) rows = structuredClone(listCache.get(ctx.state) ?? rows);
+  // Variation list-recently-updated-first: ordered by last write.
+  if (ctx.varies('list-recently-updated-first')) rows = byRecentWrite(ctx.state, 'customers', rows);
   return json(200, rows);
 }
 
@@ -85,6 +92,7 @@ function create(req: RefRequest, ctx: RefContext) {
     deletedSinceCreate.set(ctx.state, []);
   }
   const customer = ctx.state.insert(ctx.state.customers, structuredClone(fields), 'cus');
+  if (ctx.varies('list-recently-updated-first')) wroteRecord(ctx.state, 'customers', customer.id);
   if (ctx.fault('customer-list-phone-stale')) indexOf(ctx).set(String(customer.id), customer);
   // Fault customer-create-answers-unstored: the answer is built from the request, the row stored without its last field.
   if (ctx.fault('customer-create-answers-unstored')) {
@@ -179,6 +187,7 @@ function update(req: RefRequest, ctx: RefContext) {
   if (ctx.fault('customer-update-not-persisted')) return json(200, updated);
   // The customer as stored: with the fields the server keeps itself (timestamps, versions) its own.
   ctx.state.customers.set(String(customer.id), updated);
+  if (ctx.varies('list-recently-updated-first')) wroteRecord(ctx.state, 'customers', customer.id);
   // Fault customer-update-answers-previous: the document as it was before the update is answered.
   if (ctx.fault('customer-update-answers-previous')) return json(200, customer);
   return json(200, ctx.state.customers.get(String(customer.id)));
@@ -223,6 +232,19 @@ function sameName(ctx: RefContext, customer: Row): Row[] {
   return [...ctx.state.customers.values()].filter((c) => c.lastName === customer.lastName);
 }
 
+/**
+ * Fault customer-list-one-write-behind: a write deletes the list cache and the list is read back
+ * into it before the write commits, so the cache holds the customers as they were before the write.
+ */
+function refillsBeforeCommit(handler: Route['handler']): Route['handler'] {
+  return async (req, ctx) => {
+    const before = ctx.fault('customer-list-one-write-behind') ? structuredClone([...ctx.state.customers.values()]) : undefined;
+    const answer = await handler(req, ctx);
+    if (before && answer.status < 300) listCache.set(ctx.state, before);
+    return answer;
+  };
+}
+
 /** Remembers the list before the first customer request changes anything (for the stale-list fault). */
 function firstSeen(handler: Route['handler']): Route['handler'] {
   return (req, ctx) => {
@@ -234,8 +256,8 @@ function firstSeen(handler: Route['handler']): Route['handler'] {
 
 export const customerRoutes: Route[] = [
   { operationId: 'listCustomers', method: 'GET', path: '/api/v1/customers', handler: firstSeen(list) },
-  { operationId: 'createCustomer', method: 'POST', path: '/api/v1/customers', handler: firstSeen(create) },
+  { operationId: 'createCustomer', method: 'POST', path: '/api/v1/customers', handler: firstSeen(refillsBeforeCommit(create)) },
   { operationId: 'findCustomer', method: 'GET', path: '/api/v1/customers/:id', handler: firstSeen(find) },
-  { operationId: 'updateCustomer', method: 'PATCH', path: '/api/v1/customers/:id', handler: firstSeen(update) },
-  { operationId: 'deleteCustomer', method: 'DELETE', path: '/api/v1/customers/:id', handler: firstSeen(remove) },
+  { operationId: 'updateCustomer', method: 'PATCH', path: '/api/v1/customers/:id', handler: firstSeen(refillsBeforeCommit(update)) },
+  { operationId: 'deleteCustomer', method: 'DELETE', path: '/api/v1/customers/:id', handler: firstSeen(refillsBeforeCommit(remove)) },
 ];
