@@ -162,20 +162,6 @@ const FIRST_CONTACT_2: Variation[] = [
   { name: 'team-member-unknown-fields-dropped', notShown: 'customer-team-member-shapes', description: 'Update Team Member ignores fields the member does not have (strong parameters): they are neither stored nor answered.', firstContact: { round: '2026-11-29 (round 2)', outcome: 'right', verdict: 'exit 0 (3 of 3)', note: 'not exercised: no member update sent a field the member lacks' } },
 ];
 
-/**
- * Red-team round 3 (first contact): correct choices written from the contract alone about team
- * members and the lists after writes, where the contract shows nothing (shapes, ordering, errors);
- * measured in FIRST-CONTACT-3.md.
- */
-const FIRST_CONTACT_3: Variation[] = [
-  // Section 4: "Request and response payload shapes … of the team member endpoints: not shown": a list may show each member in summary (many APIs do), the whole member being the find's.
-  { name: 'team-member-list-summary', notShown: 'customer-team-member-shapes', description: 'List Team Members shows each member in summary: id, firstName, lastName and role; every other field (the email among them) is shown by Find Team Member only.', firstContact: { round: '2026-11-29 (round 3)', outcome: 'wrong', verdict: 'exit 0, 0, 2 (same target); fresh targets: exit 0, 2', note: "Exercised: the run reads members from the list (no email there) and changes a member's email. In 2 of 5 runs 'Left on the target: /api/v1/team-members/…: email written by the run, value before the run unknown' makes the run INCOMPLETE, although the run put the email back (its last PATCH sent sam@example.com and the clean-up's find read it): the suite takes a member's values before the run from the list alone, not from the find." } },
-  // Section 4: "query parameters (filtering, paging, ordering)" of the customer endpoints and the "query parameters" of the team member endpoints are not shown: so neither is the order of a list.
-  { name: 'list-recently-updated-first', notShown: 'customer-team-member-shapes', description: 'The lists (customers and team members) are ordered by their last write, the most recently created or updated first; records never written since the start follow, in their order.', firstContact: { round: '2026-11-29 (round 3)', outcome: 'right', verdict: 'exit 0 (3 of 3)', note: 'Exercised: every write moved its record to the head of the list; the suite found its records wherever they stood. (The before/after snapshots differ in order only.)' } },
-  // Section 7: "Status codes and error conditions of the … team member endpoints … : not shown": a business keeps an owner, a product may refuse to take the last one away.
-  { name: 'team-member-last-owner-kept', notShown: 'errors', description: 'An update that changes the role of the only member whose role is "owner" answers 422 and changes nothing (the business must keep an owner); sending the same role is accepted.', firstContact: { round: '2026-11-29 (round 3)', outcome: 'right', verdict: 'exit 0 (3 of 3)', note: 'Exercised: one update per run sent {"role":"staff"} to the owner, answered 422 and judged a refusal that changed nothing.' } },
-];
-
 export const VARIATIONS: Variation[] = [
   { name: 'ids-integer', notShown: 'id-format', description: 'Ids are JSON integers.' },
   { name: 'ids-prefixed', notShown: 'id-format', description: 'Ids are prefixed strings such as cus_000123.' },
@@ -314,7 +300,6 @@ export const VARIATIONS: Variation[] = [
   { name: 'version-successor-link', notShown: 'versioning', description: 'Every answer names a successor version and a sunset date (Link rel="successor-version", Sunset).' },
   ...FIRST_CONTACT,
   ...FIRST_CONTACT_2,
-  ...FIRST_CONTACT_3,
 ];
 
 export function variationNamed(name: string): Variation | undefined {

@@ -3,7 +3,6 @@ import { error, json, lookUp, type RefContext, type RefRequest, type Route } fro
 import { isRecord, type Row } from '../../helpers/contract/record.ts';
 import { normalised } from './business.ts';
 import type { RefResponse } from '../types.ts';
-import { byRecentWrite, wroteRecord } from './recency.ts';
 
 /** The faults of the paged customer list, and how each breaks it (applied where the list is paged: reference/paging.ts). */
 export const BROKEN_PAGING = { 'customer-list-pages-stop-early': 'stop-early', 'customer-list-pages-repeat': 'repeat', 'customer-list-next-loops': 'loop' } as const;
@@ -21,7 +20,7 @@ const searchIndex = new WeakMap<State, Map<string, Row>>();
 /** Fault customer-list-phone-stale: the fields whose change refreshes the index. */
 const INDEXED = ['firstName', 'lastName', 'email'];
 /** Fault customer-list-one-write-behind: the list as the last write's transaction refilled it, before it committed. */
-const listCache = new WeakMap<State, Row[]>();
+const listCache = new WeakMap<State, readonly Row[]>();
 /** Fault customer-update-every-3rd-hits-member: customer updates so far, per reference. */
 const customerUpdates = new WeakMap<State, number>();
 
@@ -65,8 +64,6 @@ function list(_req: RefRequest, ctx: RefContext) {
   if (ctx.fault('customer-list-keeps-deleted')) rows = [...rows, ...tombstones(ctx).values()];
   // Fault customer-list-one-write-behind: the cache refilled before the last write committed.
   if (ctx.fault('customer-list-one-write-behind')) rows = structuredClone(listCache.get(ctx.state) ?? rows);
-  // Variation list-recently-updated-first: ordered by last write.
-  if (ctx.varies('list-recently-updated-first')) rows = byRecentWrite(ctx.state, 'customers', rows);
   return json(200, rows);
 }
 
@@ -92,7 +89,6 @@ function create(req: RefRequest, ctx: RefContext) {
     deletedSinceCreate.set(ctx.state, []);
   }
   const customer = ctx.state.insert(ctx.state.customers, structuredClone(fields), 'cus');
-  if (ctx.varies('list-recently-updated-first')) wroteRecord(ctx.state, 'customers', customer.id);
   if (ctx.fault('customer-list-phone-stale')) indexOf(ctx).set(String(customer.id), customer);
   // Fault customer-create-answers-unstored: the answer is built from the request, the row stored without its last field.
   if (ctx.fault('customer-create-answers-unstored')) {
@@ -187,7 +183,6 @@ function update(req: RefRequest, ctx: RefContext) {
   if (ctx.fault('customer-update-not-persisted')) return json(200, updated);
   // The customer as stored: with the fields the server keeps itself (timestamps, versions) its own.
   ctx.state.customers.set(String(customer.id), updated);
-  if (ctx.varies('list-recently-updated-first')) wroteRecord(ctx.state, 'customers', customer.id);
   // Fault customer-update-answers-previous: the document as it was before the update is answered.
   if (ctx.fault('customer-update-answers-previous')) return json(200, customer);
   return json(200, ctx.state.customers.get(String(customer.id)));
@@ -238,7 +233,7 @@ function sameName(ctx: RefContext, customer: Row): Row[] {
  */
 function refillsBeforeCommit(handler: Route['handler']): Route['handler'] {
   return async (req, ctx) => {
-    const before = ctx.fault('customer-list-one-write-behind') ? structuredClone([...ctx.state.customers.values()]) : undefined;
+    const before = ctx.fault('customer-list-one-write-behind') ? structuredClone(rowsOf(ctx.state.customers)) : undefined;
     const answer = await handler(req, ctx);
     if (before && answer.status < 300) listCache.set(ctx.state, before);
     return answer;

@@ -1,28 +1,6 @@
 import { error, json, lookUp, type RefContext, type RefRequest, type Route } from '../types.ts';
 import { isRecord } from '../../helpers/contract/record.ts';
 import { locked } from './customers.ts';
-import { byRecentWrite, wroteRecord } from './recency.ts';
-import type { State } from '../state.ts';
-import type { Row } from '../../helpers/contract/record.ts';
-
-/** Fault team-member-list-missing-while-reindexing: when each member was last updated (ms), per reference; the index refresh interval. */
-const reindexedAt = new WeakMap<State, Map<string, number>>();
-const INDEX_REFRESH_MS = 1000;
-/** Fault team-member-list-stale-cache-node: list reads so far, and what the third node filled itself with. */
-const cacheNodes = new WeakMap<State, { reads: number; stuck: Row[] }>();
-const CACHE_NODES = 3;
-/** Fault team-member-update-also-previous: the member the previous update addressed, still attached. */
-const attached = new WeakMap<State, string>();
-/** Fault team-member-find-cached: members as first found, by URL. */
-const findCache = new WeakMap<State, Map<string, Row>>();
-/** Fault team-member-list-entry-replaced-by-patch: the list's documents of the members updated. */
-const listDocuments = new WeakMap<State, Map<string, Row>>();
-
-function tableOf<V>(map: WeakMap<State, Map<string, V>>, state: State): Map<string, V> {
-  let table = map.get(state);
-  if (!table) map.set(state, (table = new Map()));
-  return table;
-}
 
 /** Variation member-last-active: how many reads of members each reference served, its clock for lastActiveAt. */
 const readClock = new WeakMap<object, number>();
@@ -47,26 +25,6 @@ function list(_req: RefRequest, ctx: RefContext) {
     reindexing.delete(ctx.state.teamMembers);
     members = members.filter((m) => String(m.id) !== out);
   }
-  // Fault team-member-list-stale-cache-node: every third read is served by the node that never saw an invalidation.
-  if (ctx.fault('team-member-list-stale-cache-node')) {
-    const nodes = cacheNodes.get(ctx.state) ?? { reads: 0, stuck: structuredClone(members) };
-    cacheNodes.set(ctx.state, nodes);
-    if (++nodes.reads % CACHE_NODES === 0) members = structuredClone(nodes.stuck);
-  }
-  // Fault team-member-list-missing-while-reindexing: an updated member is deleted from the index, and added back at the next refresh.
-  if (ctx.fault('team-member-list-missing-while-reindexing')) {
-    const at = tableOf(reindexedAt, ctx.state);
-    members = members.filter((m) => Date.now() - (at.get(String(m.id)) ?? -Infinity) >= INDEX_REFRESH_MS);
-  }
-  // Fault team-member-list-entry-replaced-by-patch: the member's document holds what the last update sent, and nothing else.
-  if (ctx.fault('team-member-list-entry-replaced-by-patch')) {
-    const documents = tableOf(listDocuments, ctx.state);
-    members = members.map((m) => documents.get(String(m.id)) ?? m);
-  }
-  // Variation list-recently-updated-first: ordered by last write.
-  if (ctx.varies('list-recently-updated-first')) members = byRecentWrite(ctx.state, 'teamMembers', members);
-  // Variation team-member-list-summary: each member in summary; the rest is the find's.
-  if (ctx.varies('team-member-list-summary')) members = members.map(({ id, firstName, lastName, role }) => ({ id, firstName, lastName, role }));
   // Fault team-member-list-keyed-by-email: members sharing an email are listed as one (the last).
   if (ctx.fault('team-member-list-keyed-by-email')) return json(200, [...new Map(members.map((m) => [m.email, m])).values()]);
   // Fault team-member-list-duplicates: a join on the roles lists the first member twice.
@@ -79,13 +37,6 @@ function list(_req: RefRequest, ctx: RefContext) {
 function find(req: RefRequest, ctx: RefContext) {
   const member = ctx.fault('team-member-find-ignores-id') ? ctx.state.teamMembers.values().next().value : memberOf(req, ctx);
   if (member && ctx.fault('team-member-find-other-fields')) return json(200, { ...nextMember(ctx, String(member.id)), id: member.id });
-  // Fault team-member-find-cached: the first find of a member is cached under its URL, which no update invalidates.
-  if (member && ctx.fault('team-member-find-cached')) {
-    const cache = tableOf(findCache, ctx.state);
-    const cached = cache.get(req.path) ?? structuredClone(member);
-    cache.set(req.path, cached);
-    return json(200, cached);
-  }
   return member ? json(200, seen(ctx, [member])[0]) : error(404, 'not_found', 'No team member with that id');
 }
 
@@ -110,10 +61,6 @@ function update(req: RefRequest, ctx: RefContext) {
   if (ctx.varies('team-member-unknown-fields-dropped')) for (const f of Object.keys(sent)) if (!(f in member)) delete sent[f];
   // Variation team-member-email-read-only: the email belongs to the sign-in provider.
   if (ctx.varies('team-member-email-read-only') && 'email' in sent && sent.email !== member.email) return error(422, 'read_only', 'email cannot be changed here');
-  // Variation team-member-last-owner-kept: the business keeps an owner.
-  if (ctx.varies('team-member-last-owner-kept') && member.role === 'owner' && 'role' in sent && sent.role !== 'owner' && [...ctx.state.teamMembers.values()].filter((m) => m.role === 'owner').length === 1) {
-    return error(422, 'last_owner', 'The business must keep an owner: make another member owner first');
-  }
   // Fault team-member-update-drops-empty-string: a truthiness test in the merge skips the empty string.
   if (ctx.fault('team-member-update-drops-empty-string')) for (const [f, v] of Object.entries(sent)) if (v === '') delete sent[f];
   const kept = locked(ctx, sent, member);
@@ -136,25 +83,7 @@ function update(req: RefRequest, ctx: RefContext) {
   if (ctx.fault('team-member-update-all')) {
     for (const [id, other] of ctx.state.teamMembers) if (id !== String(member.id)) ctx.state.teamMembers.set(id, { ...other, ...structuredClone(changes) });
   }
-  if (!ctx.fault('team-member-update-not-persisted')) afterUpdate(ctx, String(member.id), changes);
   return json(200, answered);
-}
-
-/** What else a stored member update writes, as the round-3 faults and variations have it. */
-function afterUpdate(ctx: RefContext, id: string, changes: Row): void {
-  if (ctx.varies('list-recently-updated-first')) wroteRecord(ctx.state, 'teamMembers', id);
-  if (ctx.fault('team-member-list-missing-while-reindexing')) tableOf(reindexedAt, ctx.state).set(id, Date.now());
-  if (ctx.fault('team-member-list-entry-replaced-by-patch')) {
-    const stored = ctx.state.teamMembers.get(id);
-    tableOf(listDocuments, ctx.state).set(id, { id: stored?.id ?? id, ...structuredClone(changes) });
-  }
-  // Fault team-member-update-also-previous: the previous update's member is flushed with this update's changes.
-  if (ctx.fault('team-member-update-also-previous')) {
-    const previous = attached.get(ctx.state);
-    const other = previous !== undefined && previous !== id ? ctx.state.teamMembers.get(previous) : undefined;
-    if (other) ctx.state.teamMembers.set(previous!, { ...other, ...structuredClone(changes) });
-    attached.set(ctx.state, id);
-  }
 }
 
 function ignoringRole(id: string, member: Record<string, unknown>, changes: Record<string, unknown>, ctx: RefContext) {
