@@ -290,6 +290,8 @@ async function recoverOne(target: TargetConfig, { dir, journal, runId }: Recover
     const recovery = await recover(client, journal, { ...target, runId }, options);
     if (recovery.deleted.length) io.stdout.write(redact(`Deleted: ${recovery.deleted.join(', ')}\n`));
     if (recovery.restored.length) io.stdout.write(redact(`Restored: ${recovery.restored.join(', ')}\n`));
+    // Not left: gone by a find, though the list names them still, after the window (the target's list, which no check judges here).
+    if (recovery.listedGone.length) io.stdout.write(redact(`Deleted, a find answers them gone, and the list still names them: ${recovery.listedGone.join(', ')}\n`));
     io.stdout.write(redact(formatLeftOnTarget(recovery.leftOnTarget)));
     code = recovery.leftOnTarget.length ? EXIT.usage : EXIT.conformant;
     if (!recovery.leftOnTarget.length) journal.append({ kind: 'finished' });

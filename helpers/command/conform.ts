@@ -21,6 +21,7 @@ import { Lease, LEASE_BEAT_MS, leasePlace, liveLeasesOfOthers } from '../safety/
 import { formatLeftOnTarget, leftAccordingToJournal, recover, takeBaseline, type Recovery } from '../safety/after-run-cleanup.ts';
 import { RunStop } from './run-stop.ts';
 import { describeDifference, Frame, frameFindings } from '../safety/frame.ts';
+import { windowOf } from '../core/converge.ts';
 import type { FrameDifference } from '../safety/journal.ts';
 import { scanForSecrets } from '../safety/secret-scan.ts';
 import { buildRunResult, incompleteText, type RunResult, type Stopped } from '../results/run-result.ts';
@@ -99,7 +100,7 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
   });
   // Cut short, the run's own requests end now and nothing more is sent: the journal says all it did.
   s.client.stopped = stop.cut.signal;
-  const cutShort = (): Recovery => ({ deleted: [], restored: [], leftOnTarget: leftAccordingToJournal(s.journal, s.target.runId) });
+  const cutShort = (): Recovery => ({ deleted: [], restored: [], leftOnTarget: leftAccordingToJournal(s.journal, s.target.runId), listedGone: [] });
   try {
     const spec = await loadSpec();
     s.target.sentinels = sentinelPaths(spec);
@@ -114,6 +115,7 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
       const recovered = await recover(s.client, s.journal, s.target, { cleanupTimeoutMs: options.cleanupTimeoutMs });
       if (stop.cut.signal.aborted) return recovered; // not waited for: the frame is not read
       await frameAfterCleanUp(s, spec, collector, recovered);
+      listedAfterDelete(collector, recovered.listedGone, windowOf(s.target));
       return withFrame(s.journal, recovered);
     }), cutShort);
     stop.cleanedUp();
@@ -229,6 +231,7 @@ async function frameAfterCleanUp(s: Session, spec: Spec, collector: ResultCollec
   let found: FrameDifference[] = [];
   try {
     found = (await frame.read(CLEAN_UP_END, true)).filter((d) => !d.by);
+    recovered.listedGone = [...new Set([...recovered.listedGone, ...frame.listedGone])];
   } catch {
     // Not read whole: the check judged what the suites' end showed.
   } finally {
@@ -242,6 +245,23 @@ async function frameAfterCleanUp(s: Session, spec: Spec, collector: ResultCollec
   if (!check || !found.length || check.outcome === 'failed') return;
   check.outcome = 'failed';
   check.reason = `records changed that no write of the run addressed (read after the clean-up): ${found.map((d) => describeDifference(d)).join('; ')}`;
+}
+
+/** The check that holds a deleted record to being listed no more: customers are the only records the run creates and deletes. */
+const LISTED_AFTER_DELETE = 'CUS-DELETE';
+
+/**
+ * Records the run deleted that the lists read after the clean-up still name, a window after the
+ * run's last write, though a find answers them gone (the clean-up's verification, the frame's
+ * reading after it: see Recovery.listedGone): no lag the suite allows explains them, and they
+ * are not left on the target: the list-after-delete check fails. In a run without that check,
+ * nothing here is judged.
+ */
+function listedAfterDelete(collector: ResultCollector, paths: string[], windowMs: number): void {
+  const check = collector.checks.find((c) => c.id === LISTED_AFTER_DELETE);
+  if (!check || !paths.length || check.outcome === 'failed') return;
+  check.outcome = 'failed';
+  check.reason = `records the run deleted are still listed after its last write and the ${windowMs / 1000} s convergence window (read after the clean-up), though a find answers each gone: ${paths.join(', ')}`;
 }
 
 /**

@@ -19,6 +19,11 @@ export interface Recovery {
   /** Records put back as they were before the run, with the fields written back. */
   restored: string[];
   leftOnTarget: LeftOnTarget[];
+  /**
+   * Records the run deleted that a list still names a window after the run's last write, though a
+   * find answers them gone: not left on the target, the target's list failing (see listedGone).
+   */
+  listedGone: string[];
 }
 
 /**
@@ -56,7 +61,7 @@ const MAX_BACKOFF_MS = 8_000;
  */
 export async function recover(client: ApiClient, journal: Journal, target: TargetConfig, options: RecoverOptions = {}): Promise<Recovery> {
   const deadline = Date.now() + (options.cleanupTimeoutMs ?? CLEANUP_TIMEOUT_MS);
-  const total: Recovery = { deleted: [], restored: [], leftOnTarget: [] };
+  const total: Recovery = { deleted: [], restored: [], leftOnTarget: [], listedGone: [] };
   // What the suites' workers learned the target moves by itself, journalled: never put back.
   for (const e of journal.read()) if (e.kind === 'moving') serverFields().fromWrites(e.resource, e.fields);
   for (let backoff = FIRST_BACKOFF_MS; ; backoff = Math.min(backoff * 2, MAX_BACKOFF_MS)) {
@@ -67,6 +72,7 @@ export async function recover(client: ApiClient, journal: Journal, target: Targe
     total.deleted.push(...pass.deleted.filter((d) => !total.deleted.includes(d)));
     total.restored.push(...pass.restored);
     total.leftOnTarget = pass.leftOnTarget;
+    total.listedGone = pass.listedGone;
     const wait = Math.min(backoff, deadline - Date.now());
     if (!pass.leftOnTarget.length || !outage || wait <= 0) return total;
     await new Promise((resolve) => setTimeout(resolve, wait));
@@ -81,7 +87,7 @@ export async function recover(client: ApiClient, journal: Journal, target: Targe
 async function undoOnce(client: ApiClient, journal: Journal, target: TargetConfig, overlapped?: RecoverOptions['overlapped']): Promise<Recovery> {
   const started = Date.now();
   const state = outstanding(journal.read());
-  const recovery: Recovery = { deleted: [], restored: [], leftOnTarget: [] };
+  const recovery: Recovery = { deleted: [], restored: [], leftOnTarget: [], listedGone: [] };
   const left = new Map<string, string>();
 
   /** Deletes a record: undefined when it is gone, else why not. */
@@ -106,20 +112,22 @@ async function undoOnce(client: ApiClient, journal: Journal, target: TargetConfi
   // and what they found is taken in the journal's order, so that the report reads the same.
   const verified = await Promise.all([...state.listPaths].map(async (listPath) => {
     const found = await ownRecords(client, listPath, state, target);
-    if (typeof found === 'string') return { listPath, problem: found, removed: [], still: [] };
+    if (typeof found === 'string') return { listPath, problem: found, removed: [], still: [], listed: [] };
     const removed: [string, string | undefined][] = [];
     for (const path of found) if (path !== state.lease) removed.push([path, await deleted(path)]);
     // A list that held none of them is verified already: a long one is not read twice for nothing.
     const still = removed.length ? await ownRecords(client, listPath, state, target) : [];
-    return typeof still === 'string' ? { listPath, problem: still, removed, still: [] } : { listPath, removed, still };
+    if (typeof still === 'string') return { listPath, problem: still, removed, still: [], listed: [] };
+    return { listPath, removed, ...(await listedGone(client, listPath, state, target, still.filter((p) => p !== state.lease))) };
   }));
-  for (const { listPath, problem, removed, still } of verified) {
+  for (const { listPath, problem, removed, still, listed } of verified) {
+    recovery.listedGone.push(...listed);
     for (const [path, why] of removed) settle(path, why);
     // A create the run could not find then (see JournalledClient): what it may have made is named by its marker, which finds it once the list reads whole.
     const markers = state.unfound.filter((u) => u.listPath === listPath).map((u) => `"${u.marker}" (POST ${u.listPath} ${u.what})`);
     const mayHold = markers.length ? `; it may hold what the run made and could not find, carrying ${markers.join(', ')}: \`--recover\` deletes it once the list reads whole, \`--sweep\` lists what runs left` : '';
     if (problem) left.set(listPath, `could not verify by listing: ${problem}${mayHold}`);
-    for (const path of still) if (path !== state.lease) left.set(path, left.get(path) ?? 'still listed after being deleted');
+    for (const path of still) left.set(path, left.get(path) ?? 'still listed after being deleted');
   }
 
   for (const { path, restored, problem } of await putBack(client, state, target, started, overlapped)) {
@@ -173,6 +181,24 @@ async function ownRecords(client: ApiClient, listPath: string, state: Outstandin
   } catch (e) {
     return (e as Error).message;
   }
+}
+
+/**
+ * Of the run's records a list still names after their delete (`named`), those a find answers
+ * gone are not left on the target: the list is read again until it names them no more, within
+ * the window from now, after the run's last write (a list may lag a find). Those it names still
+ * are the target's list failing (`listed`: a deleted record is not one of "all customers"); the
+ * ones a find answers are left (`still`).
+ */
+async function listedGone(client: ApiClient, listPath: string, state: Outstanding, target: TargetConfig, named: string[]): Promise<{ still: string[]; listed: string[] }> {
+  const found = await Promise.all(named.map((path) => stillFound(client, path, target)));
+  const gone = named.filter((_, i) => !found[i]);
+  const still = named.filter((_, i) => found[i]);
+  if (!gone.length) return { still, listed: [] };
+  // A list that cannot be read now says nothing more: a find said them gone.
+  const listing = (paths: string[] | string) => (typeof paths === 'string' ? [] : gone.filter((p) => paths.includes(p)));
+  const { value } = await converge(() => ownRecords(client, listPath, state, target), (paths) => listing(paths).length === 0, windowOf(target), new Lag());
+  return { still, listed: listing(value) };
 }
 
 /** Whether a record is still found after its delete answered: read until it is not, within the window (a read replica may lag). */

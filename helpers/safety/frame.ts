@@ -164,6 +164,8 @@ export class Frame {
   private readonly journal: Journal;
   readonly client: ApiClient;
   private readonly baseline: Baseline;
+  /** What the reading after the clean-up found listed of the records the run deleted, though a find answers them gone (see listedAfterDelete). */
+  listedGone: string[] = [];
 
   private constructor(private readonly spec: Spec, private readonly target: TargetConfig, journalFile: string, baseline: Baseline) {
     this.journal = new Journal(journalFile);
@@ -238,7 +240,10 @@ export class Frame {
     const recheck: { difference: FrameDifference; was: string }[] = [];
     // Elsewhere every record reads as in the baseline, and no reading since found it otherwise: nothing to look at.
     const [before, after] = PrintFile.differing(this.baseline.prints, now.prints, roots, known.keys());
+    /** After the clean-up, records the run created that are listed still (see listedGone). */
+    const created: string[] = [];
     for (const path of new Set([...before.keys(), ...after.keys(), ...known.keys()])) {
+      if (final && under(path) && state.everCreated.has(path) && after.has(path) && !before.has(path)) created.push(path);
       if (!under(path) || state.everCreated.has(path) || (now.ours.has(path) && !before.has(path))) continue;
       const is = after.get(path) ?? null;
       // After the clean-up (final), every record is held to the baseline: what the clean-up's writes
@@ -284,9 +289,33 @@ export class Frame {
       }
       for (const { difference, was } of recheck) if (!samePrint(was, prints.get(difference.path) ?? null, this.moving(difference.path, entries))) differences.push(difference);
     }
+    if (created.length) this.listedGone = await this.listedAfterDelete(created);
     this.journal.append({ kind: 'frame', where, differences, accepted, problems: now.problems, compared: roots });
     for (const d of differences) if (d.by) this.journal.append({ kind: 'interference', path: d.path, by: d.by });
     return differences;
+  }
+
+  /**
+   * Of the records the run created that a reading after the clean-up lists, those a find answers
+   * gone and a list still names a window later: the run's last write (the clean-up's, the lease's
+   * delete among them) went before, so no lag allowed explains them (see CUS-DELETE). Those a find
+   * answers are the clean-up's to name as left.
+   */
+  private async listedAfterDelete(listed: string[]): Promise<string[]> {
+    const finds = await Promise.all(listed.map((path) => converge(() => this.client.send({ method: 'GET', path }), (a) => !is2xx(a), windowOf(this.target), new Lag())));
+    const gone = listed.filter((_, i) => finds[i].shown);
+    if (!gone.length) return [];
+    const listing = async () => {
+      const again = await readWhole(this.client, this.spec, this.target);
+      const still = new Set<string>();
+      try {
+        again.prints.each((key) => void (gone.includes(key) && still.add(key)));
+      } finally {
+        again.prints.remove();
+      }
+      return [...still];
+    };
+    return (await converge(listing, (still) => still.length === 0, windowOf(this.target), new Lag())).value;
   }
 
   /** The fields of the record at `path` the target moves by itself: as this process and the suites' workers (journalled) learned them. */

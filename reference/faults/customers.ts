@@ -94,6 +94,16 @@ export const customerFaults: Fault[] = [
     description: 'List Customers still shows deleted customers (Find answers 404 for them).',
     kills: ['CUS-DELETE'],
   },
+  {
+    // §4: List Customers is the "list of all customers": a deleted one is not among them. Red-team round 3
+    // (FIRST-CONTACT-3.md): the hand-written checks, reading the list while later writes refilled the
+    // cache, never saw it; the run's last write does stay hidden (the last delete of the lane, the
+    // lease's), and the clean-up's verification and the frame's reading after it read the list then.
+    name: 'customer-list-one-write-behind',
+    description: 'The customer list cache is deleted and refilled within each write\'s transaction, before it commits (cache-aside on the write path): the list shows every customer write but the last one, until the next write shows it (and hides itself).',
+    kills: ['CUS-DELETE'],
+    firstContact: { round: '2026-11-29 (round 3)', outcome: 'wrong', verdict: 'exit 2, 2, 2 (same target); fresh targets: exit 1, 1', note: "Run 1: no check failed; only the clean-up saw it ('left on the target: /api/v1/customers/…: still listed after being deleted'), reported as the suite's inability; runs 2, 3: refused ('another conformance run is changing this target', the lease run 1 left). On fresh targets the exploration alone caught it: EXPLORE-CUSTOMER-LIFECYCLE 'GET /api/v1/customers (every page): customer … is not listed' (shrunk to POST then list) – seed-dependent; no hand-written customer list check failed." },
+  },
   // The list of 30 customers in pages of 10, the next page named in the body (see paging.ts).
   {
     name: 'customer-list-pages-stop-early',

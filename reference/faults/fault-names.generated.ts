@@ -101,6 +101,7 @@ export type FaultName =
   | 'customer-find-unknown-200'
   | 'customer-list-keeps-deleted'
   | 'customer-list-next-loops'
+  | 'customer-list-one-write-behind'
   | 'customer-list-pages-repeat'
   | 'customer-list-pages-stop-early'
   | 'customer-list-phone-stale'

@@ -19,6 +19,8 @@ const deletedSinceCreate = new WeakMap<State, Row[]>();
 const searchIndex = new WeakMap<State, Map<string, Row>>();
 /** Fault customer-list-phone-stale: the fields whose change refreshes the index. */
 const INDEXED = ['firstName', 'lastName', 'email'];
+/** Fault customer-list-one-write-behind: the list as the last write's transaction refilled it, before it committed. */
+const listCache = new WeakMap<State, readonly Row[]>();
 /** Fault customer-update-every-3rd-hits-member: customer updates so far, per reference. */
 const customerUpdates = new WeakMap<State, number>();
 
@@ -60,6 +62,8 @@ function list(_req: RefRequest, ctx: RefContext) {
   let rows = rowsOf(ctx.state.customers);
   if (ctx.fault('customer-list-phone-stale')) rows = rows.map((r) => indexOf(ctx).get(String(r.id)) ?? r);
   if (ctx.fault('customer-list-keeps-deleted')) rows = [...rows, ...tombstones(ctx).values()];
+  // Fault customer-list-one-write-behind: the cache refilled before the last write committed.
+  if (ctx.fault('customer-list-one-write-behind')) rows = structuredClone(listCache.get(ctx.state) ?? rows);
   return json(200, rows);
 }
 
@@ -223,6 +227,19 @@ function sameName(ctx: RefContext, customer: Row): Row[] {
   return [...ctx.state.customers.values()].filter((c) => c.lastName === customer.lastName);
 }
 
+/**
+ * Fault customer-list-one-write-behind: a write deletes the list cache and the list is read back
+ * into it before the write commits, so the cache holds the customers as they were before the write.
+ */
+function refillsBeforeCommit(handler: Route['handler']): Route['handler'] {
+  return async (req, ctx) => {
+    const before = ctx.fault('customer-list-one-write-behind') ? structuredClone(rowsOf(ctx.state.customers)) : undefined;
+    const answer = await handler(req, ctx);
+    if (before && answer.status < 300) listCache.set(ctx.state, before);
+    return answer;
+  };
+}
+
 /** Remembers the list before the first customer request changes anything (for the stale-list fault). */
 function firstSeen(handler: Route['handler']): Route['handler'] {
   return (req, ctx) => {
@@ -234,8 +251,8 @@ function firstSeen(handler: Route['handler']): Route['handler'] {
 
 export const customerRoutes: Route[] = [
   { operationId: 'listCustomers', method: 'GET', path: '/api/v1/customers', handler: firstSeen(list) },
-  { operationId: 'createCustomer', method: 'POST', path: '/api/v1/customers', handler: firstSeen(create) },
+  { operationId: 'createCustomer', method: 'POST', path: '/api/v1/customers', handler: firstSeen(refillsBeforeCommit(create)) },
   { operationId: 'findCustomer', method: 'GET', path: '/api/v1/customers/:id', handler: firstSeen(find) },
-  { operationId: 'updateCustomer', method: 'PATCH', path: '/api/v1/customers/:id', handler: firstSeen(update) },
-  { operationId: 'deleteCustomer', method: 'DELETE', path: '/api/v1/customers/:id', handler: firstSeen(remove) },
+  { operationId: 'updateCustomer', method: 'PATCH', path: '/api/v1/customers/:id', handler: firstSeen(refillsBeforeCommit(update)) },
+  { operationId: 'deleteCustomer', method: 'DELETE', path: '/api/v1/customers/:id', handler: firstSeen(refillsBeforeCommit(remove)) },
 ];
