@@ -107,23 +107,23 @@ function answered(sent: Sent[], of?: number): string {
 
 /**
  * A refused request changes nothing, and needs nothing but the record as it stands: the cases
- * this run holds the target to go out together, retrievals and updates alike, when the first
- * check asks for one; one read after every refused update has been answered tells whether any
- * changed the record.
+ * this run holds the target to go out together, an operation's matrix when it is sent (see
+ * sent); one read after every refused update has been answered tells whether any changed the record.
  */
-function matricesOf(b: BusinessRun, retrieveOp: Operation, plans: { op: Operation; writes: boolean; cases: AuthCase[]; crossings: Map<AuthCase, Crossing[]> }[]): Map<string, Matrix<AuthCase>> {
-  if (b.matrices.size) return b.matrices;
+function matricesOf(b: BusinessRun, retrieveOp: Operation, plans: Plan[], sent: (plan: Plan) => boolean = () => true): Map<string, Matrix<AuthCase>> {
+  const due = plans.filter((p) => sent(p) && !b.matrices.has(p.op.operationId));
+  if (!due.length) return b.matrices;
   const { client, record } = b;
-  // The record as it stands before any refused request, read with the valid key (the last read,
-  // when nothing was sent since): what a refusal must not carry, and what an update must not
-  // change. The checks that judge it show its read, no other (a log of its own).
+  // The record as it stands before these refused requests, read with the valid key (the last
+  // read, when nothing was sent since): what a refusal must not carry, and what an update must
+  // not change. The checks that judge it show its read, no other (a log of its own).
   const standing = withExchangeLog([], async () => ({ row: await record.current(), read: record.lastReadExchange }));
   standing.catch(() => {}); // awaited by each case, whose check reports it
   // A few hundred new connections at once went unanswered for 10 s on a loaded machine: no more
   // are open at a time than the matrix sent at once before it was crossed.
   const turn = inTurn(40);
   const crossed = (x: Crossing, send: (shape: RequestShape) => Promise<Answer>) => turn(() => sendCrossed(client, retrieveOp, x, send));
-  for (const { op, writes, cases, crossings } of plans) {
+  for (const { op, writes, cases, crossings } of due) {
     const refused = concurrentSteps(cases, async (c): Promise<Refusal> => {
       const ways = crossings.get(c)!;
       if (!writes) {
@@ -143,12 +143,21 @@ function matricesOf(b: BusinessRun, retrieveOp: Operation, plans: { op: Operatio
       return record.read();
     });
     b.matrices.set(op.operationId, { refused, afterRefusals });
+    void refused.settled();
   }
-  for (const m of b.matrices.values()) void m.refused.settled();
   return b.matrices;
 }
 
-export function authentication(target: TargetConfig, secured: Operation[], retrieveOp: Operation): Group<BusinessRun> {
+/** One secured operation's 401 matrix as this run sends it. */
+interface Plan { op: Operation; writes: boolean; cases: AuthCase[]; crossings: Map<AuthCase, Crossing[]> }
+
+/**
+ * The 401 matrix's checks, and `early`: the matrix of the retrieval, which writes nothing and
+ * needs nothing but the record as first read, sent at the lane's start beside the field steps
+ * (sent at the end, after the field steps, it added its round trips to the lane's). The update's
+ * matrix goes when its first check asks: a refused update needs the record as it then stands.
+ */
+export function authentication(target: TargetConfig, secured: Operation[], retrieveOp: Operation): { group: Group<BusinessRun>; early(b: BusinessRun): void } {
   const all = authCases(target);
   /** The case name is part of the check id only where a requirement has several cases. */
   const caseSuffix = (c: AuthCase) => (all.filter((o) => o.requirement === c.requirement).length > 1 ? `:${c.name}` : '');
@@ -156,13 +165,12 @@ export function authentication(target: TargetConfig, secured: Operation[], retri
     const requestCheckOf = (c: AuthCase): CheckId => `${c.requirement}:${op.operationId}${caseSuffix(c)}`;
     const titleOf = (c: AuthCase) => `${op.method} ${op.path} ${c.description} answers 401`;
     const writes = op !== retrieveOp;
-    // The cases this run holds the target to: --only may leave some out, and --read-only every
-    // update (the matrices go out together, when the first check of either operation asks).
+    // The cases this run holds the target to: --only may leave some out, and --read-only every update.
     const cases = writes && target.readOnly ? [] : all.filter((c) => !c.unavailable && selects(target.only, { id: requestCheckOf(c), title: titleOf(c) }));
     // Made for every case the target can be sent, whatever --only leaves out: the same crossings every run.
     return { op, writes, requestCheckOf, titleOf, cases, crossings: crossingsOf(op, all.filter((c) => !c.unavailable)) };
   });
-  return {
+  const group: Group<BusinessRun> = {
     group: 'authentication',
     entries: plans.map(({ op, writes, requestCheckOf, titleOf }): Group<BusinessRun> => {
       const matrix = (b: BusinessRun) => matricesOf(b, retrieveOp, plans).get(op.operationId)!;
@@ -177,6 +185,7 @@ export function authentication(target: TargetConfig, secured: Operation[], retri
       return { group: op.operationId, entries: [...perCase, noRecord(op, all, writes, matrix)] };
     }),
   };
+  return { group, early: (b) => void matricesOf(b, retrieveOp, plans.filter((p) => p.cases.length), (p) => !p.writes) };
 }
 
 function refusedWith401(op: Operation, c: AuthCase, suffix: string, key: string, title: string, writes: boolean, matrix: (b: BusinessRun) => Matrix<AuthCase>): Check<BusinessRun> {

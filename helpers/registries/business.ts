@@ -30,15 +30,19 @@ export function businessChecks(spec: Spec, target: TargetConfig): Registry<Busin
   const fields = namedBusinessFields(spec, target);
   const place = leasePlace(spec, target);
   const secured = [retrieveOp, updateOp].filter((o) => o.secured);
+  const auth = authentication(target, secured, retrieveOp);
   return {
-    entries: [retrieval(target, retrieveOp, fields), update(target, updateOp, fields), authentication(target, secured, retrieveOp)],
+    entries: [retrieval(target, retrieveOp, fields), update(target, updateOp, fields), auth.group],
     open() {
       const client = journalledClient(target);
       const record = new BusinessLane(client, retrieveOp, updateOp, fields, target.runId, target.vendor.businessEnvelope, currentJournal(target));
       record.convergeWindowMs = windowOf(target);
       return new BusinessRun(client, record, retrieveOp, updateOp, target, place);
     },
-    start: (b) => b.record.take(b.retrieved()),
+    async start(b) {
+      await b.record.take(b.retrieved());
+      auth.early(b);
+    },
     // A difference another run's writes may have made is settled before it is a failure (see JUDGES_DIFFERENCES).
     settle: { prefix: 'BUS-', with: ({ record }) => record.settle(place) },
     async close({ client, record, matrices }) {

@@ -135,6 +135,8 @@ export class BusinessLane {
       this.watched(record);
       this.snapshot = structuredClone(record);
       this.last = record;
+      // The read a check judging the record as first found shows (the retrieval's own GET).
+      this.lastReadExchange = (await retrieval?.catch(() => undefined))?.exchange;
       this.history.took(record);
     } catch (e) {
       this.snapshotError = (e as Error).message;
