@@ -1,9 +1,21 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 
+/** An array whose elements are made as they are written (see jsonPieces), one at a time: JSON.stringify sees the array whole. */
+export class MadeArray {
+  constructor(
+    readonly length: number,
+    readonly at: (i: number) => unknown,
+  ) {}
+
+  toJSON(): unknown[] {
+    return Array.from({ length: this.length }, (_, i) => this.at(i));
+  }
+}
+
 /** A value as JSON.stringify sees it under `key`: its toJSON's, if it has one. */
 const asJson = (value: unknown, key: string): unknown =>
-  value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function' ? (value as { toJSON(k: string): unknown }).toJSON(key) : value;
+  value instanceof MadeArray ? value : value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function' ? (value as { toJSON(k: string): unknown }).toJSON(key) : value;
 const dropped = (value: unknown) => value === undefined || typeof value === 'function' || typeof value === 'symbol';
 const isContainer = (value: unknown): value is object => value !== null && typeof value === 'object' && !(value instanceof Number || value instanceof String || value instanceof Boolean);
 
@@ -24,11 +36,11 @@ function* pieces(v: unknown, depth: number, indent: string): Generator<string> {
     return;
   }
   const inner = `${indent}  `;
-  if (Array.isArray(v)) {
+  if (Array.isArray(v) || v instanceof MadeArray) {
     if (!v.length) return void (yield '[]');
     for (let i = 0; i < v.length; i++) {
       yield `${i ? ',' : '['}\n${inner}`;
-      const item = asJson(v[i], String(i));
+      const item = asJson(Array.isArray(v) ? v[i] : v.at(i), String(i));
       yield* pieces(dropped(item) ? null : item, depth - 1, inner);
     }
     yield `\n${indent}]`;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { RunResult } from './run-result.ts';
 import { toJunit } from './reporters/junit.ts';
 import { htmlPieces } from './reporters/html.ts';
-import { toHar } from './reporters/har.ts';
+import { harPieces } from './reporters/har.ts';
 import { summaryMarkdown, type Product } from './reporters/certification.ts';
 import { jsonPieces, writePieces } from './json-pieces.ts';
 
@@ -29,7 +29,7 @@ export function writeReports(dir: string, run: RunResult, options: { redact: (t:
     json: () => jsonLines(run),
     junit: () => [toJunit(run)],
     html: () => htmlPieces(run, options.certify),
-    har: () => jsonLines(toHar(run)),
+    har: () => harLines(run),
   };
   const hashes = new Map<string, string>();
   const files = (Object.keys(REPORT_FILES) as (keyof typeof REPORT_FILES)[]).map((k) => {
@@ -56,5 +56,10 @@ export function writeReports(dir: string, run: RunResult, options: { redact: (t:
 /** A JSON file's text: JSON.stringify(value, null, 2) and a newline, in pieces. */
 function* jsonLines(value: unknown): Generator<string> {
   yield* jsonPieces(value);
+  yield '\n';
+}
+
+function* harLines(run: RunResult): Generator<string> {
+  yield* harPieces(run);
   yield '\n';
 }
