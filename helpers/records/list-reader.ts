@@ -20,6 +20,11 @@ export interface ListEnd {
   pages: number;
   /** Why the list is not known to be complete (the page cap, a next page on another origin). */
   unknown?: string;
+  /**
+   * Of a complete read: every id the list named (each read of it, when it was read again), kept
+   * anyway to tell a repeat: a reader that asks which ids are listed takes these, not a set of its own (issue 35).
+   */
+  ids?: DigestMap;
 }
 
 /**
@@ -188,7 +193,7 @@ export class ListReader {
         next = resolved;
       }
     }
-    return { complete: true, stopped: false, pages };
+    return { complete: true, stopped: false, pages, ids: given ?? seen };
   }
 
   /** The path (under the base URL) of a next link, or why it is not followed. */
