@@ -113,8 +113,8 @@ export class ListReader {
     const paging = this.target.vendor.listPaging;
     const { maxPages, maxBodyBytes } = limitsOf(this.target);
     const idField = this.target.vendor.idField;
-    // Every id this read met, with its page: a million ids in 12 MB (DigestMap).
-    const seen = new DigestMap();
+    // Every id this read met, with its page (DigestMap), made at the size the last read of the list found.
+    const seen = new DigestMap(lastLength.get(path));
     const visited = new Set<string>();
     let next: string | undefined = paging ? withPage(path, paging, paging.firstPage ?? 1) : path;
     let pages = 0;
@@ -193,6 +193,7 @@ export class ListReader {
         next = resolved;
       }
     }
+    lastLength.set(path, seen.size);
     return { complete: true, stopped: false, pages, ids: given ?? seen };
   }
 
@@ -211,6 +212,9 @@ export class ListReader {
     return `${url.pathname.slice(new URL(base).pathname.replace(/\/$/, '').length)}${url.search}`;
   }
 }
+
+/** How many records each list held when last read whole in this process: the size its next read's DigestMap is made at. */
+const lastLength = new Map<string, number>();
 
 class Repeated extends ListBroken {
   constructor(
