@@ -88,7 +88,9 @@ describe('the list reader', () => {
       seen += 1;
     });
     expect([seen, ahead]).toEqual([PAGES * SIZE, 0]);
-    expect(end).toEqual({ complete: true, stopped: false, pages: PAGES });
+    expect(end).toMatchObject({ complete: true, stopped: false, pages: PAGES });
+    // The ids it keeps to tell a repeat are the list's, for a reader that asks which are listed.
+    expect([end.ids?.size, end.ids?.has('0'), end.ids?.has(String(PAGES * SIZE - 1)), end.ids?.has(String(PAGES * SIZE))]).toEqual([PAGES * SIZE, true, true, false]);
   });
 
   test('a "present" search stops at the row found: the rest is not read', async () => {

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { eachLine } from '../core/lines.ts';
 
 /** One request and what came back, already redacted: this is what reports and HAR files show. */
 export interface Exchange {
@@ -45,14 +46,16 @@ export function recordExchange(exchange: Exchange): void {
   if (log && !(exchange.id !== undefined && log.some((e) => e.id === exchange.id))) log.push(exchange);
 }
 
-/** The request log as written; a line torn by a killed worker is skipped. */
+/** The request log as written, read a line at a time (a long list's run logs tens of thousands); a line torn by a killed worker is skipped. */
 export function readRequestLog(file: string): WireEntry[] {
   if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8').split('\n').flatMap((line) => {
+  const entries: WireEntry[] = [];
+  eachLine(file, (line) => {
     try {
-      return line.trim() ? [JSON.parse(line) as WireEntry] : [];
+      if (line.trim()) entries.push(JSON.parse(line) as WireEntry);
     } catch {
-      return [];
+      // torn
     }
   });
+  return entries;
 }

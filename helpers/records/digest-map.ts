@@ -1,17 +1,25 @@
 import { hashPair } from './print-buckets.ts';
 
 /**
- * The ids of a long list, each with a small number (the page it was on), in 12 bytes an id rather
- * than a string and a map entry (issue 35: a million ids). An id is kept as a 64-bit digest
+ * The ids of a long list, each with a small number (the page it was on), in 12 bytes a slot (24 to
+ * 48 an id: at most half the slots are taken) rather than a string and a map entry (issue 35: a
+ * million ids in 24 MB). An id is kept as a 64-bit digest
  * (hashPair): two ids taken for one has a chance of about n²/2^65, one in 30 million for a million
  * ids, against which the suite would call a record named twice or listed.
  */
 export class DigestMap {
-  private lo = new Uint32Array(1 << 10);
-  private hi = new Uint32Array(1 << 10);
+  private lo: Uint32Array;
+  private hi: Uint32Array;
   /** The value plus one: 0 marks an empty slot. */
-  private values = new Uint32Array(1 << 10);
+  private values: Uint32Array;
   size = 0;
+
+  /** `expected`: about how many ids it will hold (a list's length when last read), so that it is made at its size and never grown (growing holds both sizes at once). */
+  constructor(expected = 0) {
+    let slots = 1 << 10;
+    while (slots < expected * 2.05) slots *= 2;
+    [this.lo, this.hi, this.values] = [new Uint32Array(slots), new Uint32Array(slots), new Uint32Array(slots)];
+  }
 
   /** The slot of the digest: where it is, or the empty one where it goes. */
   private slot(lo: number, hi: number): number {

@@ -20,6 +20,11 @@ export interface ListEnd {
   pages: number;
   /** Why the list is not known to be complete (the page cap, a next page on another origin). */
   unknown?: string;
+  /**
+   * Of a complete read: every id the list named (each read of it, when it was read again), kept
+   * anyway to tell a repeat: a reader that asks which ids are listed takes these, not a set of its own (issue 35).
+   */
+  ids?: DigestMap;
 }
 
 /**
@@ -108,8 +113,8 @@ export class ListReader {
     const paging = this.target.vendor.listPaging;
     const { maxPages, maxBodyBytes } = limitsOf(this.target);
     const idField = this.target.vendor.idField;
-    // Every id this read met, with its page: a million ids in 12 MB (DigestMap).
-    const seen = new DigestMap();
+    // Every id this read met, with its page (DigestMap), made at the size the last read of the list found.
+    const seen = new DigestMap(lastLength.get(path));
     const visited = new Set<string>();
     let next: string | undefined = paging ? withPage(path, paging, paging.firstPage ?? 1) : path;
     let pages = 0;
@@ -188,7 +193,8 @@ export class ListReader {
         next = resolved;
       }
     }
-    return { complete: true, stopped: false, pages };
+    lastLength.set(path, seen.size);
+    return { complete: true, stopped: false, pages, ids: given ?? seen };
   }
 
   /** The path (under the base URL) of a next link, or why it is not followed. */
@@ -206,6 +212,9 @@ export class ListReader {
     return `${url.pathname.slice(new URL(base).pathname.replace(/\/$/, '').length)}${url.search}`;
   }
 }
+
+/** How many records each list held when last read whole in this process: the size its next read's DigestMap is made at. */
+const lastLength = new Map<string, number>();
 
 class Repeated extends ListBroken {
   constructor(

@@ -1,4 +1,5 @@
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { eachLine } from '../core/lines.ts';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,23 +41,6 @@ function scratch(): string {
   return folder;
 }
 let files = 0;
-
-/** Every line of a file of JSON lines, read a chunk at a time. */
-export function eachLine(file: string, line: (text: string) => void): void {
-  const fd = openSync(file, 'r');
-  try {
-    const chunk = Buffer.alloc(1 << 20);
-    let rest = '';
-    for (let n; (n = readSync(fd, chunk, 0, chunk.length, null)) > 0; ) {
-      const lines = (rest + chunk.toString('utf8', 0, n)).split('\n');
-      rest = lines.pop() ?? '';
-      for (const l of lines) if (l) line(l);
-    }
-    if (rest) line(rest);
-  } finally {
-    closeSync(fd);
-  }
-}
 
 /** A reading: keys with their prints, in a file (line: [key, print, group]), and the bucket digests in memory. */
 export class PrintFile {

@@ -24,7 +24,6 @@ import type { Row } from '../contract/record.ts';
 import { recordIn } from '../contract/record-in.ts';
 import { converge, windowOf } from '../core/converge.ts';
 import { movedByWrite } from '../records/server-fields.ts';
-import { DigestMap } from '../records/digest-map.ts';
 import { PrintFile } from '../records/print-buckets.ts';
 import { requireOps, resourceOps } from '../contract/resource-ops.ts';
 import { sharedStep, StepBatch } from '../checks/shared-step.ts';
@@ -307,13 +306,10 @@ function listing(ops: CustomerOps, target: TargetConfig, batch: ListBatch): Chec
       const made = await scope.make('list');
       // Every page, read again until the new customer shows (within the convergence window).
       const read = async () => {
-        const ids = new DigestMap();
         let present = false;
-        await lab.scanAll('listing customers after creating one', (r) => {
-          ids.set(String(r[idField]));
-          present ||= lab.isMade(r, made);
-        }, false, 'after-changes');
-        return { ids, present };
+        const end = await lab.scan('listing customers after creating one', (r) => void (present ||= lab.isMade(r, made)), false, true, 'after-changes');
+        // The read's own ids (ListEnd.ids): a whole read that ended has them.
+        return { ids: end.ids!, present };
       };
       const { value: after } = await converge(read, (v) => v.present, windowOf(target));
       ensure(after.present, `the list does not hold the customer just created (${String(made.id)})`);

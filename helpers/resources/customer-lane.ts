@@ -297,11 +297,8 @@ export class CustomerLane {
 
   /** The ids of every customer listed, every page (see scan), not the rows: a list may hold tens of thousands. A broken list fails the check, one whose end is unknown blocks it. */
   listedIds(why: string, at?: ListPhase): Promise<DigestMap> {
-    return this.once('ids', at, async () => {
-      const ids = new DigestMap();
-      await this.scanAll(why, (row) => void ids.set(String(row[this.idField])), false, at);
-      return ids;
-    });
+    // The read's own ids (ListEnd.ids): a whole read that ended has them.
+    return this.once('ids', at, async () => (await this.scan(why, () => {}, false, true, at)).ids!);
   }
 
   /** The customers listed whose ids are not among `known` (see listedIds). */

@@ -266,7 +266,8 @@ function outsideChecks(requests: WireEntry[], shown: { exchanges: Exchange[] }[]
     seen.add(exchange.id);
     // Outside every check, the suites' requests are their set-up and clean-up.
     const shownAs = phase === 'suites' ? 'suite set-up and clean-up' : phase;
-    phases.set(shownAs, [...(phases.get(shownAs) ?? []), exchange]);
+    if (!phases.has(shownAs)) phases.set(shownAs, []);
+    phases.get(shownAs)!.push(exchange);
   }
   return [...phases].map(([phase, exchanges]) => ({ phase, exchanges }));
 }

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import { secretForms, type Secrets } from '../http/redact.ts';
 
 export interface Leak {
@@ -20,10 +20,32 @@ export function scanForSecrets(files: string[], secrets: Secrets): Leak[] {
   const leaks: Leak[] = [];
   for (const file of files) {
     if (!existsSync(file)) continue;
-    const content = readFileSync(file);
-    for (const n of needles) {
-      if (content.includes(n.bytes) && !leaks.some((l) => l.file === file && l.key === n.key)) leaks.push({ file, key: n.key });
-    }
+    eachWindow(file, Math.max(0, ...needles.map((n) => n.bytes.length)), (content) => {
+      for (const n of needles) {
+        if (content.includes(n.bytes) && !leaks.some((l) => l.file === file && l.key === n.key)) leaks.push({ file, key: n.key });
+      }
+    });
   }
   return leaks;
+}
+
+/**
+ * A file a chunk at a time (a report of a long list's run is hundreds of MB), each chunk after the
+ * first beginning with the last `longest - 1` bytes of the one before: a needle across two is whole in one.
+ */
+function eachWindow(file: string, longest: number, look: (content: Buffer) => void): void {
+  const fd = openSync(file, 'r');
+  try {
+    const keep = Math.max(0, longest - 1);
+    const buffer = Buffer.alloc(keep + (1 << 20));
+    let filled = 0;
+    for (let n; (n = readSync(fd, buffer, filled, buffer.length - filled, null)) > 0; ) {
+      const end = filled + n;
+      look(buffer.subarray(0, end));
+      filled = Math.min(keep, end);
+      buffer.copy(buffer, 0, end - filled, end);
+    }
+  } finally {
+    closeSync(fd);
+  }
 }

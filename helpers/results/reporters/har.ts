@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Entry, Har, Header, Page } from 'har-format';
 import type { Exchange, WireEntry } from '../../http/exchanges.ts';
 import type { RunResult } from '../run-result.ts';
+import { jsonPieces, MadeArray } from '../json-pieces.ts';
 
 const headerList = (headers: Record<string, string>): Header[] => Object.entries(headers).map(([name, value]) => ({ name, value }));
 const lower = (headers: Record<string, string>, name: string) =>
@@ -52,27 +53,37 @@ function entry(e: Exchange, pageref: string): Entry {
 
 /** HAR 1.2 of every request of the run, once each: one page per check or observation, and one per phase outside them. */
 export function toHar(run: RunResult): Har {
-  return harOf(
-    [
-      ...run.checks.map((c) => ({ id: c.id, title: `${c.id} [${c.level}] ${c.outcome}: ${c.title}`, exchanges: c.exchanges })),
-      ...run.observations.map((o) => ({ id: `observation:${o.id}`, title: `observation ${o.id}: ${o.title}`, exchanges: o.exchanges })),
-      ...(run.outsideChecks ?? []).map((o) => ({ id: `run:${o.phase}`, title: `outside the checks: ${o.phase}`, exchanges: o.exchanges })),
-    ],
-    run.suite,
-    `${run.target.origin}, ${run.startedAt}`,
-  );
+  return harOf(runGroups(run), run.suite, `${run.target.origin}, ${run.startedAt}`);
 }
+
+/** toHar's text (JSON, indented by 2), each entry made as it is written: a long list's run holds tens of thousands. */
+export function harPieces(run: RunResult): Generator<string> {
+  const { pages, shown, creator, comment } = harParts(runGroups(run), run.suite, `${run.target.origin}, ${run.startedAt}`);
+  return jsonPieces({ log: { version: '1.2', creator, pages, entries: new MadeArray(shown.length, (i) => entry(...shown[i])), comment } });
+}
+
+const runGroups = (run: RunResult) => [
+  ...run.checks.map((c) => ({ id: c.id, title: `${c.id} [${c.level}] ${c.outcome}: ${c.title}`, exchanges: c.exchanges })),
+  ...run.observations.map((o) => ({ id: `observation:${o.id}`, title: `observation ${o.id}: ${o.title}`, exchanges: o.exchanges })),
+  ...(run.outsideChecks ?? []).map((o) => ({ id: `run:${o.phase}`, title: `outside the checks: ${o.phase}`, exchanges: o.exchanges })),
+];
 
 /** HAR 1.2 of a request log (requests.jsonl's lines, say --recover's own): one page per phase, each request once. */
 export function requestLogHar(requests: WireEntry[], suiteVersion: string, about: string): Har {
   const phases = new Map<string, Exchange[]>();
-  for (const { phase, exchange } of requests) phases.set(phase, [...(phases.get(phase) ?? []), exchange]);
+  for (const { phase, exchange } of requests) phases.set(phase, phases.get(phase) ?? []).get(phase)!.push(exchange);
   return harOf([...phases].map(([phase, exchanges]) => ({ id: phase, title: phase, exchanges })), { name: 'scheduling-conformance', version: suiteVersion }, about);
 }
 
 function harOf(groups: { id: string; title: string; exchanges: Exchange[] }[], creator: { name: string; version: string }, about: string): Har {
+  const { pages, shown, comment } = harParts(groups, creator, about);
+  return { log: { version: '1.2', creator, pages, entries: shown.map((s) => entry(...s)), comment } };
+}
+
+/** The pages, and each request once with the page it is shown on. */
+function harParts(groups: { id: string; title: string; exchanges: Exchange[] }[], creator: { name: string; version: string }, about: string) {
   const pages: Page[] = [];
-  const entries: Entry[] = [];
+  const shown: [Exchange, string][] = [];
   // A request two checks share (one step both judge) is shown on the page of the first.
   const seen = new Set<string>();
   const add = (id: string, title: string, all: Exchange[]) => {
@@ -85,16 +96,8 @@ function harOf(groups: { id: string; title: string; exchanges: Exchange[] }[], c
     }
     if (!exchanges.length) return;
     pages.push({ id, title, startedDateTime: exchanges[0].startedAt, pageTimings: {} });
-    for (const e of exchanges) entries.push(entry(e, id));
+    for (const e of exchanges) shown.push([e, id]);
   };
   for (const g of groups) add(g.id, g.title, g.exchanges);
-  return {
-    log: {
-      version: '1.2',
-      creator,
-      pages,
-      entries,
-      comment: `${about}; keys appear as $SCHEDULING_API_KEY / $SCHEDULING_EXPIRED_KEY`,
-    },
-  };
+  return { pages, shown, creator, comment: `${about}; keys appear as $SCHEDULING_API_KEY / $SCHEDULING_EXPIRED_KEY` };
 }
