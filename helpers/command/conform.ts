@@ -17,7 +17,7 @@ import { BLOCKS_BEFORE_STOP } from '../http/environment.ts';
 import { sentinelPaths } from './preflight.ts';
 import { Journal, journalledClient, outstanding, stoppedRunIn } from '../safety/journal.ts';
 import { foreignRunId, overlappingRunMessage, settledByInterference } from '../safety/interference.ts';
-import { Lease, LEASE_BEAT_MS, leasePlace, liveLeasesOfOthers } from '../safety/lease.ts';
+import { Lease, LEASE_BEAT_MS, leaseLookUp, leasePlace, liveLeasesOfOthers } from '../safety/lease.ts';
 import { formatLeftOnTarget, leftAccordingToJournal, recover, takeBaseline, type Recovery } from '../safety/after-run-cleanup.ts';
 import { RunStop } from './run-stop.ts';
 import { describeDifference, Frame, frameFindings } from '../safety/frame.ts';
@@ -163,10 +163,13 @@ function openSession(options: RunOptions, baseTarget: TargetConfig, redact: (t: 
 async function claimTarget(s: Session, spec: Spec): Promise<Lease | undefined> {
   const { client, target, journal, options, say, recoverLine } = s;
   const place = leasePlace(spec, target);
-  // Whether another run holds a lease is asked at once with the baseline: both only read.
-  const looked = place && liveLeasesOfOthers(client, place, target.runId);
-  looked?.catch(() => {}); // awaited by Lease.take, which says what failed
-  for (const p of await takeBaseline(client, spec, target, journal)) say(`warning: ${p}\n`);
+  // Whether another run holds a lease is read in the baseline's read of the customers: one read of a long list, not two.
+  const leases = place && leaseLookUp(place, target.runId);
+  const baseline = await takeBaseline(client, spec, target, journal, leases && ((root, _path, row) => void (root === place.listPath && leases.row(row))));
+  for (const p of baseline.problems) say(`warning: ${p}\n`);
+  // What that read threw is the look-up's failure too (Lease.take says what failed); a baseline that did not read the customers leaves it a read of its own.
+  const looked = place && leases && (baseline.roots.includes(place.listPath) ? Promise.resolve(leases.live()) : baseline.failed.has(place.listPath) ? Promise.reject(baseline.failed.get(place.listPath)) : liveLeasesOfOthers(client, place, target.runId));
+  looked?.catch(() => {}); // awaited by Lease.take
   // Another run's values in the baseline are not what the target holds when no run is at work.
   for (const record of outstanding(journal.read()).snapshots.values()) {
     const other = foreignRunId(record, target.runId);

@@ -30,6 +30,7 @@ import { sharedStep, StepBatch } from '../checks/shared-step.ts';
 import { atOnce } from '../core/at-once.ts';
 import { coverFields, judgeFields, keptOut, type FieldAccess } from '../resources/field-coverage.ts';
 import { leasePlace } from '../safety/lease.ts';
+import { Frame, laneEnd } from '../safety/frame.ts';
 import { ID_NEAR_MISSES, type IdMiss } from '../contract/id-near-misses.ts';
 import { madeBy, wrongRecordFound } from '../checks/id-near-miss.ts';
 import type { Operation, Spec } from '../contract/spec.ts';
@@ -139,9 +140,11 @@ export function customerChecks(spec: Spec, target: TargetConfig): Registry<Custo
     settle: { prefix: 'CUS-', with: ({ lab }) => lab.settle(place) },
     async close({ client, lab }) {
       try {
+        // The lane's last write is its clean-up's: the frame's reading at the lane's end, right after, is the verification's list read too.
+        const frame = Frame.of(spec, target);
         // A customer still found after its delete answered 2xx is the target's doing (CUS-DELETE:stays-deleted
         // judges it), not the suite's: the after-run clean-up deletes it again and names what stays.
-        const left = (await lab.finish()).filter((l) => !l.endsWith(STILL_FOUND));
+        const left = (await lab.finish(frame && ((visit) => frame.readAlso(laneEnd('customers'), ops.list.path, visit)))).filter((l) => !l.endsWith(STILL_FOUND));
         if (left.length) throw new Error(`left on the target, could not be deleted: ${left.join('; ')}`);
       } finally {
         await client.close();

@@ -445,12 +445,20 @@ export class CustomerLane {
   /**
    * Deletes everything the run created and still holds, then verifies with a final list (or, if
    * the list cannot be read, a find of each) that none of it is left. Returns what is left.
+   * `alongside`: a whole read of the list that goes now anyway (the frame's at the lane's end),
+   * handing each customer listed: whether it read the list whole, undefined when it did not read
+   * (then the lane reads the list itself).
    */
-  async finish(): Promise<string[]> {
+  async finish(alongside?: (visit: (row: Row) => void) => Promise<boolean | undefined>): Promise<string[]> {
     const failed = await this.createdRecords.cleanUp(this.client);
-    const listed: unknown[] = [];
-    const end = await this.scan('verifying the clean-up', (row) => void (this.isOurs(row[this.idField]) && listed.push(row[this.idField]))).catch(() => undefined);
-    const suspects = end?.complete ? listed : [...this.ours];
+    let listed: unknown[] = [];
+    const visit = (row: Row) => void (this.isOurs(row[this.idField]) && listed.push(row[this.idField]));
+    let complete = await alongside?.(visit).catch(() => undefined);
+    if (complete === undefined) {
+      listed = [];
+      complete = (await this.scan('verifying the clean-up', visit).catch(() => undefined))?.complete;
+    }
+    const suspects = complete ? listed : [...this.ours];
     const left: string[] = [];
     for (const id of suspects) {
       // A list may show what is gone (that is a failed check, not a leftover): a find settles it.

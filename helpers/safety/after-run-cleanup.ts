@@ -9,6 +9,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { converge, Lag, quiesce, windowOf } from '../core/converge.ts';
 import { byPath, holding, restoreFields, restoreRecord, type LeftOnTarget } from './restore-record.ts';
 import { readBaseline } from './frame.ts';
+import type { EachRecord } from './shared-records.ts';
 import { serverFields } from '../records/server-fields.ts';
 import type { Spec } from '../contract/spec.ts';
 import type { TargetConfig } from '../config/target.ts';
@@ -29,13 +30,14 @@ export interface Recovery {
 /**
  * Before the suites: snapshots every record the run may change but cannot create (see
  * readSharedRecords) into the journal, so that whatever a suite writes can be put back, and in the
- * same reads the frame's baseline of every record (helpers/safety/frame.ts). Returns what could
- * not be read.
+ * same reads the frame's baseline of every record (helpers/safety/frame.ts), each record handed to
+ * `also` too. Returns what could not be read (`problems`, and what it threw by list: `failed`) and
+ * the lists read whole (`roots`).
  */
-export async function takeBaseline(client: ApiClient, spec: Spec, target: TargetConfig, journal: Journal): Promise<string[]> {
-  const { records, problems } = await readBaseline(client, spec, target, journal.file);
+export async function takeBaseline(client: ApiClient, spec: Spec, target: TargetConfig, journal: Journal, also?: EachRecord): Promise<{ problems: string[]; failed: Map<string, unknown>; roots: string[] }> {
+  const { records, problems, failed, roots } = await readBaseline(client, spec, target, journal.file, also);
   for (const { path, record } of records) journal.append({ kind: 'snapshot', path, record });
-  return problems;
+  return { problems, failed, roots };
 }
 
 export interface RecoverOptions {

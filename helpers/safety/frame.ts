@@ -2,7 +2,7 @@ import { existsSync, renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { ApiClient, is2xx } from '../http/client.ts';
-import { readSharedRecords } from './shared-records.ts';
+import { readSharedRecords, type EachRecord } from './shared-records.ts';
 import { Journal, outstanding, type FrameDifference, type JournalEntry } from './journal.ts';
 import { changedFieldNames, fingerprint, samePrint } from '../records/compare.ts';
 import { PrintFile } from '../records/print-buckets.ts';
@@ -45,7 +45,7 @@ interface Reading {
   problems: string[];
 }
 
-async function readWhole(client: ApiClient, spec: Spec, target: TargetConfig): Promise<Reading> {
+async function readWhole(client: ApiClient, spec: Spec, target: TargetConfig, also?: EachRecord): Promise<Reading> {
   const prints = new PrintFile();
   const ours = new Set<string>();
   const foreign = new Map<string, string>();
@@ -55,6 +55,7 @@ async function readWhole(client: ApiClient, spec: Spec, target: TargetConfig): P
       const other = foreignRunId(row, target.runId);
       if (other) foreign.set(path, other);
       prints.add(path, fingerprint(row), root);
+      also?.(root, path, row);
     });
     return { roots, prints: prints.close(), rows: new Map(records.map((r) => [r.path, r.record])), ours, foreign, problems };
   } catch (e) {
@@ -66,18 +67,23 @@ async function readWhole(client: ApiClient, spec: Spec, target: TargetConfig): P
 /**
  * The baseline, in the reads the run takes anyway before its first write (readSharedRecords):
  * the shared records go to the journal as snapshots (by the caller), every record's fingerprint
- * to the frame's file. Returns the shared records and what could not be read.
+ * to the frame's file, and every record to `also` (what else reads the target whole at that
+ * moment: one read of a long list, not two). Returns the shared records, the lists read whole,
+ * and what could not be read.
  */
-export async function readBaseline(client: ApiClient, spec: Spec, target: TargetConfig, journalFile: string): Promise<{ records: { path: string; record: Row }[]; problems: string[] }> {
+export async function readBaseline(client: ApiClient, spec: Spec, target: TargetConfig, journalFile: string, also?: EachRecord): Promise<Awaited<ReturnType<typeof readSharedRecords>>> {
   // Written as it is read, and named only once whole: a baseline file is a whole reading.
   const file = baselineFile(journalFile);
   const prints = new PrintFile(`${file}.part`);
   try {
-    const { records, problems, roots } = await readSharedRecords(client, spec, target, (root, path, row) => prints.add(path, fingerprint(row), root));
-    prints.line(JSON.stringify({ roots }));
+    const read = await readSharedRecords(client, spec, target, (root, path, row) => {
+      prints.add(path, fingerprint(row), root);
+      also?.(root, path, row);
+    });
+    prints.line(JSON.stringify({ roots: read.roots }));
     prints.close();
     renameSync(prints.file, file);
-    return { records, problems };
+    return read;
   } catch (e) {
     prints.remove();
     throw e;
@@ -158,6 +164,9 @@ export function describeDifference(d: FrameDifference, where?: string): string {
   return d.writes.length === 1 ? `${what}, by ${last}` : `${what}, by one of the ${d.writes.length} writes since it was last read as the run left it (the last: ${last}): ${d.writes.join(', ')}`;
 }
 
+/** Where the frame reads at a lane's end (helpers/vitest/check.ts), and the lane's closing verification with it. */
+export const laneEnd = (resource: string) => `the end of the ${resource} lane`;
+
 /** The suite worker's frame: one per run (its journal), read at each lane's end and by the WRITE-FRAME check at the run's end. */
 export class Frame {
   private static readonly byJournal = new Map<string, Frame>();
@@ -206,18 +215,33 @@ export class Frame {
    * FRAME_CHECK); `final`, after the clean-up: from the baseline. Nothing is read again when no write of the run went out since the last reading.
    */
   async read(where: string, final = false): Promise<FrameDifference[]> {
+    return (await this.reading(where, final))?.differences ?? [];
+  }
+
+  /**
+   * Like read, handing every record listed under `root` to `visit` as the reading goes: a lane's
+   * closing verification of its list, taken in the frame's reading at the lane's end (one read of
+   * a long list, not two). Whether that list was read whole; undefined when no reading went
+   * (nothing written since the last one): the caller reads the list itself then.
+   */
+  async readAlso(where: string, root: string, visit: (row: Row) => void): Promise<boolean | undefined> {
+    const read = await this.reading(where, false, (r, _path, row) => void (r === root && visit(row)));
+    return read && read.roots.includes(root);
+  }
+
+  private async reading(where: string, final: boolean, also?: EachRecord): Promise<{ differences: FrameDifference[]; roots: string[] } | undefined> {
     const before = this.journal.read();
     const lastStart = before.findLastIndex((e) => e.kind === 'frame-start');
     const lastRead = before.findLastIndex((e) => e.kind === 'frame');
-    if (lastRead > lastStart && lastStart >= 0 && !before.slice(lastStart).some(writeOf)) return [];
+    if (lastRead > lastStart && lastStart >= 0 && !before.slice(lastStart).some(writeOf)) return undefined;
     // The writes a difference may be due to: since the start of the last reading that ended (one in flight then may show only now).
     const since = before.slice(0, lastRead + 1).findLastIndex((e) => e.kind === 'frame-start');
     this.journal.append({ kind: 'frame-start' });
     // A record the run put back may still read as the run's write on a target whose reads lag.
     await quiesce(Date.now(), this.lag(), windowOf(this.target));
-    const now = await readWhole(this.client, this.spec, this.target);
+    const now = await readWhole(this.client, this.spec, this.target, also);
     try {
-      return await this.compare(where, now, since, final);
+      return { differences: await this.compare(where, now, since, final), roots: now.roots };
     } finally {
       now.prints.remove();
     }

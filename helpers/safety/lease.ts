@@ -73,6 +73,20 @@ export function othersLive(rows: Row[], place: LeasePlace, runId: string, now = 
 
 const liveOthers = (marked: MarkedRecord[], runId: string, now: number) => [...leasesByRun(marked).values()].filter((l) => l.runId !== runId && isLive(l, now));
 
+/**
+ * The look-up of other runs' leases as one more reader of a whole read of the customers taken
+ * anyway at that moment (the baseline's): one read of a long list, not two. `row` hears each
+ * customer listed; `live`, once that read ended whole, gives what liveLeasesOfOthers would have,
+ * as of `now` (when the read began).
+ */
+export function leaseLookUp(place: LeasePlace, runId: string, now = Date.now()): { row: (row: Row) => void; live: () => SeenLease[] } {
+  const marked: MarkedRecord[] = [];
+  return {
+    row: (row) => void marked.push(...markedRows([row], place.listPath, place.field, place.base, place.idField)),
+    live: () => liveOthers(marked, runId, now),
+  };
+}
+
 /** The live leases of other runs, read from every page of the list; throws, saying why, when it cannot be read whole. */
 export async function liveLeasesOfOthers(client: ApiClient, place: LeasePlace, runId: string, now = Date.now()): Promise<SeenLease[]> {
   return liveOthers(await markedRecords(client, client.target, place.listPath, place.field, place.base), runId, now);
@@ -114,7 +128,7 @@ export class Lease {
   static async take(client: ApiClient, target: TargetConfig, place: LeasePlace | undefined, journal: Journal, looked?: ReturnType<typeof liveLeasesOfOthers>): Promise<Taken> {
     if (!place) return { none: 'the customer fixture has no marker field to carry one (markerField in the vendor config)' };
     try {
-      // `looked`: the first look-up, already sent (it only reads), e.g. beside the baseline.
+      // `looked`: the first look-up, already read (it only reads), e.g. in the baseline's read.
       const first = await (looked ?? liveLeasesOfOthers(client, place, target.runId));
       if (first.length) return { busy: first[0] };
     } catch (e) {

@@ -22,12 +22,13 @@ export type EachRecord = (root: string, path: string, row: Row) => void;
  * PATCH without {id}: the business record) and the members of collections without a create (team
  * members), each read once. Given `each`, the collections with a create (customers) are read too,
  * as a stream handed to `each` and not kept: the frame (helpers/safety/frame.ts) reads the whole
- * target in these same reads. What could not be read is said in `problems`.
+ * target in these same reads. What could not be read is said in `problems`, and what it threw kept
+ * in `failed` by list (a reader riding on these reads, the lease's look-up, judges it its own way).
  */
-export async function readSharedRecords(client: ApiClient, spec: Spec, target: TargetConfig, each?: EachRecord): Promise<{ records: SharedRecord[]; problems: string[]; roots: string[] }> {
+export async function readSharedRecords(client: ApiClient, spec: Spec, target: TargetConfig, each?: EachRecord): Promise<{ records: SharedRecord[]; problems: string[]; roots: string[]; failed: Map<string, unknown> }> {
   const recordOf = recordReader(spec, target);
   // Each resource is read at once with the others; what was read is kept in the spec's order.
-  const read = await Promise.all(everyResource(spec).map(async ({ ops: { list: op, update, create } }): Promise<{ records: SharedRecord[]; problem?: string; root?: string }> => {
+  const read = await Promise.all(everyResource(spec).map(async ({ ops: { list: op, update, create } }): Promise<{ records: SharedRecord[]; problem?: string; root?: string; error?: [string, unknown] }> => {
     if (!op || !update) return { records: [] };
     const singleton = update.path === op.path;
     if (!singleton && update.collectionPath !== op.path) return { records: [] };
@@ -50,8 +51,8 @@ export async function readSharedRecords(client: ApiClient, spec: Spec, target: T
       each?.(op.path, op.path, record);
       return { records: [{ path: op.path, record }], root: op.path };
     } catch (e) {
-      return { records: [], problem: (e as Error).message };
+      return { records: [], problem: (e as Error).message, error: [op.path, e] };
     }
   }));
-  return { records: read.flatMap((r) => r.records), problems: read.flatMap((r) => (r.problem ? [r.problem] : [])), roots: read.flatMap((r) => (r.root ? [r.root] : [])) };
+  return { records: read.flatMap((r) => r.records), problems: read.flatMap((r) => (r.problem ? [r.problem] : [])), roots: read.flatMap((r) => (r.root ? [r.root] : [])), failed: new Map(read.flatMap((r) => (r.error ? [r.error] : []))) };
 }

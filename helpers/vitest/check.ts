@@ -11,7 +11,7 @@ import { redactor } from '../http/redact.ts';
 import { checkTimeMs } from '../core/limits.ts';
 import { onClock } from '../core/check-clock.ts';
 import { Interference, JUDGES_DIFFERENCES } from '../safety/interference.ts';
-import { Frame } from '../safety/frame.ts';
+import { Frame, laneEnd } from '../safety/frame.ts';
 import type { CheckMeta, ObservationMeta } from '../model/check-meta.ts';
 import { withRedirects } from '../checks/redirects.ts';
 import { asBlocked, Blocked, checksOf, isGroup, isObservation, NotApplicable, type Check, type CheckRun, type Declare, type Entry, type Observation } from '../checks/definition.ts';
@@ -85,7 +85,7 @@ export function registerLanes(spec: Spec, lanes: Record<string, Declare<unknown>
     describe(resource, { concurrent: besides, meta: { lane: besides } }, () => {
       // Declared first, so that it runs after the lane's own closing hooks (vitest runs them as a stack): the frame read at the lane's end.
       const frame = Frame.of(spec, inject('target'));
-      if (frame) afterAll(() => frame.read(`the end of the ${resource} lane`).catch(() => {}));
+      if (frame) afterAll(() => frame.read(laneEnd(resource)).catch(() => {}));
       register(declare, spec, resource);
     });
   }
