@@ -8,7 +8,7 @@ import { changedFieldNames, fingerprint, samePrint } from '../records/compare.ts
 import { PrintFile } from '../records/print-buckets.ts';
 import { serverFields } from '../records/server-fields.ts';
 import { resourceAt } from '../contract/resource-ops.ts';
-import { runIdsIn } from '../records/run-marker.ts';
+import { carriesRun, runIdsIn } from '../records/run-marker.ts';
 import { recordReader } from '../records/record-shapes.ts';
 import { foreignRunId } from './interference.ts';
 import { converge, Lag, learnedLag, quiesce, windowOf } from '../core/converge.ts';
@@ -251,8 +251,11 @@ export class Frame {
   private async compare(where: string, now: Reading, since: number, final: boolean): Promise<FrameDifference[]> {
     const entries = this.journal.read();
     const state = outstanding(entries);
-    // The lease's beats write only the lease; its create and delete are writes like any other.
-    const writes = [...new Set(entries.slice(since + 1).map(writeOf).filter((w): w is string => w !== undefined && w !== `PATCH ${state.lease}`))];
+    // The lease's beats go every LEASE_BEAT_MS whatever the checks do: a window holding nothing but
+    // beats does not make a change the run's (another writer's would be blamed on the target). Its
+    // create and delete are writes like any other.
+    const sent = [...new Set(entries.slice(since + 1).map(writeOf).filter((w): w is string => w !== undefined))];
+    const writes = sent.filter((w) => w !== `PATCH ${state.lease}`);
     // What each record was last known as: the baseline, else as a reading found it changed or took it after a write of the run addressed it.
     const known = new Map(frameFindings(entries).known);
     const written = addressed(entries);
@@ -291,8 +294,12 @@ export class Frame {
       const own = (f: string) => !final && Boolean(mark?.values.get(f)?.some((v) => isDeepStrictEqual(v, row?.[f])));
       const fields = snapshot && row ? changedFieldNames(snapshot, row).filter((f) => !own(f) && !this.moving(path, entries).has(f)) : undefined;
       const how = was === null ? 'appeared' : is === null ? 'vanished' : 'changed';
-      const by = now.foreign.get(path) ?? (writes.length ? undefined : 'another writer');
-      const difference: FrameDifference = { path, how, ...(fields?.length && how === 'changed' ? { fields } : {}), now: is, writes, ...(by ? { by } : {}) };
+      // A field changed to a value carrying this run's marker, with no write of the run to that
+      // record, took it from a write of the run, the beats too (a target copying the lease's name
+      // elsewhere): no other writer has the marker.
+      const marked = !writes.length && Boolean(fields?.some((f) => carriesRun(row?.[f], this.target.runId)));
+      const by = now.foreign.get(path) ?? (writes.length || marked ? undefined : 'another writer');
+      const difference: FrameDifference = { path, how, ...(fields?.length && how === 'changed' ? { fields } : {}), now: is, writes: marked ? sent : writes, ...(by ? { by } : {}) };
       if (mark && is !== null && was !== null && (fields?.length === 0 || (await this.shows(path, was, this.moving(path, entries))))) {
         // After the clean-up, a find showing the record as before does not outweigh a list that does
         // not: the list is read again, once reads no longer lag (a find may be the stale one).
