@@ -38,8 +38,9 @@ import type { EarlyWorker } from './early-worker.ts';
 export { JOURNAL_FILE, readRequestLog, REQUEST_LOG_FILE };
 
 /**
- * The report writers (xmlbuilder2 and its YAML parser above all, ~60 ms): loaded while the suites
- * run, when this thread mostly waits, not on the way to the first check.
+ * The report writers (xmlbuilder2 and its YAML parser above all, ~60 ms, ~4 MiB of heap): loaded
+ * once the suites have ended, while the clean-up and the frame's last reading wait on the target:
+ * not on the way to the first check, and not beside the suites' thread, when the process peaks.
  */
 let reportWriters: Promise<typeof import('../results/write-reports.ts')> | undefined;
 const loadReportWriters = () => (reportWriters ??= import('../results/write-reports.ts'));
@@ -309,9 +310,9 @@ async function runChecks({ target, options, redact, earlyWorker }: Session, coll
   // Vitest loads while the baseline and the lease are asked for (see suitesModule).
   const { startSuites } = await suitesModule();
   const suites = await startSuites({ target, reporters: [collector], stillWanted: () => !stop.reason, concurrency: options.concurrency ?? defaultConcurrency(target.baseUrl), earlyWorker });
-  loadReportWriters().catch(() => {}); // a failure to load shows where they are written
   stop.watch(suites);
   await suites.done.catch((e: Error) => void collector.suiteErrors.push(redact(`suites: ${e.message.split('\n')[0]}`)));
+  loadReportWriters().catch(() => {}); // a failure to load shows where they are written
 }
 
 /** After the checks and the clean-up: why checks did not run (a stop), or the suites' errors; then what the clean-up did. */
@@ -338,6 +339,8 @@ interface Outcome {
 function resultOf({ options, target, requestLog, recoverLine }: Session, { started, spec, collector, recovery, interference, stopped }: Outcome): RunResult {
   const inContractOrder = <T extends CollectedCheck | Observation>(a: T, b: T) => suiteRank(a.resource) - suiteRank(b.resource) || collector.byDeclaration(a, b);
   const checks = collector.checks.filter((c) => !filteredOut(c)).toSorted(inContractOrder);
+  // The log's requests that a check or observation shows are counted, and otherwise theirs: kept once (issue 35).
+  const held = new Map([...checks, ...collector.observations].flatMap((c) => c.exchanges.map((e) => [e.id, e] as const)));
   return buildRunResult({
     suiteVersion,
     specSha256: spec.sha256,
@@ -360,7 +363,7 @@ function resultOf({ options, target, requestLog, recoverLine }: Session, { start
     cleanUp: { deleted: recovery.deleted, restored: recovery.restored },
     leftOnTarget: recovery.leftOnTarget,
     ...(recovery.leftOnTarget.length ? { recoverCommand: recoverLine } : {}),
-    requests: readRequestLog(requestLog),
+    requests: readRequestLog(requestLog, held),
   });
 }
 

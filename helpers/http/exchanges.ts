@@ -46,13 +46,20 @@ export function recordExchange(exchange: Exchange): void {
   if (log && !(exchange.id !== undefined && log.some((e) => e.id === exchange.id))) log.push(exchange);
 }
 
-/** The request log as written, read a line at a time (a long list's run logs tens of thousands); a line torn by a killed worker is skipped. */
-export function readRequestLog(file: string): WireEntry[] {
+/**
+ * The request log as written, read a line at a time (a long list's run logs tens of thousands); a
+ * line torn by a killed worker is skipped. An exchange `held` already (a check's, by its id) is
+ * given as that copy: the log's own would be a second one in memory.
+ */
+export function readRequestLog(file: string, held?: ReadonlyMap<string | undefined, Exchange>): WireEntry[] {
   if (!existsSync(file)) return [];
   const entries: WireEntry[] = [];
   eachLine(file, (line) => {
     try {
-      if (line.trim()) entries.push(JSON.parse(line) as WireEntry);
+      if (!line.trim()) return;
+      const entry = JSON.parse(line) as WireEntry;
+      const same = entry.exchange.id === undefined ? undefined : held?.get(entry.exchange.id);
+      entries.push(same ? { phase: entry.phase, exchange: same } : entry);
     } catch {
       // torn
     }

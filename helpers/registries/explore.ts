@@ -21,8 +21,15 @@ import { CustomerLane } from '../resources/customer-lane.ts';
 import { TeamMemberLane } from '../resources/team-member-lane.ts';
 import { namedBusinessFields } from '../resources/business-values.ts';
 import type { Row } from '../contract/record.ts';
-import { type Model, type Property, type World } from '../explore/commands.ts';
-import { freshModel, story, walk, type Walk } from '../explore/walk.ts';
+import type { Model, Property, World } from '../explore/commands.ts';
+import type { Walk } from '../explore/walk.ts';
+
+/**
+ * The walk and its generators (fast-check, and the tables its arbitraries build at load, ~5 MiB
+ * of heap) load in the thread that walks, when it first walks: the command's main thread reads
+ * these declarations only to count and list the checks.
+ */
+const walking = () => import('../explore/walk.ts');
 
 /** What the promises' checks share: the world exploration acts on, and its one walk. */
 interface Exploring {
@@ -43,7 +50,7 @@ function exploreCheck(def: { id: Property; title: string }): Check<Exploring> {
       const f = explored.failure;
       if (f?.property === def.id) {
         for (const step of f.steps) for (const e of step.exchanges) recordExchange(e);
-        throw new Error(story(explored));
+        throw new Error((await walking()).story(explored));
       }
       if (f) run.note(`exploration stopped at ${f.property}: this promise was judged on the commands before it`);
       for (const r of explored.recorded.slice(0, 5)) run.note(`recorded: ${r}`);
@@ -97,7 +104,7 @@ export function exploreChecks(spec: Spec, target: TargetConfig): Registry<Explor
         // Two resources, read side by side: one round trip (the business as the snapshot just read it, if nothing was sent since).
         const [listed, business] = await Promise.all([listing ?? world.members.readList('listing the team members exploration starts from'), world.business.current()]);
         listing = undefined;
-        return freshModel(business, before, listed, members.idField);
+        return (await walking()).freshModel(business, before, listed, members.idField);
       };
       // Back to where exploration began: its customers deleted, the business and the members put back; the state taken again unless it is the last.
       const reset = async (m: Model, last: boolean) => {
@@ -125,7 +132,7 @@ export function exploreChecks(spec: Spec, target: TargetConfig): Registry<Explor
         // Awaited by the first start; marked handled now, so that a failure while the snapshot is taken is not an unhandled one.
         listing.catch(() => undefined);
         await world.business.take();
-        return walk(world, config.commands, config.seed, start, reset);
+        return (await walking()).walk(world, config.commands, config.seed, start, reset);
       });
       return {
         world, walked,
