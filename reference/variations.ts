@@ -197,6 +197,10 @@ export const VARIATIONS: Variation[] = [
     // Every value of every record is its own: no other variation of values shares its product (no fills).
     name: 'sparse-records', notShown: 'values',
     description: "Records hold little: the business's strings are empty, it has no business hours and GDPR off; seeded customers and the first team member hold nothing but their ids, the others empty strings.",
+    // Its members' strings are all empty: no value tells a free-text field, and the suite asks for
+    // the member change (TM-ISOLATION not applicable without it). Alone, the default customer
+    // fixture's names found a member's name field; beside a vendor fixture of other names (customer-fields-snake-case) nothing did.
+    vendorConfig: { teamMemberPatch: { lastName: 'Changed' } },
     // With no WorkHours on the target there is no element to learn one from (their structure is not shown).
     expectNotApplicable: ['BUS-UPDATE-200:businessHours', 'BUS-UPDATE-APPLIES:businessHours', 'BUS-UPDATE-BOUNDARY:businessHours:more', 'BUS-UPDATE-PARTIAL:businessHours'],
   },
