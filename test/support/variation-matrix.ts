@@ -6,8 +6,9 @@
  * A product fills in every open point at once, each its own way, and of one point many things
  * besides (a currency list, a time-zone list, the fields it adds). So does the matrix: a run's
  * reference is one such product, holding variations no two of which conflict (`conflict`); each
- * variation is in exactly one run, and the runs are as few as the largest set of variations that
- * all conflict asks for. A run that fails names its variations; MATRIX_ONLY=<name> runs one alone
+ * variation is in exactly one run, and the runs are few: about as many as the variations of the
+ * point that has most that say nothing of what they fill in. A run that fails names its
+ * variations; MATRIX_ONLY=<name> runs one alone
  * to tell which (test/support/fault-matrix.ts), and MATRIX_ALONE=1 runs every variation alone
  * (about four times the time).
  *
