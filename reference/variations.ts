@@ -11,6 +11,14 @@ export interface Variation {
   description: string;
   /** The statement the contract leaves open (not-checked in spec/requirements.yaml) that this choice fills in. */
   notShown: NotShownKey;
+  /**
+   * What within its open point this variation fills in (a field, or what of it: the values it
+   * accepts, how it stores them), when a product may fill in other things of the same point
+   * besides: two variations of one point that name none in common may be one product
+   * (test/support/variation-matrix.ts). Without it, and without volatileFields (the fields it
+   * adds), a variation fills in its whole point.
+   */
+  fills?: string[];
   /** Vendor configuration the suite needs to test this variation (as a vendor would give it). */
   vendorConfig?: Record<string, unknown>;
   /** Server-managed fields that legitimately change when the suite restores a record. */
@@ -32,6 +40,18 @@ export interface Variation {
 /** The fields the seed business record holds as null. */
 const NULL_IN_SEED = Object.entries(seedBusiness('email')).filter(([, v]) => v === null).map(([f]) => f);
 
+/**
+ * What the variations of `values` fill in: one field's accepted values or stored form, or the
+ * fields a product adds. A product has one of each, and any number of them at once.
+ */
+const FILLS = {
+  currencies: 'the currencies accepted', zones: 'the time zones accepted', phones: 'the phone numbers accepted',
+  socialLinks: 'the social links accepted', text: 'the characters of business text accepted',
+  phonesStored: 'how phone numbers are stored', urlsStored: 'how URLs are stored', textStored: 'how business text is stored',
+  hours: 'businessHours: their elements, which are accepted, how they are stored', unset: 'which nullable business fields are filled in',
+  customerFields: 'the names of customer fields', customerEmails: 'how customer emails are stored',
+} as const;
+
 /** The edges of a type a product that validates its values refuses (bounds are not shown): those checks are not applicable. */
 const REFUSES_EMPTY = {
   currency: ['BUS-UPDATE-BOUNDARY:currencyIso:empty'],
@@ -42,20 +62,20 @@ const REFUSES_EMPTY = {
 /** Variations of what a product accepts where section 2 shows no formats: the suite learns values, it does not invent them. */
 const VALUES_ACCEPTED: Variation[] = [
   {
-    name: 'social-links-own-domain', notShown: 'values',
+    name: 'social-links-own-domain', notShown: 'values', fills: [FILLS.socialLinks],
     description: 'Each social link must be an https URL on that network\'s own domain (instagram.com, tiktok.com, …); anything else answers 422.',
   },
-  { name: 'currency-whitelist', notShown: 'values', description: 'Only the currencies of a North American product are accepted (USD, CAD, MXN); others answer 422.', expectNotApplicable: REFUSES_EMPTY.currency },
-  { name: 'time-zone-whitelist', notShown: 'values', description: 'Only time zones of the Americas the product serves are accepted; others answer 422.', expectNotApplicable: REFUSES_EMPTY.zone },
-  { name: 'phone-one-region', notShown: 'values', description: 'A UK product: phone numbers must be UK numbers (+44 and ten digits); the business holds one.' },
+  { name: 'currency-whitelist', notShown: 'values', fills: [FILLS.currencies], description: 'Only the currencies of a North American product are accepted (USD, CAD, MXN); others answer 422.', expectNotApplicable: REFUSES_EMPTY.currency },
+  { name: 'time-zone-whitelist', notShown: 'values', fills: [FILLS.zones], description: 'Only time zones of the Americas the product serves are accepted; others answer 422.', expectNotApplicable: REFUSES_EMPTY.zone },
+  { name: 'phone-one-region', notShown: 'values', fills: [FILLS.phones], description: 'A UK product: phone numbers must be UK numbers (+44 and ten digits); the business holds one.' },
   {
-    name: 'currency-own-list', notShown: 'values',
+    name: 'currency-own-list', notShown: 'values', fills: [FILLS.currencies],
     description: 'Only USD and ISK are accepted, a list no one could guess; the vendor gives ISK in businessValues.',
     vendorConfig: { businessValues: { currencyIso: ['ISK'] } },
     expectNotApplicable: REFUSES_EMPTY.currency,
   },
   {
-    name: 'currency-single', notShown: 'values',
+    name: 'currency-single', notShown: 'values', fills: [FILLS.currencies],
     description: 'A single-currency product: only the currency the business holds is accepted.',
     // Every other currency is refused: the change checks of currencyIso are not applicable, with
     // the values tried and how to give one (businessValues); writing back USD is still checked.
@@ -113,23 +133,23 @@ const FIRST_CONTACT: Variation[] = [
     firstContact: { round: '2026-11-29', outcome: 'wrong', verdict: "exit 1: CUS-UPDATE, CUS-UPDATE:each-field, TM-UPDATE:* (6), TM-ISOLATION failed; lock_version reported as left changed", note: "A server-managed version counter is taken for 'fields not sent changed: lock_version: was 0, now 1'; the write-back sends the old lock_version (409), and the run reports 'lock_version still differs from before the run'. updatedAt (variation timestamps) is tolerated, a counter is not." },
   },
   {
-    name: 'phone-numbers-e164', notShown: 'values',
+    name: 'phone-numbers-e164', notShown: 'values', fills: [FILLS.phonesStored],
     description: 'Phone numbers (business and customers) are stored in E.164 without separators: "+1 (415) 555-0100" is stored and answered as "+14155550100".',
     firstContact: { round: '2026-11-29', outcome: 'right', verdict: "exit 0", note: "The suite sends phone numbers in the target's own form (+1415...), so the normalisation is never visible." },
   },
   {
-    name: 'urls-canonical', notShown: 'values',
+    name: 'urls-canonical', notShown: 'values', fills: [FILLS.urlsStored],
     description: 'The business URL fields are stored canonicalised as WHATWG URLs: lower-case scheme and host, "/" as the path of a bare origin ("HTTPS://Example.com" is stored as "https://example.com/").',
     firstContact: { round: '2026-11-29', outcome: 'right', verdict: "exit 0", note: "The suite sends URLs with a path, already canonical; never a bare origin or an upper-case host." },
   },
   // A refusal of a value, of a spelling of the media type or of an empty update is the target's
   // choice (formats and validation errors are not shown): the suite tries another value, or
   // judges only that the refused request changed nothing.
-  { name: 'business-text-ascii-only', notShown: 'values', description: 'Business strings must be ASCII (a single-byte column): a value with any other character answers 422.' },
+  { name: 'business-text-ascii-only', notShown: 'values', fills: [FILLS.text], description: 'Business strings must be ASCII (a single-byte column): a value with any other character answers 422.' },
   { name: 'business-media-type-exact', notShown: 'errors', description: 'An update whose Content-Type is not exactly "application/json" (a charset parameter too) answers 415 and changes nothing.' },
   { name: 'business-empty-update-refused', notShown: 'errors', description: 'An update with no field ({}) answers 422 and changes nothing.' },
   {
-    name: 'business-hours-as-set', notShown: 'values',
+    name: 'business-hours-as-set', notShown: 'values', fills: [FILLS.hours],
     description: 'businessHours are stored as a set: identical elements once, ordered by day of the week and start time.',
     firstContact: { round: '2026-11-29', outcome: 'wrong', verdict: "exit 1: BUS-UPDATE-BOUNDARY:businessHours:more failed", note: "The 'more' boundary appends a copy of the first WorkHours (a duplicate element); a product that keeps hours as a set stores three, and the check fails although the element rules are not shown." },
   },
@@ -151,13 +171,13 @@ const FIRST_CONTACT: Variation[] = [
  */
 const FIRST_CONTACT_2: Variation[] = [
   // Section 2: "formats and bounds of values: not shown": a product may keep its texts without surrounding blanks.
-  { name: 'business-text-trimmed', notShown: 'values', description: 'Business strings are stored without leading and trailing whitespace (" Acme " is stored and answered as "Acme").', firstContact: { round: '2026-11-29 (round 2)', outcome: 'right', verdict: 'exit 0 (3 of 3)', note: 'not exercised: no value the suite sent had surrounding blanks' } },
+  { name: 'business-text-trimmed', notShown: 'values', fills: [FILLS.textStored], description: 'Business strings are stored without leading and trailing whitespace (" Acme " is stored and answered as "Acme").', firstContact: { round: '2026-11-29 (round 2)', outcome: 'right', verdict: 'exit 0 (3 of 3)', note: 'not exercised: no value the suite sent had surrounding blanks' } },
   // Section 2: customer fields (and so their formats) are not shown: an email address kept in one case.
-  { name: 'customer-email-lowercased', notShown: 'values', description: 'Customer emails are stored lower-cased ("Ada@Example.COM" is stored and answered as "ada@example.com").', firstContact: { round: '2026-11-29 (round 2)', outcome: 'right', verdict: 'exit 0 (3 of 3)', note: 'not exercised: no customer email the suite sent had an upper-case letter' } },
+  { name: 'customer-email-lowercased', notShown: 'values', fills: [FILLS.customerEmails], description: 'Customer emails are stored lower-cased ("Ada@Example.COM" is stored and answered as "ada@example.com").', firstContact: { round: '2026-11-29 (round 2)', outcome: 'right', verdict: 'exit 0 (3 of 3)', note: 'not exercised: no customer email the suite sent had an upper-case letter' } },
   // Section 7: status codes and error conditions of the team member endpoints are not shown.
   { name: 'team-member-email-read-only', notShown: 'errors', description: 'A team member\'s email is managed by the sign-in provider: an update that changes it answers 422 and changes nothing; sending the same email is accepted.', firstContact: { round: '2026-11-29 (round 2)', outcome: 'right', verdict: 'exit 0 (3 of 3)', note: 'exercised: the member email changes were answered 422 and judged a refusal' } },
   // Section 2: the element structure of WorkHours is not shown: times kept with their seconds.
-  { name: 'work-hours-seconds', notShown: 'values', description: 'WorkHours times are stored and answered with seconds: "09:00" is stored as "09:00:00" (the business holds its hours that way).', firstContact: { round: '2026-11-29 (round 2)', outcome: 'right', verdict: 'exit 0 (3 of 3)', note: 'exercised: the hours the suite derives from the record carry seconds' } },
+  { name: 'work-hours-seconds', notShown: 'values', fills: [FILLS.hours], description: 'WorkHours times are stored and answered with seconds: "09:00" is stored as "09:00:00" (the business holds its hours that way).', firstContact: { round: '2026-11-29 (round 2)', outcome: 'right', verdict: 'exit 0 (3 of 3)', note: 'exercised: the hours the suite derives from the record carry seconds' } },
   // Section 4: payload shapes of the team member endpoints are not shown: a product keeps only the fields a member has.
   { name: 'team-member-unknown-fields-dropped', notShown: 'customer-team-member-shapes', description: 'Update Team Member ignores fields the member does not have (strong parameters): they are neither stored nor answered.', firstContact: { round: '2026-11-29 (round 2)', outcome: 'right', verdict: 'exit 0 (3 of 3)', note: 'not exercised: no member update sent a field the member lacks' } },
 ];
@@ -174,13 +194,18 @@ export const VARIATIONS: Variation[] = [
   { name: 'patch-answers-changes', notShown: 'business-bodies', description: 'Every PATCH answers only the fields it changed.' },
   { name: 'patch-answers-empty', notShown: 'business-bodies', description: 'Every PATCH answers {}.' },
   {
+    // Every value of every record is its own: no other variation of values shares its product (no fills).
     name: 'sparse-records', notShown: 'values',
     description: "Records hold little: the business's strings are empty, it has no business hours and GDPR off; seeded customers and the first team member hold nothing but their ids, the others empty strings.",
+    // Its members' strings are all empty: no value tells a free-text field, and the suite asks for
+    // the member change (TM-ISOLATION not applicable without it). Alone, the default customer
+    // fixture's names found a member's name field; beside a vendor fixture of other names (customer-fields-snake-case) nothing did.
+    vendorConfig: { teamMemberPatch: { lastName: 'Changed' } },
     // With no WorkHours on the target there is no element to learn one from (their structure is not shown).
     expectNotApplicable: ['BUS-UPDATE-200:businessHours', 'BUS-UPDATE-APPLIES:businessHours', 'BUS-UPDATE-BOUNDARY:businessHours:more', 'BUS-UPDATE-PARTIAL:businessHours'],
   },
   {
-    name: 'timestamps', notShown: 'values',
+    name: 'timestamps', notShown: 'values', fills: ['createdAt', 'updatedAt'],
     description: 'Records carry createdAt / updatedAt, and updatedAt changes on every write.',
     volatileFields: ['updatedAt'],
   },
@@ -194,9 +219,9 @@ export const VARIATIONS: Variation[] = [
     description: 'Customers and team members carry lock_version and an etag, both changed by the server on every write of the record (Rails\' optimistic locking).',
     volatileFields: ['lock_version', 'etag'],
   },
-  { name: 'member-last-active', notShown: 'values', description: 'Team members carry lastActiveAt, the instant the server last served them: every list or find shows a later one.' },
+  { name: 'member-last-active', notShown: 'values', fills: ['lastActiveAt'], description: 'Team members carry lastActiveAt, the instant the server last served them: every list or find shows a later one.' },
   {
-    name: 'customers-snake-case', notShown: 'values',
+    name: 'customers-snake-case', notShown: 'values', fills: [FILLS.customerFields],
     description: 'Customers\' fields are snake_case (first_name, last_name, email, phone_number), as the vendor configuration\'s customerFixture names them.',
     vendorConfig: {
       customerFixture: { first_name: 'Conformance', last_name: 'Customer', email: 'conformance.customer@example.com', phone_number: '+14155550123' },
@@ -231,7 +256,7 @@ export const VARIATIONS: Variation[] = [
     ]),
   },
   {
-    name: 'business-hours-every-day', notShown: 'values',
+    name: 'business-hours-every-day', notShown: 'values', fills: [FILLS.hours],
     description: 'An update of businessHours must name the same days as the record holds (422 otherwise).',
     // The element rules are not shown: the changed list the suite derives may be refused.
     expectNotApplicable: ['BUS-UPDATE-200:businessHours', 'BUS-UPDATE-APPLIES:businessHours', 'BUS-UPDATE-PARTIAL:businessHours', 'BUS-UPDATE-BOUNDARY:businessHours:empty', 'BUS-UPDATE-BOUNDARY:businessHours:more'],
@@ -255,11 +280,11 @@ export const VARIATIONS: Variation[] = [
   { name: 'extra-resources', notShown: 'other-resources', description: 'The platform serves more resources than the three documented (GET /api/v1/services, /api/v1/appointments).' },
   { name: 'api-index', notShown: 'other-resources', description: 'GET /api/v1 answers an index of the resources served, a fourth (locations) among them.' },
   // Section 2: the element structure of WorkHours.
-  { name: 'work-hours-minutes', notShown: 'values', description: 'businessHours elements are {day, opensAtMinute, closesAtMinute} with ISO weekday numbers, not named days and times.' },
+  { name: 'work-hours-minutes', notShown: 'values', fills: [FILLS.hours], description: 'businessHours elements are {day, opensAtMinute, closesAtMinute} with ISO weekday numbers, not named days and times.' },
   // Section 2: the order of businessHours; how many elements they hold; which nullable fields are filled in.
-  { name: 'business-hours-weekday-order', notShown: 'values', description: 'businessHours are stored in weekday order, whatever order they are sent in.' },
-  { name: 'business-hours-one-day', notShown: 'values', description: 'The business is open one day a week: businessHours hold one element.' },
-  { name: 'business-nullable-unset', notShown: 'values', description: 'A business just set up: every nullable field is null (name, email, currency, time zone, hours and GDPR set).' },
+  { name: 'business-hours-weekday-order', notShown: 'values', fills: [FILLS.hours], description: 'businessHours are stored in weekday order, whatever order they are sent in.' },
+  { name: 'business-hours-one-day', notShown: 'values', fills: [FILLS.hours], description: 'The business is open one day a week: businessHours hold one element.' },
+  { name: 'business-nullable-unset', notShown: 'values', fills: [FILLS.unset], description: 'A business just set up: every nullable field is null (name, email, currency, time zone, hours and GDPR set).' },
   // Section 3: states of a record.
   { name: 'record-state', notShown: 'states', description: 'Every customer carries a state the server keeps ("state": "active").' },
   { name: 'team-member-state', notShown: 'states', description: 'Every team member carries a status and when it last changed, both kept by the server ("status": "active", "statusChangedAt").' },

@@ -1,3 +1,4 @@
+import { perRun } from '../core/run-scope.ts';
 /**
  * The writes this process's clients have sent to each collection (its path: a create's own, a
  * record's parent), begun and ended: a reader of that collection's list tells by it whether the
@@ -30,16 +31,19 @@ export function movedSince(path: string, mark: { begun: number; ended: number })
   return mark.begun !== mark.ended || writesTo(path).begun !== mark.begun;
 }
 
-/** Each value a write of this process sent, per field name (see sentByRun). */
-const sentValues = new Map<string, Set<string>>();
+/**
+ * Each value a write of this run sent, per field name (see sentByRun). Per run: a worker kept for
+ * the next run took the values the last one sent (a version counter's 2, say) for this run's own.
+ */
+const sentValues = perRun(() => new Map<string, Set<string>>());
 
 /** Notes the values of a write's body (an object's fields), as the run sent them. */
 export function sentBody(body: unknown): void {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return;
   for (const [field, value] of Object.entries(body)) {
-    const values = sentValues.get(field) ?? new Set<string>();
+    const values = sentValues().get(field) ?? new Set<string>();
     if (values.size < 10_000) values.add(JSON.stringify(value));
-    sentValues.set(field, values);
+    sentValues().set(field, values);
   }
 }
 
@@ -48,4 +52,4 @@ export function sentBody(body: unknown): void {
  * when written back is a write of the run leaking into it (to another record, a later one), not a
  * field the target moves by itself (a stamp, a version: values no client sends).
  */
-export const sentByRun = (field: string, value: unknown): boolean => sentValues.get(field)?.has(JSON.stringify(value)) ?? false;
+export const sentByRun = (field: string, value: unknown): boolean => sentValues().get(field)?.has(JSON.stringify(value)) ?? false;
