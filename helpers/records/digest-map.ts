@@ -1,17 +1,13 @@
 import { hashPair } from './print-buckets.ts';
 
-/**
- * The share of slots taken before the table grows: linear probing stays short up to it (~4 probes
- * a hit at the end, ~2 on average while a list fills it); the slots are most of a long run's peak
- * (issue 35: a million ids, two reads at once), so it is set high.
- */
-const LOAD = 0.85;
+/** The share of slots taken before the table grows: linear probing stays short (~2 probes a hit) up to it. */
+const LOAD = 0.7;
 /** A value kept beside the table (a page number past what 16 bits hold: a list of more than 65 534 pages). */
 const ASIDE = 0xffff;
 
 /**
- * The ids of a long list, each with a small number (the page it was on), in 10 bytes a slot (12 to
- * 24 an id: the table is 85 % full at most, and made at the size the list had) rather than a
+ * The ids of a long list, each with a small number (the page it was on), in 10 bytes a slot (14 to
+ * 29 an id: the table is 70 % full at most, and made at the size the list had) rather than a
  * string and a map entry (issue 35: a million ids in about 15 MB). An id is kept as a 64-bit digest
  * (hashPair): two ids taken for one has a chance of about n²/2^65, one in 30 million for a million
  * ids, against which the suite would call a record named twice or listed.
