@@ -8,7 +8,7 @@ import { recordIn } from '../contract/record-in.ts';
 import { isDeepStrictEqual } from 'node:util';
 import { converge, Lag, quiesce, windowOf } from '../core/converge.ts';
 import { byPath, holding, restoreFields, restoreRecord, type LeftOnTarget } from './restore-record.ts';
-import { readBaseline } from './frame.ts';
+import { listedThoughGone, readBaseline, stillFound } from './frame.ts';
 import type { EachRecord } from './shared-records.ts';
 import { serverFields } from '../records/server-fields.ts';
 import type { Spec } from '../contract/spec.ts';
@@ -185,33 +185,16 @@ async function ownRecords(client: ApiClient, listPath: string, state: Outstandin
   }
 }
 
-/**
- * Of the run's records a list still names after their delete (`named`), those a find answers
- * gone are not left on the target: the list is read again until it names them no more, within
- * the window from now, after the run's last write (a list may lag a find). Those it names still
- * are the target's list failing (`listed`: a deleted record is not one of "all customers"); the
- * ones a find answers are left (`still`).
- */
+/** Of the run's records a list still names after their delete, those it names still a window later though a find answers them gone (see listedThoughGone). */
 async function listedGone(client: ApiClient, listPath: string, state: Outstanding, target: TargetConfig, named: string[]): Promise<{ still: string[]; listed: string[] }> {
-  const found = await Promise.all(named.map((path) => stillFound(client, path, target)));
-  const gone = named.filter((_, i) => !found[i]);
-  const still = named.filter((_, i) => found[i]);
-  if (!gone.length) return { still, listed: [] };
   // A list that cannot be read now says nothing more: a find said them gone.
-  const listing = (paths: string[] | string) => (typeof paths === 'string' ? [] : gone.filter((p) => paths.includes(p)));
-  const { value } = await converge(() => ownRecords(client, listPath, state, target), (paths) => listing(paths).length === 0, windowOf(target), new Lag());
-  return { still, listed: listing(value) };
+  const { found, listed } = await listedThoughGone(client, target, named, async (gone) => {
+    const paths = await ownRecords(client, listPath, state, target);
+    return typeof paths === 'string' ? [] : gone.filter((p) => paths.includes(p));
+  });
+  return { still: found, listed };
 }
 
-/** Whether a record is still found after its delete answered: read until it is not, within the window (a read replica may lag). */
-async function stillFound(client: ApiClient, path: string, target: TargetConfig): Promise<boolean> {
-  try {
-    // A lag of its own: what earlier runs in this process taught (the typed API, tests) is not this target's.
-    return is2xx((await converge(() => client.send({ method: 'GET', path }), (a) => !is2xx(a), windowOf(target), new Lag())).value);
-  } catch {
-    return false;
-  }
-}
 
 /**
  * Whether the record the journal says the run created is still the run's to delete: unless it
