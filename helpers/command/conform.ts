@@ -20,7 +20,7 @@ import { foreignRunId, overlappingRunMessage, settledByInterference } from '../s
 import { Lease, LEASE_BEAT_MS, leaseLookUp, leasePlace, liveLeasesOfOthers } from '../safety/lease.ts';
 import { formatLeftOnTarget, leftAccordingToJournal, recover, takeBaseline, type Recovery } from '../safety/after-run-cleanup.ts';
 import { RunStop } from './run-stop.ts';
-import { describeDifference, Frame, frameFindings } from '../safety/frame.ts';
+import { describeDifference, Frame, FRAME_CHECK, frameFindings } from '../safety/frame.ts';
 import { windowOf } from '../core/converge.ts';
 import type { FrameDifference } from '../safety/journal.ts';
 import { scanForSecrets } from '../safety/secret-scan.ts';
@@ -245,10 +245,15 @@ async function frameAfterCleanUp(s: Session, spec: Spec, collector: ResultCollec
   const { lost } = outstanding(s.journal.read());
   const named = new Set(recovered.leftOnTarget.map((l) => l.record));
   found = found.filter((d) => !lost.has(d.path) && !named.has(d.path));
-  const check = collector.checks.find((c) => c.id === 'WRITE-FRAME');
-  if (!check || !found.length || check.outcome === 'failed') return;
+  if (found.length) failAfterRun(collector, FRAME_CHECK.id, `records changed that no write of the run addressed (read after the clean-up): ${found.map((d) => describeDifference(d)).join('; ')}`);
+}
+
+/** A check the run's end judges (what the clean-up and the frame after it saw) fails, unless it failed already or was not run. */
+function failAfterRun(collector: ResultCollector, id: string, reason: string): void {
+  const check = collector.checks.find((c) => c.id === id);
+  if (!check || check.outcome === 'failed') return;
   check.outcome = 'failed';
-  check.reason = `records changed that no write of the run addressed (read after the clean-up): ${found.map((d) => describeDifference(d)).join('; ')}`;
+  check.reason = reason;
 }
 
 /** The check that holds a deleted record to being listed no more: customers are the only records the run creates and deletes. */
@@ -262,10 +267,7 @@ const LISTED_AFTER_DELETE = 'CUS-DELETE';
  * nothing here is judged.
  */
 function listedAfterDelete(collector: ResultCollector, paths: string[], windowMs: number): void {
-  const check = collector.checks.find((c) => c.id === LISTED_AFTER_DELETE);
-  if (!check || !paths.length || check.outcome === 'failed') return;
-  check.outcome = 'failed';
-  check.reason = `records the run deleted are still listed after its last write and the ${windowMs / 1000} s convergence window (read after the clean-up), though a find answers each gone: ${paths.join(', ')}`;
+  if (paths.length) failAfterRun(collector, LISTED_AFTER_DELETE, `records the run deleted are still listed after its last write and the ${windowMs / 1000} s convergence window (read after the clean-up), though a find answers each gone: ${paths.join(', ')}`);
 }
 
 /**
