@@ -9,7 +9,7 @@
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiClient } from '../helpers/http/client.ts';
@@ -49,9 +49,13 @@ async function cappedBody(): Promise<void> {
   server.close();
 }
 
+/** The runs' report folders, all in one, taken away when the bench ends: a million customers' reports are ~400 MB. */
+const benchScratch = mkdtempSync(join(tmpdir(), 'scr-bench-'));
+process.once('exit', () => rmSync(benchScratch, { recursive: true, force: true }));
+
 /** One run of the command as a child process; its wall time, exit code and result.json. */
 async function command(args: string[], env: Record<string, string> = {}): Promise<{ seconds: number; code: number | null; dir: string; spawnedAt: number }> {
-  const dir = mkdtempSync(join(tmpdir(), 'scr-bench-'));
+  const dir = mkdtempSync(join(benchScratch, 'run-'));
   const spawnedAt = Date.now();
   const started = performance.now();
   // Spawned asynchronously: a synchronous spawn would block the reference's event loop.
@@ -270,7 +274,7 @@ async function scale(): Promise<void> {
   const ways = (process.env.BENCH_PAGING ?? 'unpaged,paged').split(',');
   const once = async (seedCustomers: number | undefined, paged: boolean) => {
     const ref = await startReference({ seedCustomers, ...(paged && { variations: ['list-pages-link-header'], pageSize: 1000 }) });
-    const dir = mkdtempSync(join(tmpdir(), 'scr-bench-'));
+    const dir = mkdtempSync(join(benchScratch, 'run-'));
     const started = performance.now();
     const child = spawn(process.execPath, [join(projectRoot, 'bin/scheduling-conformance.js'), '--report-dir', dir, '--base-url', ref.url], {
       env: { PATH: process.env.PATH ?? '', CI: 'true', SCHEDULING_API_KEY: ref.apiKey },

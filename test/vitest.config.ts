@@ -6,7 +6,7 @@ export default defineConfig({
   test: {
     root: new URL('..', import.meta.url).pathname,
     include: ['test/**/*.test.ts'],
-    globalSetup: ['test/build-dist.ts', 'test/reports-untouched.ts'],
+    globalSetup: ['test/own-tmp.ts', 'test/build-dist.ts', 'test/reports-untouched.ts'],
     // The packed tarball and the Action: minutes of packing and installing, run by .ci/run (npm run test:package).
     exclude: ['test/package/**', ...configDefaults.exclude],
     testTimeout: 180_000,

@@ -5,6 +5,7 @@ export default defineConfig({
   test: {
     root: new URL('..', import.meta.url).pathname,
     include: ['test/package/**/*.test.ts'],
+    globalSetup: ['test/own-tmp.ts'],
     testTimeout: 600_000,
     hookTimeout: 600_000,
   },

@@ -31,6 +31,7 @@ import type { CollectedCheck, Observation } from '../results/check-outcomes.ts';
 import { NOT_SELECTED, selects } from '../core/selection.ts';
 import type { Ended, Io } from './io.ts';
 import { JOURNAL_FILE, REQUEST_LOG_FILE } from '../results/report-files.ts';
+import { removeReadings } from '../records/print-buckets.ts';
 import { commandLine } from './relaunch.ts';
 import { DEFAULT_REPORTS } from './option-table.ts';
 import type { EarlyWorker } from './early-worker.ts';
@@ -131,6 +132,7 @@ export async function conform(options: RunOptions, baseTarget: TargetConfig, red
   } finally {
     stop.close();
     await s.client.close();
+    removeReadings(s.journal.file);
   }
 }
 

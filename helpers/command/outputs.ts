@@ -2,6 +2,7 @@ import { accessSync, constants, existsSync, mkdirSync, readdirSync, rmdirSync, r
 import { dirname, join, resolve } from 'node:path';
 import { UsageError } from '../core/errors.ts';
 import { BUNDLE_FILES, CERTIFICATION_DIR, REPORT_FILES, REQUEST_LOG_FILE } from '../results/report-files.ts';
+import { READINGS_DIR } from '../records/print-buckets.ts';
 import type { RunOptions } from './options.ts';
 
 const why = (e: unknown) => (e as NodeJS.ErrnoException).code ?? (e as Error).message;
@@ -30,6 +31,8 @@ export function prepareReportDir(dir: string, keep: string[] = []): void {
   }
   // Only the files a run writes: a report directory may hold the user's own files too.
   for (const file of [...Object.values(REPORT_FILES), REQUEST_LOG_FILE]) if (!keep.includes(file)) rmSync(join(dir, file), { force: true });
+  // An earlier run's readings, left by one cut off harder than its own end could clean.
+  rmSync(join(dir, READINGS_DIR), { recursive: true, force: true });
   const bundle = join(dir, CERTIFICATION_DIR);
   for (const file of [...Object.values(REPORT_FILES), ...Object.values(BUNDLE_FILES)]) rmSync(join(bundle, file), { force: true });
   if (existsSync(bundle) && statSync(bundle).isDirectory() && readdirSync(bundle).length === 0) rmdirSync(bundle);

@@ -1,8 +1,9 @@
-import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { eachLine } from '../core/lines.ts';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { threadId } from 'node:worker_threads';
 
 /**
  * Issue 35: what a comparison of two readings of a whole list keeps in memory. Each reading's
@@ -30,32 +31,48 @@ export function hashPair(s: string): [number, number] {
 
 const bucketOf = (key: string) => hashPair(key)[0] & (BUCKETS - 1);
 
-/** A folder of this process's own for the readings' files, removed when it exits. */
-let folder: string | undefined;
-function scratch(): string {
-  if (folder === undefined) {
+/** The folder of a run's readings, beside its journal in the report directory: the run removes it at its end (removeReadings), and a run cut off harder leaves it there, not in the machine's temporary folder. */
+export const READINGS_DIR = 'readings';
+
+/**
+ * Where a reading's file goes: the run's readings folder when the run has a journal, else a
+ * folder of this thread's own, removed when it exits. Named by thread: a run's main thread and
+ * its suites' thread write in one folder.
+ */
+function folderFor(journalFile: string | undefined): string {
+  if (journalFile !== undefined) {
+    const made = join(dirname(journalFile), READINGS_DIR);
+    mkdirSync(made, { recursive: true });
+    return made;
+  }
+  if (ownFolder === undefined) {
     const made = mkdtempSync(join(tmpdir(), 'scr-prints-'));
     process.once('exit', () => rmSync(made, { recursive: true, force: true }));
-    folder = made;
+    ownFolder = made;
   }
-  return folder;
+  return ownFolder;
 }
+let ownFolder: string | undefined;
 let files = 0;
+
+/** Takes away the run's readings (the run's end, whatever way it ended). */
+export function removeReadings(journalFile: string): void {
+  rmSync(join(dirname(journalFile), READINGS_DIR), { recursive: true, force: true });
+}
 
 /** A reading: keys with their prints, in a file (line: [key, print, group]), and the bucket digests in memory. */
 export class PrintFile {
+  readonly file: string;
   private readonly digests = new Map<string, Uint32Array>();
   private fd: number | undefined;
   private buffered: string[] = [];
   private bufferedChars = 0;
   size = 0;
 
-  /** `file`: where the lines go (a scratch file of this process's by default); `keep`: an existing file to read, not write. */
-  constructor(
-    readonly file = join(scratch(), `reading-${process.pid}-${++files}.jsonl`),
-    keep = false,
-  ) {
-    if (!keep) this.fd = openSync(file, 'w');
+  /** `at`: the run's journal (the reading goes to its readings folder), or a file of its own; `keep`: an existing file to read, not write. */
+  constructor(at: { journalFile?: string } | string, keep = false) {
+    this.file = typeof at === 'string' ? at : join(folderFor(at.journalFile), `reading-${process.pid}-${threadId}-${++files}.jsonl`);
+    if (!keep) this.fd = openSync(this.file, 'w');
   }
 
   /** A file written before (by this process or another): its digests taken again from its lines; other lines (not arrays) go to `other`. */

@@ -336,7 +336,7 @@ export class CustomerLane {
    */
   preExisting(why: string, also?: (row: Row) => void, at?: ListPhase): Promise<PrintFile> {
     const read = async () => {
-      const prints = new PrintFile();
+      const prints = new PrintFile(this.target);
       // Not those a run of this suite marked (this run's lease, another run's customers): the suite's, not the implementation's.
       const field = markerField(this.target);
       const suites = (r: Row) => field !== undefined && runIdOf(r[field], markerBase(this.target)) !== undefined;

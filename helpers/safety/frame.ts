@@ -46,7 +46,7 @@ interface Reading {
 }
 
 async function readWhole(client: ApiClient, spec: Spec, target: TargetConfig, also?: EachRecord): Promise<Reading> {
-  const prints = new PrintFile();
+  const prints = new PrintFile(target);
   const ours = new Set<string>();
   const foreign = new Map<string, string>();
   try {

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { READINGS_DIR } from '../../helpers/records/print-buckets.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectRoot } from '../../helpers/core/paths.ts';
@@ -21,10 +22,12 @@ export function runCli(args: string[], env: Record<string, string> = {}, options
   const cwd = mkdtempSync(join(tmpdir(), 'scr-'));
   const hasReportDir = args.includes('--report-dir');
   const reportDir = hasReportDir ? args[args.indexOf('--report-dir') + 1] : join(cwd, 'reports');
+  // The command's temporary folder, empty: whatever way the run ends, it must leave nothing there.
+  const temporary = mkdtempSync(join(tmpdir(), 'scr-tmp-'));
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(projectRoot, 'bin/scheduling-conformance.js'), ...args, ...(hasReportDir ? [] : ['--report-dir', reportDir])], {
       cwd,
-      env: { PATH: process.env.PATH ?? '', CI: 'true', ...env },
+      env: { PATH: process.env.PATH ?? '', CI: 'true', TMPDIR: temporary, ...env },
     });
     let stdout = '';
     let stderr = '';
@@ -32,7 +35,13 @@ export function runCli(args: string[], env: Record<string, string> = {}, options
     child.stderr.on('data', (d) => ((stderr += d), options.onOutput?.(stdout, stderr)));
     if (child.pid) options.onSpawn?.(child.pid);
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr, reportDir }));
+    child.on('close', (code) => {
+      const left = readdirSync(temporary);
+      if (left.length) reject(new Error(`the command left ${left.join(', ')} in its temporary folder`));
+      // A run that ended itself, however, took its readings away; one killed leaves them for the next.
+      else if (code !== null && existsSync(join(reportDir, READINGS_DIR))) reject(new Error(`the command left ${READINGS_DIR}/ in ${reportDir}`));
+      else resolve({ code, stdout, stderr, reportDir });
+    });
   });
 }
 
