@@ -39,7 +39,7 @@ async function explore(args: string[], variations: string[] = []) {
   const ref = await startReference({ variations });
   try {
     const before = ref.state.snapshot();
-    const run = await runInProcess(['--base-url', ref.url, ...EXPLORE_ONLY, ...args], { SCHEDULING_API_KEY: ref.apiKey, SCHEDULING_EXPIRED_KEY: ref.expiredKey });
+    const run = await runInProcess(['--base-url', ref.url, ...EXPLORE_ONLY, ...args], { SCHEDULING_API_KEY: ref.apiKey, SCHEDULING_EXPIRED_KEY: ref.expiredKey }, undefined, { resultOnly: false });
     return { run, result: readResult(run), before, after: ref.state.snapshot() };
   } finally {
     await ref.close();

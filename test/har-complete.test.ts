@@ -28,7 +28,7 @@ test('the HAR holds every request on the wire exactly once, and the summary coun
   // Every 5th request answers 503: the retried attempts are on the wire too.
   ref = await startReference({ robustness: ['unavailable-every-5th'] });
   proxy = await logRequests(ref.url);
-  const run = await runInProcess(['--base-url', proxy.url], { SCHEDULING_API_KEY: ref.apiKey, SCHEDULING_EXPIRED_KEY: ref.expiredKey });
+  const run = await runInProcess(['--base-url', proxy.url], { SCHEDULING_API_KEY: ref.apiKey, SCHEDULING_EXPIRED_KEY: ref.expiredKey }, undefined, { resultOnly: false });
   expect(run.code, run.stderr).toBe(0);
   const har = JSON.parse(readFileSync(join(run.reportDir, 'exchanges.har'), 'utf8')) as { log: { entries: { request: { method: string; url: string } }[] } };
   const inHar = har.log.entries.map((e) => `${e.request.method} ${new URL(e.request.url).pathname}${new URL(e.request.url).search}`);

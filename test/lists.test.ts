@@ -269,7 +269,8 @@ test('a reading content cannot tell from an older one: before any lag, two reads
   const unlagged = new Lag();
   reads = 0;
   await readCurrent(async () => ++reads, () => false, true, 60_000, Date.now(), unlagged);
-  expect([reads >= 2 && reads <= 3, unlagged.differed, unlagged.expired]).toEqual([true, true, false]);
+  // Two more at most: fewer when the machine is so loaded that the 150 ms pass before the next (the bound, not the clock, is the promise).
+  expect([reads <= 3, unlagged.differed, unlagged.expired]).toEqual([true, true, false]);
   reads = 0;
   await readCurrent(async () => ++reads, () => false, true, 60_000, Date.now(), unlagged);
   expect(reads).toBe(1);

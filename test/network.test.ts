@@ -158,7 +158,7 @@ describe('--header', () => {
   test('every request carries it; a value from the environment is $VAR in every report', async () => {
     const front = await tlsFront(ref.url);
     try {
-      const run = await runInProcess(['--base-url', front.url, '--ca', pem('ca'), '--header', 'X-Tenant: ${TENANT}', '--header', 'X-Gateway: blue', ...ONE], { ...env, TENANT: 'tenant-secret-77' });
+      const run = await runInProcess(['--base-url', front.url, '--ca', pem('ca'), '--header', 'X-Tenant: ${TENANT}', '--header', 'X-Gateway: blue', ...ONE], { ...env, TENANT: 'tenant-secret-77' }, undefined, { resultOnly: false });
       expect(run.code, run.stderr).toBe(0);
       expect(front.seen.length).toBeGreaterThan(1);
       for (const s of front.seen) expect([s.headers['x-tenant'], s.headers['x-gateway']]).toEqual(['tenant-secret-77', 'blue']);

@@ -31,7 +31,7 @@ describe.skipIf(!hasChromium)('the HTML report in headless Chromium', () => {
   beforeAll(async () => {
     ref = await startReference({ fault: 'route-missing:retrieveBusiness', apiKey: KEY });
     // Only the operations checks: a short page, so the screenshot shows the whole report.
-    run = await runInProcess(['--base-url', ref.url, '--only', 'OP-DOCUMENTED:'], { SCHEDULING_API_KEY: KEY, SCHEDULING_EXPIRED_KEY: ref.expiredKey });
+    run = await runInProcess(['--base-url', ref.url, '--only', 'OP-DOCUMENTED:'], { SCHEDULING_API_KEY: KEY, SCHEDULING_EXPIRED_KEY: ref.expiredKey }, undefined, { resultOnly: false });
     await ref.close();
     context = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'scr-chromium-')), {
       executablePath: CHROMIUM,

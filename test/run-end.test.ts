@@ -34,7 +34,7 @@ describe('a failed read-back', () => {
     // Exploration finds the same ignored field again in its own sequences (EXPLORE-UPDATE-APPLIES): as in the fault matrix, this run leaves it out (--explore 0).
     // The business lane, where the fault is (the fault matrix holds it to exactly these two checks in a whole run): what is
     // looked at is how the failures are repeated and shown.
-    const run = await runInProcess(['--base-url', ref.url, '--explore', '0', '--only', '^BUS-'], env(ref));
+    const run = await runInProcess(['--base-url', ref.url, '--explore', '0', '--only', '^BUS-'], env(ref), undefined, { resultOnly: false });
     expect(run.code, run.stderr).toBe(1);
     // The recap: after the counts, right before the verdict, one line per failure with its clause and reason.
     const tail = run.stdout.slice(run.stdout.lastIndexOf('\nMUST '));

@@ -43,7 +43,7 @@ describe.concurrent('a misbehaving target', () => {
     const ref = await reference({ robustness: ['echo-key-encoded'] });
     const before = ref.state.snapshot();
     const summary = join(mkdtempSync(join(tmpdir(), 'scr-summary-')), 'summary.md');
-    const run = await runInProcess(['--base-url', ref.url, '--summary', summary], env(ref));
+    const run = await runInProcess(['--base-url', ref.url, '--summary', summary], env(ref), undefined, { resultOnly: false });
     expect(run.code, run.stderr).toBe(0);
     const files = [...reportFiles(run), summary];
     for (const name of ['result.json', 'report.html', 'junit.xml', 'exchanges.har', REQUEST_LOG_FILE]) expect(files).toContain(join(run.reportDir, name));
@@ -57,7 +57,7 @@ describe.concurrent('a misbehaving target', () => {
   test('503 with Retry-After on every 5th request: the run completes, retries show, nothing is left behind', async () => {
     const ref = await reference({ robustness: ['unavailable-every-5th'] });
     const before = ref.state.snapshot();
-    const run = await runInProcess(['--base-url', ref.url], env(ref));
+    const run = await runInProcess(['--base-url', ref.url], env(ref), undefined, { resultOnly: false });
     // A conformant target that is briefly unavailable is still conformant: the retries absorb it.
     expect(run.code, run.stdout.split('\n').filter((l) => /FAIL/.test(l)).join('\n')).toBe(0);
     expectSafe(run, ref, before);
