@@ -4,7 +4,8 @@
  * from the run journal, what an earlier run could not undo. In process, against the reference.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { startReference, type RunningReference } from '../reference/server.ts';
@@ -248,6 +249,34 @@ describe('a report directory reused (a fixed --report-dir, as in CI)', () => {
     const third = await runMain(['--base-url', other.url, '--report-dir', dir, '--only', '^OP-DOCUMENTED:retrieveBusiness '], { SCHEDULING_API_KEY: other.apiKey });
     expect(third.code, third.stderr).toBe(0);
     expect(journals()).toEqual(['run-journal.jsonl']);
+  });
+});
+
+describe('a report directory another run is writing to', () => {
+  test('a run on this machine still going there (its journal unfinished, its process alive): the next run in the folder is a one-line exit 2 that sent nothing and took nothing of it; once that process is gone, the folder is the next run\'s', async () => {
+    const ref = await reference();
+    const dir = mkdtempSync(join(tmpdir(), 'scr-busy-'));
+    const live = spawn('sleep', ['60']);
+    try {
+      const { journal } = leftByARun(ref, dir);
+      // leftByARun's run, as if it were going on in another process of this machine.
+      writeFileSync(journal.file, readFileSync(journal.file, 'utf8').replace('"kind":"run",', `"kind":"run","host":${JSON.stringify(hostname())},"pid":${live.pid},`));
+      const held = readFileSync(journal.file, 'utf8');
+      writeFileSync(join(dir, 'requests.jsonl'), '');
+      const snapshot = ref.state.snapshot();
+      const turned = await runMain(['--base-url', ref.url, '--report-dir', dir, '--only', '^OP-DOCUMENTED:retrieveBusiness '], { SCHEDULING_API_KEY: ref.apiKey });
+      expect(turned.code).toBe(2);
+      expect(turned.stderr.trim().split('\n')).toEqual([expect.stringMatching(new RegExp(`^scheduling-conformance: --report-dir ${dir}: run ${RUN} \\(process ${live.pid} on this machine\\) is writing there; give each run a report directory of its own; nothing was sent to the target$`))]);
+      expect(readFileSync(journal.file, 'utf8')).toBe(held);
+      expect(readdirSync(dir).sort()).toEqual(['requests.jsonl', 'run-journal.jsonl']);
+      expect(ref.state.snapshot()).toEqual(snapshot);
+    } finally {
+      live.kill();
+    }
+    await new Promise((resolve) => live.once('exit', resolve));
+    const next = await runMain(['--base-url', ref.url, '--report-dir', dir, '--only', '^OP-DOCUMENTED:retrieveBusiness '], { SCHEDULING_API_KEY: ref.apiKey });
+    expect(next.stderr).not.toMatch(/is writing there/);
+    expect(readdirSync(dir)).toContain(`run-journal.${RUN}.jsonl`);
   });
 });
 

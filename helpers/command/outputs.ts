@@ -1,8 +1,10 @@
 import { accessSync, constants, existsSync, mkdirSync, readdirSync, rmdirSync, rmSync, statSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { UsageError } from '../core/errors.ts';
-import { BUNDLE_FILES, CERTIFICATION_DIR, REPORT_FILES, REQUEST_LOG_FILE } from '../results/report-files.ts';
+import { BUNDLE_FILES, CERTIFICATION_DIR, JOURNAL_FILE, REPORT_FILES, REQUEST_LOG_FILE } from '../results/report-files.ts';
 import { READINGS_DIR } from '../records/print-buckets.ts';
+import { Journal } from '../safety/journal.ts';
 import type { RunOptions } from './options.ts';
 
 const why = (e: unknown) => (e as NodeJS.ErrnoException).code ?? (e as Error).message;
@@ -29,6 +31,7 @@ export function prepareReportDir(dir: string, keep: string[] = []): void {
   } catch (e) {
     throw new UsageError(`--report-dir ${dir}: cannot be created or written (${why(e)}); nothing was sent to the target`);
   }
+  refuseIfInUse(dir);
   // Only the files a run writes: a report directory may hold the user's own files too.
   for (const file of [...Object.values(REPORT_FILES), REQUEST_LOG_FILE]) if (!keep.includes(file)) rmSync(join(dir, file), { force: true });
   // An earlier run's readings, left by one cut off harder than its own end could clean.
@@ -37,6 +40,28 @@ export function prepareReportDir(dir: string, keep: string[] = []): void {
   for (const file of [...Object.values(REPORT_FILES), ...Object.values(BUNDLE_FILES)]) rmSync(join(bundle, file), { force: true });
   if (existsSync(bundle) && statSync(bundle).isDirectory() && readdirSync(bundle).length === 0) rmdirSync(bundle);
 }
+
+/**
+ * A report directory a run still going on this machine writes to (its journal unfinished, its
+ * process alive) is not another run's: clearing it would take that run's journal, request log and
+ * readings from under it, and its clean-up with them.
+ */
+function refuseIfInUse(dir: string): void {
+  const entries = new Journal(join(dir, JOURNAL_FILE)).read();
+  const run = entries.find((e) => e.kind === 'run');
+  if (!run?.pid || run.host !== hostname() || run.pid === process.pid || entries.at(-1)?.kind === 'finished' || !alive(run.pid)) return;
+  throw new UsageError(`--report-dir ${dir}: run ${run.runId ?? '(unnamed)'} (process ${run.pid} on this machine) is writing there; give each run a report directory of its own; nothing was sent to the target`);
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    // EPERM: it is there, another user's.
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
 
 /** A file the run writes at its end: writable where it is, or creatable in a folder that exists. */
 function writableFile(file: string, what: string): void {
