@@ -317,13 +317,16 @@ export class TeamMemberLane {
   twinPatch(except: unknown): TwinPatch {
     return async (body) => {
       const members = await this.readList('listing team members for a twin').catch(() => []);
-      const other = members.find((m) => !sameId(m[this.idField], except) && Object.keys(body).every((k) => !isDeepStrictEqual(m[k], body[k])));
-      if (!other) return undefined;
-      const id = other[this.idField];
+      // One that holds every field sent, none of them at the value sent: a PATCH cannot take away a field it did not have, so only such a twin can be put back.
+      const other = members.find((m) => !sameId(m[this.idField], except) && Object.keys(body).every((k) => k in m && !isDeepStrictEqual(m[k], body[k])));
+      // None: the member itself is its twin in time, given other text in the same fields (what a
+      // field derived from them does, it does again); a value that is not text has no other to give.
+      const [id, sent] = other ? [other[this.idField], body] : [except, Object.values(body).every((v) => typeof v === 'string') ? Object.fromEntries(Object.entries(body).map(([k, v]) => [k, `${String(v)} 2`])) : undefined];
+      if (!sent) return undefined;
       const before = await this.read(id, 'reading a twin before the same patch');
       let after: Row | undefined;
       await this.changing(before, async () => {
-        if (is2xx(await this.update(id, body))) after = await this.readUntil(id, 'reading the twin after the same patch', (row) => mismatches(body, row).length === 0);
+        if (is2xx(await this.update(id, sent))) after = await this.readUntil(id, 'reading the twin after the same patch', (row) => mismatches(sent, row).length === 0);
       });
       return after && { before, after };
     };

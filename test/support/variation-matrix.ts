@@ -31,16 +31,17 @@ import { onlyNamed } from './fault-matrix.ts';
 const fillsOf = (v: Variation): readonly string[] | undefined => v.fills ?? v.volatileFields;
 
 /**
- * Two variations no product has both: they fill in one open point for the same thing (one that
- * does not say what it fills in fills in its whole point), or set the same vendor setting.
+ * Two variations no product has both: they fill in the same thing, of whichever open point (a
+ * paged list has an order and a shape too), or one open point and one of them says not what of it
+ * (it fills in the whole point), or they set the same vendor setting.
  */
 export function conflict(a: Variation, b: Variation): boolean {
   if (a === b) return false;
   const settings = Object.keys(a.vendorConfig ?? {});
   if (Object.keys(b.vendorConfig ?? {}).some((k) => settings.includes(k))) return true;
-  if (a.notShown !== b.notShown) return false;
   const [fa, fb] = [fillsOf(a), fillsOf(b)];
-  return !fa || !fb || fa.some((f) => fb.includes(f));
+  if (fa && fb && fa.some((f) => fb.includes(f))) return true;
+  return a.notShown === b.notShown && (!fa || !fb);
 }
 
 /**
