@@ -230,7 +230,7 @@ class Repeated extends ListBroken {
 const READS = 4;
 
 /** What the reports keep of a list's page after the first (bytes): its head, enough to see what it is. */
-const LATER_PAGE_EXCERPT = 1024;
+const LATER_PAGE_EXCERPT = 256;
 
 /**
  * A list wanted whole whose end is unknown (the page cap, a next page that is no link or on
