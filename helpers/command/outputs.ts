@@ -1,10 +1,9 @@
 import { accessSync, constants, existsSync, mkdirSync, readdirSync, rmdirSync, rmSync, statSync } from 'node:fs';
-import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { UsageError } from '../core/errors.ts';
 import { BUNDLE_FILES, CERTIFICATION_DIR, JOURNAL_FILE, REPORT_FILES, REQUEST_LOG_FILE } from '../results/report-files.ts';
 import { READINGS_DIR } from '../records/print-buckets.ts';
-import { Journal } from '../safety/journal.ts';
+import { goingOn, Journal } from '../safety/journal.ts';
 import type { RunOptions } from './options.ts';
 
 const why = (e: unknown) => (e as NodeJS.ErrnoException).code ?? (e as Error).message;
@@ -47,21 +46,10 @@ export function prepareReportDir(dir: string, keep: string[] = []): void {
  * readings from under it, and its clean-up with them.
  */
 function refuseIfInUse(dir: string): void {
-  const entries = new Journal(join(dir, JOURNAL_FILE)).read();
-  const run = entries.find((e) => e.kind === 'run');
-  if (!run?.pid || run.host !== hostname() || run.pid === process.pid || entries.at(-1)?.kind === 'finished' || !alive(run.pid)) return;
-  throw new UsageError(`--report-dir ${dir}: run ${run.runId ?? '(unnamed)'} (process ${run.pid} on this machine) is writing there; give each run a report directory of its own; nothing was sent to the target`);
+  const run = goingOn(new Journal(join(dir, JOURNAL_FILE)).read());
+  if (!run || run.pid === process.pid) return;
+  throw new UsageError(`--report-dir ${dir}: run ${run.runId} (process ${run.pid} on this machine) is writing there; give each run a report directory of its own; nothing was sent to the target`);
 }
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    // EPERM: it is there, another user's.
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
 
 /** A file the run writes at its end: writable where it is, or creatable in a folder that exists. */
 function writableFile(file: string, what: string): void {

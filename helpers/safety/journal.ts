@@ -176,10 +176,17 @@ export function stoppedRunIn(dirs: string[], name: string, runId: string): strin
     const entries = journal.read();
     const run = entries.find((e) => e.kind === 'run');
     if (run?.runId !== runId || entries.at(-1)?.kind === 'finished') continue;
-    if (run.host === hostname() && run.pid !== undefined && alive(run.pid)) return undefined;
+    if (goingOn(entries)) return undefined;
     return file;
   }
   return undefined;
+}
+
+/** The run a journal is of, while it is still going on this machine: unfinished, its process alive. */
+export function goingOn(entries: JournalEntry[]): Extract<JournalEntry, { kind: 'run' }> | undefined {
+  const run = entries.find((e): e is Extract<JournalEntry, { kind: 'run' }> => e.kind === 'run');
+  if (!run || entries.at(-1)?.kind === 'finished') return undefined;
+  return run.host === hostname() && run.pid !== undefined && alive(run.pid) ? run : undefined;
 }
 
 function alive(pid: number): boolean {
