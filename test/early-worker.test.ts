@@ -10,6 +10,9 @@ import { startEarlyWorker, type EarlyWorker } from '../helpers/command/early-wor
 import { projectRoot } from '../helpers/core/paths.ts';
 import { loadVendorConfig } from '../helpers/config/vendor-config.ts';
 import { ResultCollector } from '../helpers/results/reporters/collector.ts';
+import { startReference } from '../reference/server.ts';
+import { runInProcess } from './support/cli.ts';
+import { logRequests } from './support/network.ts';
 
 // The compiled suites, as a run starts them.
 const startSuites: typeof import('../helpers/command/run-suites.ts').startSuites = async (options) =>
@@ -109,5 +112,26 @@ describe('the suites worker started early', () => {
     await early.discard();
     expect(terminate.mock.contexts).not.toContain(thread);
     await thread?.terminate();
+  });
+});
+
+describe('a suites worker kept for the next run in this process (Io.keepWorker)', () => {
+  test('serves that run alone: nothing of the run before asks the run before\'s target', async () => {
+    // The first target stays up behind a log, so that anything still aimed at it shows.
+    const first = await startReference();
+    const log = await logRequests(first.url);
+    // The second fails a difference the business lane settles (a write-back that resets the hours).
+    const second = await startReference({ faults: ['business-hours-reset'] });
+    try {
+      const only = ['--only', '^(BUS-UPDATE-PARTIAL:operations-write-back|OP-DOCUMENTED:(retrieve|update)Business) '];
+      const before = await runInProcess(['--base-url', log.url, ...only], { SCHEDULING_API_KEY: first.apiKey, SCHEDULING_EXPIRED_KEY: first.expiredKey });
+      expect(before.code, before.stderr).toBe(0);
+      const asked = log.requests.length;
+      const run = await runInProcess(['--base-url', second.url, ...only], { SCHEDULING_API_KEY: second.apiKey, SCHEDULING_EXPIRED_KEY: second.expiredKey });
+      expect(run.code, run.stderr).toBe(1);
+      expect(log.requests.slice(asked)).toEqual([]);
+    } finally {
+      await Promise.all([log.close(), first.close(), second.close()]);
+    }
   });
 });

@@ -3,7 +3,7 @@
 // the command's reporters read.
 import { afterAll, beforeAll, describe, inject, test, type TestContext } from 'vitest';
 import { NOT_SELECTED, dependsOnUnselected, selects } from '../core/selection.ts';
-import { enterRun } from '../core/run-scope.ts';
+import { enterRun, perRun } from '../core/run-scope.ts';
 import { loadCatalog, requirementOf, type CheckId } from '../contract/catalog.ts';
 import type { Spec } from '../contract/spec.ts';
 import { withExchangeLog } from '../http/exchanges.ts';
@@ -16,13 +16,18 @@ import type { CheckMeta, ObservationMeta } from '../model/check-meta.ts';
 import { withRedirects } from '../checks/redirects.ts';
 import { asBlocked, Blocked, checksOf, isGroup, isObservation, NotApplicable, type Check, type CheckRun, type Declare, type Entry, type Observation } from '../checks/definition.ts';
 
-/** Per check id prefix, how a lane settles whether a difference may be another writer's (see JUDGES_DIFFERENCES). */
-const settlers = new Map<string, () => Promise<void>>();
+/**
+ * Per check id prefix, how a lane settles whether a difference may be another writer's (see
+ * JUDGES_DIFFERENCES). Per run: a worker kept for the next run would otherwise settle a check of
+ * another registry (the operations' BUS- checks, registered before the business lane) with the lane
+ * of the run before, asking that run's target until the retry budget ran out.
+ */
+const settlersOfRun = perRun(() => new Map<string, () => Promise<void>>());
 
 /** Before a difference is recorded as the target's failure, the lane asks again, writing nothing. */
 async function settleDifference(id: string, failure: unknown): Promise<void> {
   if (!JUDGES_DIFFERENCES.test(id) || asBlocked(failure) || failure instanceof NotApplicable || failure instanceof Interference) return;
-  for (const [prefix, settle] of settlers) {
+  for (const [prefix, settle] of settlersOfRun()) {
     if (!id.startsWith(prefix)) continue;
     try {
       await settle();
@@ -44,7 +49,7 @@ export function register<C>(declare: Declare<C>, spec: Spec, resource?: string):
   enterRun(target.runId);
   const registry = declare(spec, target);
   const ctx = registry.open();
-  if (registry.settle) settlers.set(registry.settle.prefix, () => registry.settle!.with(ctx));
+  if (registry.settle) settlersOfRun().set(registry.settle.prefix, () => registry.settle!.with(ctx));
   if (registry.start) beforeAll(() => registry.start!(ctx));
   afterAll(() => registry.close(ctx));
   const titles = new Map(checksOf(registry.entries).map((c) => [c.id, c.title]));
