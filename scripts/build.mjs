@@ -99,7 +99,8 @@ async function precompile() {
 async function buildTypes() {
   let tscPath;
   try {
-    tscPath = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+    // TypeScript 7 exports no path to its bin, only its package.json.
+    tscPath = join(dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'bin', 'tsc');
   } catch {
     return;
   }

@@ -1,7 +1,7 @@
 #!/bin/sh
 # npm test: the type check (strict) and the project's tests. The type check runs beside the tests,
-# not before them: on a fresh clone it takes ~15 s of one core, which the tests leave free while
-# they build dist/ and while their last files finish. Either failing fails npm test.
+# not before them: on a fresh clone it takes ~4 s of CPU (TypeScript 7, the native compiler; 5.9
+# took ~22), which the tests leave free while they build dist/. Either failing fails npm test.
 tsc --noEmit --incremental --tsBuildInfoFile node_modules/.cache/tsc/test.tsbuildinfo &
 types=$!
 # A background job of a non-interactive shell ignores Ctrl-C: it is stopped with the tests.
