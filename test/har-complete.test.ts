@@ -4,14 +4,15 @@
  * once and in the request count. A counting proxy between the command and the reference sees
  * what the wire carries. A request a check shares, or awaits twice, is in it once.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { startReference, type RunningReference } from '../reference/server.ts';
 import { runInProcess } from './support/cli.ts';
 import { logRequests, type RequestLog } from './support/network.ts';
 import { sampleRun } from './support/sample-run.ts';
-import { recordExchange, withExchangeLog, type Exchange } from '../helpers/http/exchanges.ts';
+import { loggedOnly, recordExchange, withExchangeLog, withLoggedExchanges, type Exchange } from '../helpers/http/exchanges.ts';
 import { sharedStep } from '../helpers/checks/shared-step.ts';
 import { toHar } from '../helpers/results/reporters/har.ts';
 
@@ -50,4 +51,43 @@ test('a check that awaits a shared step twice shows its exchanges once, and the 
   const run = sampleRun();
   const twice = { ...run, checks: [{ ...run.checks[0], exchanges: [exchange, exchange] }], observations: [], outsideChecks: [] };
   expect(toHar(twice).log.entries).toHaveLength(1);
+});
+
+test('a list\'s later pages, which the checks hold as stubs while the run goes on, are whole in the reports: each in the HAR once, with its headers and head', async () => {
+  const paged = await startReference({ variations: ['list-pages-link-header'] });
+  const wire = await logRequests(paged.url);
+  try {
+    const run = await runInProcess(['--base-url', wire.url], { SCHEDULING_API_KEY: paged.apiKey, SCHEDULING_EXPIRED_KEY: paged.expiredKey }, undefined, { resultOnly: false });
+    expect(run.code, run.stderr).toBe(0);
+    type Entry = { request: { method: string; url: string }; response: { headers: { name: string }[]; content: { text: string } } };
+    const har = JSON.parse(readFileSync(join(run.reportDir, 'exchanges.har'), 'utf8')) as { log: { entries: Entry[] } };
+    const at = (e: Entry) => `${e.request.method} ${new URL(e.request.url).pathname}${new URL(e.request.url).search}`;
+    expect(sorted(har.log.entries.map(at))).toEqual(sorted(wire.requests));
+    // The pages a Link header named: the run read past the first page of both lists.
+    const later = har.log.entries.filter((e) => e.request.method === 'GET' && /\/(customers|team-members)$/.test(new URL(e.request.url).pathname) && new URL(e.request.url).search !== '');
+    expect(new Set(later.map((e) => new URL(e.request.url).pathname))).toEqual(new Set(['/api/v1/customers', '/api/v1/team-members']));
+    for (const e of later) {
+      expect(e.response.headers.map((h) => h.name), at(e)).toContain('content-type');
+      expect(e.response.content.text, at(e)).toMatch(/^\[/);
+    }
+    expect(readFileSync(join(run.reportDir, 'result.json'), 'utf8')).not.toContain('"inLog"');
+  } finally {
+    await wire.close();
+    await paged.close();
+  }
+});
+
+test('a stub a check holds is replaced by the request log\'s copy; an exchange held whole is the log\'s entry, once in memory', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'scr-log-'));
+  const whole = (id: string, url: string): Exchange => ({ id, startedAt: '2026-01-01T00:00:00.000Z', durationMs: 1, attempt: 1, request: { method: 'GET', url, headers: { accept: 'application/json' } }, response: { status: 200, headers: { 'content-type': 'application/json' }, body: '[{"id":1}]', bodyBytes: 10, truncated: false } });
+  const [first, second] = [whole('x.1', 'http://127.0.0.1:9/api/v1/customers'), whole('x.2', 'http://127.0.0.1:9/api/v1/customers?page=2')];
+  const file = join(dir, 'requests.jsonl');
+  writeFileSync(file, [first, second].map((exchange) => `${JSON.stringify({ phase: 'suites', exchange })}\n`).join(''));
+  const stub = loggedOnly(second);
+  expect(stub).toMatchObject({ id: 'x.2', inLog: true, request: { url: second.request.url, headers: {} }, response: { status: 200, headers: {}, body: '' } });
+  const check = { exchanges: [first, stub] };
+  const requests = withLoggedExchanges(file, [check]);
+  expect(check.exchanges).toEqual([first, second]);
+  expect(check.exchanges[1]).toBe(requests[1].exchange);
+  expect(requests[0].exchange).toBe(first);
 });

@@ -1,5 +1,5 @@
 import { appendFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { readRequestLog, type WireEntry } from '../http/exchanges.ts';
+import { readRequestLog, withLoggedExchanges, type WireEntry } from '../http/exchanges.ts';
 import { join, resolve } from 'node:path';
 import { hostname } from 'node:os';
 import { EXIT, TargetError, UsageError } from '../core/errors.ts';
@@ -344,7 +344,7 @@ function resultOf({ options, target, requestLog, recoverLine }: Session, { start
   const inContractOrder = <T extends CollectedCheck | Observation>(a: T, b: T) => suiteRank(a.resource) - suiteRank(b.resource) || collector.byDeclaration(a, b);
   const checks = collector.checks.filter((c) => !filteredOut(c)).toSorted(inContractOrder);
   // The log's requests that a check or observation shows are counted, and otherwise theirs: kept once (issue 35).
-  const held = new Map([...checks, ...collector.observations].flatMap((c) => c.exchanges.map((e) => [e.id, e] as const)));
+  const requests = withLoggedExchanges(requestLog, [...collector.checks, ...collector.observations]);
   return buildRunResult({
     suiteVersion,
     specSha256: spec.sha256,
@@ -367,7 +367,7 @@ function resultOf({ options, target, requestLog, recoverLine }: Session, { start
     cleanUp: { deleted: recovery.deleted, restored: recovery.restored },
     leftOnTarget: recovery.leftOnTarget,
     ...(recovery.leftOnTarget.length ? { recoverCommand: recoverLine } : {}),
-    requests: readRequestLog(requestLog, held),
+    requests,
   });
 }
 

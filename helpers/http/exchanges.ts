@@ -21,6 +21,43 @@ export interface Exchange {
   attempt: number;
   /** Unique in the run: a check that shares another's step shows the same request, sent once. */
   id?: string;
+  /** A stub: its headers and body are in the request log, whose copy the reports show (loggedOnly). */
+  inLog?: true;
+}
+
+const NONE: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
+/**
+ * What a check holds of an exchange the request log keeps (ApiClient's `fromLog`): what it was
+ * and what came back, without headers or body, until the run's result takes the log's copy
+ * (withLoggedExchanges).
+ */
+export function loggedOnly(e: Exchange): Exchange {
+  const r = e.response;
+  return {
+    startedAt: e.startedAt,
+    durationMs: e.durationMs,
+    attempt: e.attempt,
+    id: e.id,
+    inLog: true,
+    request: { method: e.request.method, url: e.request.url, headers: NONE },
+    ...(r && { response: { status: r.status, headers: NONE, body: '', bodyBytes: r.bodyBytes, truncated: true } }),
+    ...(e.error !== undefined && { error: e.error }),
+  };
+}
+
+/**
+ * The request log as written (readRequestLog), each stub the checks and observations hold
+ * replaced in place by the log's copy: a request is in memory once, and whole only from here on.
+ */
+export function withLoggedExchanges(file: string, holders: readonly { exchanges: Exchange[] }[]): WireEntry[] {
+  const held = new Map(holders.flatMap((c) => c.exchanges.filter((e) => !e.inLog).map((e) => [e.id, e] as const)));
+  const requests = readRequestLog(file, held);
+  const stubbed = new Set(holders.flatMap((c) => c.exchanges.filter((e) => e.inLog).map((e) => e.id)));
+  if (!stubbed.size) return requests;
+  const logged = new Map(requests.filter((r) => stubbed.has(r.exchange.id)).map((r) => [r.exchange.id, r.exchange]));
+  for (const c of holders) c.exchanges.forEach((e, i) => void (e.inLog && logged.has(e.id) && (c.exchanges[i] = logged.get(e.id)!)));
+  return requests;
 }
 
 /** A request on the wire, as the run's request log (requests.jsonl) holds it. */

@@ -151,8 +151,9 @@ export class ListReader {
       };
       let stream: ReturnType<typeof listSink> | undefined;
       // A page after the first is in the reports by its head only: a read of 1000 pages is every
-      // check's that shares it, and would put 16 MB of rows no one judges one by one in each.
-      const answer = await this.client.send({ method: 'GET', path: next, excerptBytes: pageNo === 1 ? undefined : LATER_PAGE_EXCERPT, sink: (status) => (status >= 200 && status < 300 ? ((position = 0), (stream = listSink(idField, maxBodyBytes, handOver))).sink : undefined) });
+      // check's that shares it, and would put 16 MB of rows no one judges one by one in each. The
+      // checks hold a stub of it until the run's end: the request log holds the rest.
+      const answer = await this.client.send({ method: 'GET', path: next, ...(pageNo > 1 && { excerptBytes: LATER_PAGE_EXCERPT, fromLog: true }), sink: (status) => (status >= 200 && status < 300 ? ((position = 0), (stream = listSink(idField, maxBodyBytes, handOver))).sink : undefined) });
       pages = pageNo;
       pageArrived();
       const where = pages === 1 ? `GET ${path}` : `page ${pages} of the list (GET ${next})`;
