@@ -99,8 +99,7 @@ async function precompile() {
 async function buildTypes() {
   let tscPath;
   try {
-    // TypeScript 7 exports no path to its bin, only its package.json.
-    tscPath = join(dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'bin', 'tsc');
+    tscPath = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   } catch {
     return;
   }

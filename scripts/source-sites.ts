@@ -7,7 +7,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import ts from 'typescript-api';
+import ts from 'typescript';
 import { projectRoot } from '../helpers/core/paths.ts';
 
 export interface SourceSite {

@@ -1,22 +1,24 @@
 /**
  * npm test (scripts/test.sh) runs the type check beside the tests: it fails when either fails,
- * whichever ends first. Stand-ins for tsc and vitest, on PATH as npm puts node_modules/.bin there.
+ * whichever ends first. Stand-ins for the type check (where the script calls TypeScript 7's
+ * compiler) and for vitest (on PATH, as npm puts node_modules/.bin there).
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { expect, test } from 'vitest';
 import { projectRoot } from '../helpers/core/paths.ts';
 import { LONGEST_FIRST } from './support/longest-first.ts';
 
 function npmTest(tsc: { code: number; after?: number }, vitest: { code: number; after?: number }): number | null {
-  const bin = mkdtempSync(join(tmpdir(), 'scr-bin-'));
-  for (const [name, { code, after = 0 }] of [['tsc', tsc], ['vitest', vitest]] as const) {
-    writeFileSync(join(bin, name), `#!/bin/sh\nsleep ${after}\nexit ${code}\n`);
-    chmodSync(join(bin, name), 0o755);
-  }
-  return spawnSync('sh', ['scripts/test.sh'], { cwd: projectRoot, env: { PATH: `${bin}:/usr/bin:/bin` }, encoding: 'utf8' }).status;
+  // Run where the stand-ins are: vitest on PATH, the native compiler where the script calls it.
+  const cwd = mkdtempSync(join(tmpdir(), 'scr-bin-'));
+  mkdirSync(join(cwd, 'node_modules/typescript-native/bin'), { recursive: true });
+  writeFileSync(join(cwd, 'node_modules/typescript-native/bin/tsc'), `setTimeout(() => process.exit(${tsc.code}), ${(tsc.after ?? 0) * 1000});\n`);
+  writeFileSync(join(cwd, 'vitest'), `#!/bin/sh\nsleep ${vitest.after ?? 0}\nexit ${vitest.code}\n`);
+  chmodSync(join(cwd, 'vitest'), 0o755);
+  return spawnSync('sh', [join(projectRoot, 'scripts/test.sh')], { cwd, env: { PATH: `${cwd}:${dirname(process.execPath)}:/usr/bin:/bin` }, encoding: 'utf8' }).status;
 }
 
 test.for([

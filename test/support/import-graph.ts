@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import ts from 'typescript-api';
+import ts from 'typescript';
 
 /** One import of a project file by another: `from` and `to` relative to the root. */
 export interface Edge {
