@@ -5,6 +5,8 @@
  * what the wire carries. A request a check shares, or awaits twice, is in it once.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
@@ -15,6 +17,9 @@ import { sampleRun } from './support/sample-run.ts';
 import { loggedOnly, recordExchange, withExchangeLog, withLoggedExchanges, type Exchange } from '../helpers/http/exchanges.ts';
 import { sharedStep } from '../helpers/checks/shared-step.ts';
 import { toHar } from '../helpers/results/reporters/har.ts';
+import { ApiClient } from '../helpers/http/client.ts';
+import { DEFAULT_VENDOR_CONFIG } from '../helpers/config/vendor-config.ts';
+import type { TargetConfig } from '../helpers/config/target.ts';
 
 let ref: RunningReference | undefined;
 let proxy: RequestLog | undefined;
@@ -85,9 +90,43 @@ test('a stub a check holds is replaced by the request log\'s copy; an exchange h
   writeFileSync(file, [first, second].map((exchange) => `${JSON.stringify({ phase: 'suites', exchange })}\n`).join(''));
   const stub = loggedOnly(second);
   expect(stub).toMatchObject({ id: 'x.2', inLog: true, request: { url: second.request.url, headers: {} }, response: { status: 200, headers: {}, body: '' } });
-  const check = { exchanges: [first, stub] };
+  const lost = loggedOnly(whole('x.3', 'http://127.0.0.1:9/api/v1/customers?page=3'));
+  const check = { exchanges: [first, stub, lost] };
   const requests = withLoggedExchanges(file, [check]);
-  expect(check.exchanges).toEqual([first, second]);
+  expect(check.exchanges.slice(0, 2)).toEqual([first, second]);
   expect(check.exchanges[1]).toBe(requests[1].exchange);
   expect(requests[0].exchange).toBe(first);
+  // A page the log lost stays what the run knew of it, no longer marked a stub (result.json has no such field).
+  expect(check.exchanges[2]).toEqual({ ...lost, inLog: undefined });
+  expect('inLog' in check.exchanges[2]).toBe(false);
+});
+
+test('the client holds a later page as a stub only when it answered 2xx and a request log keeps it whole: a redirect stays whole, for the reason that quotes its Location', async () => {
+  const server = createServer((req, res) => {
+    if (req.url?.endsWith('page=2')) res.writeHead(301, { location: '/api/v1/customers?page=3' }).end();
+    else res.writeHead(200, { 'content-type': 'application/json' }).end('[{"id":1}]');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const dir = mkdtempSync(join(tmpdir(), 'scr-log-'));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const target = (requestLogFile?: string) => ({ baseUrl, apiKey: 'k', vendor: DEFAULT_VENDOR_CONFIG, strict: false, readOnly: false, timeoutMs: 1000, runId: 'r', requestLogFile }) as TargetConfig;
+  try {
+    const held = async (client: ApiClient) => {
+      const log: Exchange[] = [];
+      await withExchangeLog(log, async () => {
+        for (const path of ['/customers?page=2', '/customers?page=3']) await client.send({ method: 'GET', path, fromLog: true, sink: () => undefined });
+      });
+      return log;
+    };
+    const [redirect, page] = await held(new ApiClient(target(join(dir, 'requests.jsonl'))));
+    expect(redirect.inLog).toBeUndefined();
+    expect(redirect.response?.headers.location).toBe('/api/v1/customers?page=3');
+    expect(page).toMatchObject({ inLog: true, response: { status: 200, headers: {}, body: '' } });
+    // No request log: nothing could show the page whole at the end, so it is held whole.
+    const [, unlogged] = await held(new ApiClient(target()));
+    expect(unlogged.inLog).toBeUndefined();
+    expect(unlogged.response?.body).toBe('[{"id":1}]');
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
 });

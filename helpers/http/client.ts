@@ -390,7 +390,9 @@ export class ApiClient {
   }
 
   private record(exchange: Exchange, fromLog = false): void {
-    recordExchange(fromLog && !this.onWire && this.target.requestLogFile ? loggedOnly(exchange) : exchange);
+    // A page that did not answer 2xx is held whole: a check's reason may quote it (a redirect's Location).
+    const stub = fromLog && !this.onWire && this.target.requestLogFile && exchange.response && exchange.response.status >= 200 && exchange.response.status < 300;
+    recordExchange(stub ? loggedOnly(exchange) : exchange);
     const entry = { phase: this.phase, exchange };
     if (this.onWire) this.onWire(entry);
     else if (this.target.requestLogFile) appendFileSync(this.target.requestLogFile, `${JSON.stringify(entry)}\n`);

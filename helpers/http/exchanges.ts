@@ -56,7 +56,15 @@ export function withLoggedExchanges(file: string, holders: readonly { exchanges:
   const stubbed = new Set(holders.flatMap((c) => c.exchanges.filter((e) => e.inLog).map((e) => e.id)));
   if (!stubbed.size) return requests;
   const logged = new Map(requests.filter((r) => stubbed.has(r.exchange.id)).map((r) => [r.exchange.id, r.exchange]));
-  for (const c of holders) c.exchanges.forEach((e, i) => void (e.inLog && logged.has(e.id) && (c.exchanges[i] = logged.get(e.id)!)));
+  for (const c of holders) {
+    c.exchanges.forEach((e, i) => {
+      if (!e.inLog) return;
+      const whole = logged.get(e.id);
+      // A line the log lost (a torn last line, a full disk): the stub is what the run knows of it.
+      if (whole) c.exchanges[i] = whole;
+      else delete e.inLog;
+    });
+  }
   return requests;
 }
 
