@@ -261,7 +261,7 @@ function responder(ctx: RefContext, options: ReferenceOptions): (req: IncomingMe
   return (req, res) => {
     const found = route(req.method ?? 'GET', new URL(req.url ?? '/', 'http://reference').pathname, ctx.fault);
     const operationId = typeof found === 'object' ? found.route.operationId : undefined;
-    const early = misbehave.before(operationId, req.url ?? '/', req.method);
+    const early = misbehave.before(operationId, req.url ?? '/', req.method, `${req.headers.authorization ?? ''} ${req.headers.accept ?? ''}`);
     if (early === 'hang') return;
     if (early) return void misbehave.delay().then(() => write(res, early));
     handle(req, ctx, options, rateLimited, replica)

@@ -51,7 +51,8 @@ export function robustnessNamed(name: string): boolean {
 
 export interface Robustness {
   /** An answer instead of the reference's, 'hang' for none ever, or undefined to handle the request. */
-  before(operationId: string | undefined, path: string, method?: string): RefResponse | 'hang' | undefined;
+  /** `asker`: what tells one request from another on the same path (its key and Accept), so that the one turned away is the one let through when it asks again. */
+  before(operationId: string | undefined, path: string, method?: string, asker?: string): RefResponse | 'hang' | undefined;
   /** The answer to send in place of the reference's own ('drop': the connection is closed instead); `authorization`: the request's header. */
   after(operationId: string | undefined, answer: RefResponse, authorization?: string): RefResponse | 'hang' | 'drop';
   /** Resolves when the answer may go out. */
@@ -86,14 +87,14 @@ export function robustness(names: string[], options: { redirectTo?: string } = {
   let creates = 0;
   const notNow: RefResponse = { status: 503, headers: { 'retry-after': '0' }, body: { error: 'unavailable', message: 'Try again later' } };
   return {
-    before(op, path, method = 'GET'): RefResponse | 'hang' | undefined {
+    before(op, path, method = 'GET', asker = ''): RefResponse | 'hang' | undefined {
       requests += 1;
       const outage = on.has('outage-4s') || (outageAt !== undefined && requests >= outageAt);
       if (outage && Date.now() - (outageFrom ??= Date.now()) < 4000) {
         return { status: 500, body: { error: 'internal', message: 'The service is down' } };
       }
       if (gatewayAt !== undefined && requests >= gatewayAt && Date.now() - (gatewayFrom ??= Date.now()) < 3000) return gatewayPage(requests % 2 ? 502 : 504);
-      if (on.has('unavailable-every-5th') && fifth(method, path)) return notNow;
+      if (on.has('unavailable-every-5th') && fifth(method, `${path} ${asker}`)) return notNow;
       if (forOp('unavailable', op)) return notNow;
       if (on.has('create-lost-list-down') && op === 'listCustomers' && creates >= 2) return notNow;
       if (forOp('redirect', op)) {
