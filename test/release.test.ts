@@ -55,7 +55,7 @@ describe('a run killed hard, its report directory lost', () => {
     const listed = await command(['--base-url', ref.url, '--release', runId, '--from', earlier], env);
     expect(listed.code, listed.stderr).toBe(0);
     expect(listed.stdout).toMatch(new RegExp(`Release of run ${runId} \\(its lease was last seen .* s ago: it may still be going; release only a run you know was stopped\\):`));
-    expect(listed.stdout).toMatch(/ {2}write \/api\/v1\/business: .*name "[^"]*scr-[^"]*" -> "[^"]*"/);
+    expect(listed.stdout).toMatch(/ {2}write \/api\/v1\/business: .*name "(?:[^"\\]|\\.)*scr-(?:[^"\\]|\\.)*" -> "(?:[^"\\]|\\.)*"/);
     expect(listed.stdout).toMatch(/ {2}delete \/api\/v1\/customers\/\S+ \(lastName holds run scr-\S+: its lease\)/);
     expect(listed.stdout).toContain('Run again with --yes to do it.');
     expect(ref.state.snapshot()).toEqual(snapshot);

@@ -52,6 +52,15 @@ const PLAUSIBLE: Record<string, unknown[]> = {
  */
 export const BEYOND_ASCII = 'Zürich Ελλάδα 東京 𝄞';
 
+/**
+ * The characters that markup, quoting and escaping give a meaning of their own (both angle
+ * brackets, the ampersand, both quotes, the backslash, the percent sign): in a JSON string they
+ * are text like any other, and read back as sent. Free text the suite writes carries them too, so
+ * that a product escaping or stripping them on the way in or out is seen; one that refuses them
+ * (4xx) is given the text without them.
+ */
+export const MARKUP_AND_QUOTES = `<&> "'\\ %`;
+
 function plausible({ field, name }: NamedField): unknown[] {
   if (PLAUSIBLE[field.specName]) return PLAUSIBLE[field.specName];
   if (field.vendorConfigKey === 'businessEmailField') return ['conformance@example.com', 'conformance@example.org'];
@@ -134,7 +143,8 @@ export function candidateValues(nf: NamedField, vendorValues: Record<string, unk
       ...derived(nf, original).map((value): Candidate => ({ value, source: 'derived' })),
       ...plausible(nf).map((value): Candidate => ({ value, source: 'plausible' })),
     ];
-    own = [...(markerKind(nf) === 'text' && ascii.length ? [{ ...ascii[0], value: `${ascii[0].value as string} ${BEYOND_ASCII}` }] : []), ...ascii].map((c) => ({ ...c, value: mark(c.value) }));
+    const widened = (...parts: string[]) => ({ ...ascii[0], value: [ascii[0].value as string, ...parts].join(' ') });
+    own = [...(markerKind(nf) === 'text' && ascii.length ? [widened(MARKUP_AND_QUOTES, BEYOND_ASCII), widened(BEYOND_ASCII)] : []), ...ascii].map((c) => ({ ...c, value: mark(c.value) }));
   } else {
     return { unavailable: `no valid value can be derived for the documented type ${field.types.join(' or ')} of ${name}` };
   }

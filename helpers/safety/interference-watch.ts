@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { changedFieldNames } from '../records/compare.ts';
+import { carriesRun } from '../records/run-marker.ts';
 import { foreignRunId, Interference } from './interference.ts';
 import type { Journal } from './journal.ts';
 import type { Row } from '../contract/record.ts';
@@ -31,6 +32,9 @@ export class InterferenceWatch {
    * contract promises neither read-your-writes nor monotonic reads (a replica further behind may
    * show an earlier write after a later one showed). Another writer that writes a value this run
    * wrote to the same field goes unseen, and changes nothing the clean-up would not put back.
+   * A field that moves to a value carrying this run's marker, though no value it wrote (its own
+   * text escaped, cut or rewritten again at a read), is the target's doing with this run's write:
+   * no other writer holds the marker. The checks judge it (the value read against the value sent).
    */
   private readonly written = new Map<string, unknown[]>();
 
@@ -56,7 +60,7 @@ export class InterferenceWatch {
     for (const { path, what, row } of readings) {
       const other = foreignRunId(row, this.runId);
       const last = this.seen.get(`${kind} ${path}`);
-      const changed = last && last.generation === this.generation ? changedFieldNames(last.row, row, undefined, this.resource).filter((f) => !this.wrote(path, f, row[f])) : [];
+      const changed = last && last.generation === this.generation ? changedFieldNames(last.row, row, undefined, this.resource).filter((f) => !this.wrote(path, f, row[f]) && !carriesRun(row[f], this.runId)) : [];
       this.seen.set(`${kind} ${path}`, { row, generation: this.generation });
       this.paths.add(path);
       if (found) continue;
