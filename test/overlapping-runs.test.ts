@@ -177,6 +177,18 @@ describe('watching the team members for another writer', () => {
     expect(() => w.read('list', read([{ id: 1, name: 'First' }, { id: 2, name: 'First' }]))).toThrow('name of team member 1 changed between two reads with no update sent');
   });
 
+  test('a field moving, with no update between the reads, from a value this run wrote to another carrying its marker is the target rewriting the run\'s own write (the checks judge it); without the marker, interference', () => {
+    const { watch: w } = watch();
+    const sent = `O'Brien & Sons ${RUN}`;
+    w.sent('/team-members/2', { name: sent });
+    w.read('find', read([{ id: 2, name: sent }]));
+    // Escaped at a read, and again at the next: no other writer holds this run's marker.
+    w.read('find', read([{ id: 2, name: `O&#39;Brien &amp; Sons ${RUN}` }]));
+    w.read('find', read([{ id: 2, name: `O&amp;#39;Brien &amp;amp; Sons ${RUN}` }]));
+    expect(w.interfered()).toBe(false);
+    expect(() => w.read('find', read([{ id: 2, name: 'O&#39;Brien &amp; Sons' }]))).toThrow('name of team member 2 changed between two reads with no update sent');
+  });
+
   test('another run\'s marker in a member, even right after an update: interference by that run', () => {
     const { watch: w } = watch();
     w.read('list', read(members));
