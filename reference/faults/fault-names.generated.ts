@@ -28,6 +28,7 @@ export type FaultName =
   | 'business-empty-body-resets'
   | 'business-empty-list-ignored'
   | 'business-empty-string-ignored'
+  | 'business-escaped-on-read'
   | 'business-false-ignored'
   | 'business-field-ignored'
   | 'business-fields-crossed'

@@ -6,6 +6,7 @@ import { customerFaults } from './customers.ts';
 import { teamMemberFaults } from './team-members.ts';
 import { firstContactFaults } from './first-contact.ts';
 import { firstContact2Faults } from './first-contact-2.ts';
+import { firstContact4Faults } from './first-contact-4.ts';
 
 export type { Fault } from './fault.ts';
 export type { FaultName } from './fault-names.generated.ts';
@@ -18,7 +19,7 @@ export type CatalogFault = Fault & { name: FaultName };
  * generated from this list (`npm run generate`), and a project test fails when it is out of date,
  * so the names here are the names of the type.
  */
-export const FAULTS = [...protocolFaults, ...encodingFaults, ...businessFaults, ...customerFaults, ...teamMemberFaults, ...firstContactFaults, ...firstContact2Faults] as CatalogFault[];
+export const FAULTS = [...protocolFaults, ...encodingFaults, ...businessFaults, ...customerFaults, ...teamMemberFaults, ...firstContactFaults, ...firstContact2Faults, ...firstContact4Faults] as CatalogFault[];
 
 export function faultNamed(name: string): CatalogFault | undefined {
   return FAULTS.find((f) => f.name === name);
