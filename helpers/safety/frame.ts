@@ -8,6 +8,7 @@ import { changedFieldNames, fingerprint, samePrint } from '../records/compare.ts
 import { PrintFile } from '../records/print-buckets.ts';
 import { serverFields } from '../records/server-fields.ts';
 import { resourceAt } from '../contract/resource-ops.ts';
+import { perRun } from '../core/run-scope.ts';
 import { carriesRun, runIdsIn } from '../records/run-marker.ts';
 import { recordReader } from '../records/record-shapes.ts';
 import { foreignRunId } from './interference.ts';
@@ -169,7 +170,8 @@ export const laneEnd = (resource: string) => `the end of the ${resource} lane`;
 
 /** The suite worker's frame: one per run (its journal), read at each lane's end and by the WRITE-FRAME check at the run's end. */
 export class Frame {
-  private static readonly byJournal = new Map<string, Frame>();
+  /** The run's frame, by journal: a worker kept for the next run (run-suites.ts) lets go of the run before's (its client, its baseline). */
+  private static readonly byJournal = perRun(() => new Map<string, Frame>());
   private readonly journal: Journal;
   readonly client: ApiClient;
   private readonly baseline: Baseline;
@@ -193,12 +195,13 @@ export class Frame {
   /** The suite worker's frame of the run, when the run took a baseline (not --read-only) and selected the WRITE-FRAME check. */
   static of(spec: Spec, target: TargetConfig): Frame | undefined {
     const key = `${target.journalFile} ${target.runId}`;
-    if (!Frame.byJournal.has(key)) {
+    const frames = Frame.byJournal();
+    if (!frames.has(key)) {
       const frame = Frame.open(spec, target);
       if (!frame) return undefined;
-      Frame.byJournal.set(key, frame);
+      frames.set(key, frame);
     }
-    return Frame.byJournal.get(key);
+    return frames.get(key);
   }
 
   /** A frame of its own (the main process reads once more after the clean-up): close it after. */
