@@ -391,7 +391,7 @@ export class ApiClient {
 
   private record(exchange: Exchange, fromLog = false): void {
     // A page that did not answer 2xx is held whole: a check's reason may quote it (a redirect's Location).
-    const stub = fromLog && !this.onWire && this.target.requestLogFile && exchange.response && exchange.response.status >= 200 && exchange.response.status < 300;
+    const stub = fromLog && !this.onWire && this.target.requestLogFile && exchange.response && is2xx(exchange.response);
     recordExchange(stub ? loggedOnly(exchange) : exchange);
     const entry = { phase: this.phase, exchange };
     if (this.onWire) this.onWire(entry);

@@ -17,7 +17,10 @@ export interface Reading {
  * another run's marker in a record, or a record changed between two reads of the same kind (a
  * list and a find may represent it differently) with no update sent between them. Any update may
  * change any record on a broken target (TM-ISOLATION judges that), so only reads with no update
- * at all between them are compared. On interference every record seen is journalled as
+ * at all between them are compared. A field that moves to a value carrying this run's marker,
+ * though not one it wrote (its text escaped, cut or rewritten at a read), is the target's doing
+ * with the run's write, as the frame takes it (carriesRun): no other writer holds the marker, and
+ * the checks judge the value read against the value sent. On interference every record seen is journalled as
  * interfered with, so that the after-run clean-up puts back only the fields holding this run's
  * marker, and the lane stops.
  */
@@ -32,9 +35,6 @@ export class InterferenceWatch {
    * contract promises neither read-your-writes nor monotonic reads (a replica further behind may
    * show an earlier write after a later one showed). Another writer that writes a value this run
    * wrote to the same field goes unseen, and changes nothing the clean-up would not put back.
-   * A field that moves to a value carrying this run's marker, though no value it wrote (its own
-   * text escaped, cut or rewritten again at a read), is the target's doing with this run's write:
-   * no other writer holds the marker. The checks judge it (the value read against the value sent).
    */
   private readonly written = new Map<string, unknown[]>();
 
