@@ -20,9 +20,12 @@ export default defineConfig({
     // with a few runs in flight: a run waits on its target and its suite worker about half the time,
     // and many of the other files wait on purpose (outages, timeouts, rate limits). Since runs in a
     // fork take the suites' worker the last run left idle (Io.keepWorker), a run costs half the CPU
-    // it did, and the waits are what is left to fill: six forks, longest files first (LongestFirst),
-    // 169 s against 195 s with four (the cores 180 % busy against 153 %, the same CPU).
-    maxWorkers: 6,
+    // it did, and the waits are what is left to fill: four forks, longest files first (LongestFirst).
+    // More forks fill no more: on these two cores each fork's work costs more CPU beside the others
+    // (2026-11-30: six forks 352–361 CPU-s and 184–188 s, four 297 and 170 s, the same code; with
+    // the fault matrix's lanes cut, five 300–335 and 162–180 s, four 281–322 and 165–179 s, three
+    // 305 and 199 s), and a busy machine has only CPU to give.
+    maxWorkers: 4,
     maxConcurrency: 2,
     sequence: { sequencer: LongestFirst },
     // The compiled command (dist/) loads natively, as bin/ runs it: nothing to transform.

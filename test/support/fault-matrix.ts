@@ -10,8 +10,9 @@
  * changes no answer to the valid key, and a fault of the business's fields changes no answer to
  * the key checks' requests without it (test/fault-lanes.test.ts proves each). So a run may hold one fault per lane, as a
  * product may have one bug in each resource: each fault is then held to exactly its kills among
- * the checks of its lanes, and no check of a lane without a fault may be flagged. That also
- * proves the lanes independent: a bug in one resource never changes another's verdicts. Faults
+ * the checks of its lanes, and the run's frame (WRITE-FRAME) to none. A lane without a fault is
+ * not run (laneArgs): that one resource's bug never changes another's verdicts is what
+ * test/fault-lanes.test.ts proves for every fault, and a clean lane's verdict every clean run. Faults
  * that break only SHOULD checks share runs of their own the same way (exit 0, then --strict).
  * Faults judged by the whole run stay alone: those that leave requirements untested (exit 2), or
  * kill checks of several lanes, except the members of a
@@ -32,6 +33,9 @@ import { idsWith, matches, readResult } from './verdicts.ts';
 import { loadCatalog, requirementOf } from '../../helpers/contract/catalog.ts';
 import { loadSpec } from '../../helpers/contract/spec.ts';
 import { PROPERTIES } from '../../helpers/explore/commands.ts';
+import { onlyIds } from '../../helpers/core/selection.ts';
+import { projectRoot } from '../../helpers/core/paths.ts';
+import { join } from 'node:path';
 
 /** MATRIX_ONLY=<regular expression>: only the faults (and variations) so named, to try a few by hand. */
 export const onlyNamed = (name: string) => !process.env.MATRIX_ONLY || new RegExp(process.env.MATRIX_ONLY).test(name);
@@ -168,6 +172,24 @@ export function exploreArgs(faults: Fault[]): string[] {
   return ['--only', '^EXPLORE-', '--explore', String(found.explore.commands), '--explore-seed', String(found.explore.seed)];
 }
 
+/**
+ * A run of faults that share it runs the checks of their lanes and the run's frame (WRITE-FRAME,
+ * held unflagged), not the lanes without a fault: that a fault flags nothing outside its lanes is
+ * proven for every fault by test/fault-lanes.test.ts (its code lies in its lanes' routes, a lane's
+ * checks ask only its own resource, the business's two lanes are kept apart by the key), and a
+ * lane's clean verdict by every clean run. A fault that runs alone runs every check.
+ */
+export async function laneArgs(faults: Fault[]): Promise<string[]> {
+  const lanes = faults.map(lanesOf);
+  if (!lanes.length || lanes.some((l) => !l)) return [];
+  const taken = new Set(lanes.flat());
+  // The compiled API, as the runs load it (test/support/cli.ts): not every registry through vite's transform.
+  checkList ??= ((await import(join(projectRoot, 'index.js'))) as typeof import('../../helpers/api.ts')).listChecks();
+  const ids = (await checkList).filter((c) => c.id === 'WRITE-FRAME' || lanesOfCheck(c.id).some((l) => taken.has(l))).map((c) => c.id);
+  return ['--only', onlyIds(ids)];
+}
+let checkList: ReturnType<typeof import('../../helpers/api.ts').listChecks> | undefined;
+
 /** The suite against a reference with `faults` (and `variations`, a product filling in what the contract leaves open); what the run left is held to expectLeftNamed. */
 export async function runAgainst(faults: Fault[], strict: boolean, variations: string[] = [], args: string[] = []) {
   const ref = await startReference({ faults: faults.map((f) => f.name), variations });
@@ -267,7 +289,8 @@ export function faultMatrix(file: string): void {
   // most of its time (a share took 91 s of wall for 38 CPU-s one run at a time).
   describe.concurrent(`fault catalog (share ${share.index + 1} of ${share.of})`, () => {
     test.for(mine.map((run) => [run.map((f) => f.name).join(' + '), run] as const))('%s: caught', async ([, faults]) => {
-      const run = await runAgainst(faults, false, [], exploreArgs(faults));
+      const args = [...exploreArgs(faults), ...(await laneArgs(faults))];
+      const run = await runAgainst(faults, false, [], args);
       const result = readResult(run);
       const { checks } = result;
       const [fault] = faults;
@@ -288,7 +311,7 @@ export function faultMatrix(file: string): void {
         expectEach(faults, idsWith(checks, ['warning']));
         for (const f of faults) expectUntested(f, result);
         if (!faults.some(provesStrict)) return;
-        const strict = await runAgainst(faults, true, [], exploreArgs(faults));
+        const strict = await runAgainst(faults, true, [], args);
         expect(strict.code, strict.stderr).toBe(1);
         expectEach(faults, idsWith(readResult(strict).checks, ['failed']));
         return;
