@@ -9,6 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { projectRoot } from '../helpers/core/paths.ts';
+import { escapeRegExp } from '../helpers/core/selection.ts';
 
 export interface SourceSite {
   /** Path from the project root, e.g. helpers/registries/business.ts. */
@@ -54,7 +55,7 @@ export function sitesOf(id: string, sites: SourceSite[]): SourceSite[] {
 }
 
 function patternMatches(parts: string[], id: string): boolean {
-  const source = parts.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+  const source = parts.map(escapeRegExp).join('.*');
   return new RegExp(`^${source}$`).test(id);
 }
 

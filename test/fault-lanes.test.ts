@@ -14,7 +14,8 @@ import { join, relative } from 'node:path';
 import { beforeAll, expect, test } from 'vitest';
 import { FAULTS } from '../reference/faults/index.ts';
 import { startReference } from '../reference/server.ts';
-import { faultRuns, isKeyCheckFault, lanesOf, lanesOfCheck, laneOfCheck, READ_WITH_THE_KEY, RUN_LEVEL, sharesFamilyRun, type Lane } from './support/fault-matrix.ts';
+import { faultRuns, isKeyCheckFault, laneArgs, lanesOf, lanesOfCheck, laneOfCheck, READ_WITH_THE_KEY, RUN_LEVEL, sharesFamilyRun, type Lane } from './support/fault-matrix.ts';
+import { selects } from '../helpers/core/selection.ts';
 import type { FaultName } from '../reference/faults/index.ts';
 import type { RunningReference } from '../reference/server.ts';
 import { requirementOf } from '../helpers/contract/catalog.ts';
@@ -99,6 +100,22 @@ test("a lane's checks ask only its own resource (the run-level checks, in no lan
     }
   }
   expect(strays).toEqual([]);
+});
+
+test("a run of faults that share it runs exactly their lanes' checks and the frame; a fault judged by the whole run, every check", () => {
+  const runs = faultRuns(FAULTS);
+  for (const run of runs) {
+    const args = laneArgs(run);
+    const name = run.map((f) => f.name).join(' + ');
+    if (!run.every((f) => lanesOf(f))) {
+      expect(args, name).toEqual([]);
+      continue;
+    }
+    const taken = new Set(run.flatMap((f) => lanesOf(f)!));
+    const selected = checks.filter((c) => selects(args[1], c)).map((c) => c.id);
+    expect(selected, name).toEqual(checks.filter((c) => c.id === 'WRITE-FRAME' || lanesOfCheck(c.id).some((l) => taken.has(l))).map((c) => c.id));
+  }
+  expect(runs.filter((run) => laneArgs(run).length).length).toBeGreaterThan(30);
 });
 
 /** How the reports show the valid key in a request (helpers/http/redact.ts). */

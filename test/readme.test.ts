@@ -13,6 +13,7 @@ import { parse as parseYaml } from 'yaml';
 import { HELP } from '../helpers/command/options.ts';
 import { OPTIONS } from '../helpers/command/option-table.ts';
 import { projectRoot } from '../helpers/core/paths.ts';
+import { escapeRegExp } from '../helpers/core/selection.ts';
 import { suiteVersion } from '../helpers/core/version.ts';
 import type { RunResult } from '../helpers/results/run-result.ts';
 import { runMain } from './support/cli.ts';
@@ -98,7 +99,7 @@ describe('--list', () => {
       if (exampleResult) expect(list.checks.map((c) => c.id).sort()).toEqual(exampleResult.checks.map((c) => c.id).sort());
       for (const c of list.checks) {
         expect(Object.keys(c).sort()).toEqual(['changesData', 'clause', 'id', 'level', 'needs', 'requirement', 'resource', 'title']);
-        expect(text.stdout).toMatch(new RegExp(`^${c.level} +${c.clause.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} +${c.changesData ? 'changes' : 'reads'} +${c.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} +`, 'm'));
+        expect(text.stdout).toMatch(new RegExp(`^${c.level} +${escapeRegExp(c.clause)} +${c.changesData ? 'changes' : 'reads'} +${escapeRegExp(c.id)} +`, 'm'));
       }
       expect(text.stdout).toContain(`${list.checks.length} checks (`);
       const only = JSON.parse((await cli(['--list', '--json', '--only', '^BUS-AUTH'])).stdout) as typeof list;

@@ -28,7 +28,8 @@ export function emptySelection(checks: { id: string; title: string; changesData:
   return undefined;
 }
 
-const escaped = (id: string) => id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** Text as a regular expression that matches it literally. */
+export const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * --only closed under what its checks need: the pattern, or the check ids (with their `needs`,
@@ -44,8 +45,8 @@ export function withPrerequisites(checks: readonly { id: string; title: string; 
   };
   for (const c of checks) if (selects(only, c)) visit(c.id);
   const extra = [...needed].filter((id) => { const c = byId.get(id); return c && !selects(only, c); });
-  return extra.length ? `(?:${only})|^(?:${extra.map(escaped).join('|')}) ` : only;
+  return extra.length ? `(?:${only})|^(?:${extra.map(escapeRegExp).join('|')}) ` : only;
 }
 
 /** An --only pattern that selects exactly these check ids. */
-export const onlyIds = (ids: readonly string[]) => `^(?:${ids.map(escaped).join('|')}) `;
+export const onlyIds = (ids: readonly string[]) => `^(?:${ids.map(escapeRegExp).join('|')}) `;

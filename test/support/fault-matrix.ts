@@ -12,7 +12,7 @@
  * product may have one bug in each resource: each fault is then held to exactly its kills among
  * the checks of its lanes, and the run's frame (WRITE-FRAME) to none. A lane without a fault is
  * not run (laneArgs): that one resource's bug never changes another's verdicts is what
- * test/fault-lanes.test.ts proves for every fault, and a clean lane's verdict every clean run. Faults
+ * test/fault-lanes.test.ts proves for every fault, and a clean lane's verdict is every clean run's. Faults
  * that break only SHOULD checks share runs of their own the same way (exit 0, then --strict).
  * Faults judged by the whole run stay alone: those that leave requirements untested (exit 2), or
  * kill checks of several lanes, except the members of a
@@ -33,9 +33,7 @@ import { idsWith, matches, readResult } from './verdicts.ts';
 import { loadCatalog, requirementOf } from '../../helpers/contract/catalog.ts';
 import { loadSpec } from '../../helpers/contract/spec.ts';
 import { PROPERTIES } from '../../helpers/explore/commands.ts';
-import { onlyIds } from '../../helpers/core/selection.ts';
-import { projectRoot } from '../../helpers/core/paths.ts';
-import { join } from 'node:path';
+import { escapeRegExp } from '../../helpers/core/selection.ts';
 
 /** MATRIX_ONLY=<regular expression>: only the faults (and variations) so named, to try a few by hand. */
 export const onlyNamed = (name: string) => !process.env.MATRIX_ONLY || new RegExp(process.env.MATRIX_ONLY).test(name);
@@ -173,22 +171,25 @@ export function exploreArgs(faults: Fault[]): string[] {
 }
 
 /**
- * A run of faults that share it runs the checks of their lanes and the run's frame (WRITE-FRAME,
- * held unflagged), not the lanes without a fault: that a fault flags nothing outside its lanes is
- * proven for every fault by test/fault-lanes.test.ts (its code lies in its lanes' routes, a lane's
- * checks ask only its own resource, the business's two lanes are kept apart by the key), and a
- * lane's clean verdict by every clean run. A fault that runs alone runs every check.
+ * A run of faults held to their lanes (lanesOf) runs the checks of those lanes and the run's frame
+ * (WRITE-FRAME, held unflagged), not the lanes without a fault: that a fault flags nothing outside
+ * its lanes is what test/fault-lanes.test.ts proves for every fault (its code lies in its lanes'
+ * routes, a lane's checks ask only its own resource, the business's two lanes are kept apart by the
+ * key), and a clean lane's verdict is every clean run's. A fault judged by the whole run (lanesOf
+ * undefined: it kills checks of several lanes or of none, leaves requirements untested, or is
+ * exploration's; every fault under MATRIX_ALONE=1) runs every check. Selected by requirement, and
+ * by operation for OP-DOCUMENTED (the one requirement whose checks lie in several lanes), so that
+ * a check of those lanes is selected whatever its variant, whether or not a listing would name it.
  */
-export async function laneArgs(faults: Fault[]): Promise<string[]> {
+export function laneArgs(faults: Fault[]): string[] {
   const lanes = faults.map(lanesOf);
   if (!lanes.length || lanes.some((l) => !l)) return [];
   const taken = new Set(lanes.flat());
-  // The compiled API, as the runs load it (test/support/cli.ts): not every registry through vite's transform.
-  checkList ??= ((await import(join(projectRoot, 'index.js'))) as typeof import('../../helpers/api.ts')).listChecks();
-  const ids = (await checkList).filter((c) => c.id === 'WRITE-FRAME' || lanesOfCheck(c.id).some((l) => taken.has(l))).map((c) => c.id);
-  return ['--only', onlyIds(ids)];
+  const ofTaken = (id: string) => lanesOfCheck(id).some((l) => taken.has(l));
+  const requirements = [...catalog.byId.keys()].filter((r) => r !== 'OP-DOCUMENTED' && (r === 'WRITE-FRAME' || ofTaken(r)));
+  const documented = [...resourceOf.keys()].map((op) => `OP-DOCUMENTED:${op}`).filter(ofTaken);
+  return ['--only', `^(?:${[...requirements, ...documented].map(escapeRegExp).join('|')})[: ]`];
 }
-let checkList: ReturnType<typeof import('../../helpers/api.ts').listChecks> | undefined;
 
 /** The suite against a reference with `faults` (and `variations`, a product filling in what the contract leaves open); what the run left is held to expectLeftNamed. */
 export async function runAgainst(faults: Fault[], strict: boolean, variations: string[] = [], args: string[] = []) {
@@ -241,7 +242,8 @@ function expectExactly(fault: Fault, flagged: string[]) {
 /** Each fault of a run flagged exactly its kills: alone, all of them; beside others, those of its lanes. */
 export function expectEach(faults: Fault[], flagged: string[]) {
   if (faults.length === 1) return expectExactly(faults[0], flagged);
-  // Each fault answers for its own lanes; a check flagged in a lane without a fault is nobody's.
+  // Each fault answers for its own lanes; a check flagged in no lane of theirs (WRITE-FRAME, or a
+  // check of another lane that --only took in as a prerequisite) is nobody's.
   const answersFor = (f: Fault, id: string) => lanesOf(f)!.some((l) => lanesOfCheck(id).includes(l));
   for (const f of faults) expectExactly(f, flagged.filter((id) => answersFor(f, id)));
   expect(flagged.filter((id) => !faults.some((f) => answersFor(f, id))), 'flagged in no faulty lane').toEqual([]);
@@ -289,7 +291,7 @@ export function faultMatrix(file: string): void {
   // most of its time (a share took 91 s of wall for 38 CPU-s one run at a time).
   describe.concurrent(`fault catalog (share ${share.index + 1} of ${share.of})`, () => {
     test.for(mine.map((run) => [run.map((f) => f.name).join(' + '), run] as const))('%s: caught', async ([, faults]) => {
-      const args = [...exploreArgs(faults), ...(await laneArgs(faults))];
+      const args = [...exploreArgs(faults), ...laneArgs(faults)];
       const run = await runAgainst(faults, false, [], args);
       const result = readResult(run);
       const { checks } = result;
