@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { ApiClient, MAX_RETRIES, NoAnswerError, RETRY_AFTER_CAP_MS, retryDelay, TurnedAway } from '../helpers/http/client.ts';
-import { BLOCKS_BEFORE_STOP } from '../helpers/http/environment.ts';
+import { BLOCKS_BEFORE_STOP, environmentOf } from '../helpers/http/environment.ts';
 import { withExchangeLog, type Exchange } from '../helpers/http/exchanges.ts';
 import { DEFAULT_VENDOR_CONFIG } from '../helpers/config/vendor-config.ts';
 import type { TargetConfig } from '../helpers/config/target.ts';
@@ -252,6 +252,16 @@ describe('an anomaly inside a check asks the sentinel before the answer is judge
     expect(seen).toEqual(['GET /x']);
     await client.close();
   });
+});
+
+test("a thread's environment lasts one run: the next run's first ask closes the channels of the one before", () => {
+  const first = environmentOf('scr-20260101-00990001');
+  const channel = first.listen();
+  expect(environmentOf('scr-20260101-00990001')).toBe(first);
+  const next = environmentOf('scr-20260101-00990002');
+  expect(next).not.toBe(first);
+  expect(() => channel.postMessage({ reason: 'late' })).toThrow(/closed/);
+  expect(environmentOf('scr-20260101-00990002')).toBe(next);
 });
 
 test('--rate caps the requests per second', async () => {

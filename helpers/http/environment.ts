@@ -58,6 +58,12 @@ export class Environment {
     this.listen().postMessage({ reason } satisfies EnvironmentGone);
   }
 
+  /** Stops listening: the run is over in this thread. */
+  close(): void {
+    this.channel?.close();
+    this.channel = undefined;
+  }
+
   /** Listens for another thread of the run giving up (idempotent). */
   listen(): BroadcastChannel {
     if (this.channel) return this.channel;
@@ -71,10 +77,16 @@ export class Environment {
 
 const environments = new Map<string, Environment>();
 
-/** The environment of the run `runId` in this thread. */
+/**
+ * The environment of the run `runId` in this thread. A thread serves one run at a time (a suites'
+ * worker kept for the next run takes it once idle): the first ask of a new run closes the runs
+ * before it here, whose channels would otherwise stay open, one a run, for the thread's life.
+ */
 export function environmentOf(runId: string): Environment {
   let env = environments.get(runId);
   if (!env) {
+    for (const ended of environments.values()) ended.close();
+    environments.clear();
     env = new Environment(runId);
     env.listen();
     environments.set(runId, env);

@@ -9,6 +9,7 @@ import { DigestMap } from './digest-map.ts';
 import { pageArrived, readingList } from '../core/check-clock.ts';
 import type { TargetConfig } from '../config/target.ts';
 import { limitsOf } from '../core/limits.ts';
+import { perRun } from '../core/run-scope.ts';
 import { movedSince, writesTo } from '../http/write-activity.ts';
 
 /** How a list read ended: with the whole list, stopped by its reader (found), or past the page cap. */
@@ -114,7 +115,7 @@ export class ListReader {
     const { maxPages, maxBodyBytes } = limitsOf(this.target);
     const idField = this.target.vendor.idField;
     // Every id this read met, with its page (DigestMap), made at the size the last read of the list found.
-    const seen = new DigestMap(lastLength.get(path));
+    const seen = new DigestMap(lastLength().get(path));
     const visited = new Set<string>();
     let next: string | undefined = paging ? withPage(path, paging, paging.firstPage ?? 1) : path;
     let pages = 0;
@@ -194,7 +195,7 @@ export class ListReader {
         next = resolved;
       }
     }
-    lastLength.set(path, seen.size);
+    lastLength().set(path, seen.size);
     return { complete: true, stopped: false, pages, ids: given ?? seen };
   }
 
@@ -214,8 +215,12 @@ export class ListReader {
   }
 }
 
-/** How many records each list held when last read whole in this process: the size its next read's DigestMap is made at. */
-const lastLength = new Map<string, number>();
+/**
+ * How many records each list held when last read whole in this run: the size its next read's
+ * DigestMap is made at. Per run (helpers/core/run-scope.ts): a suites' worker kept for the next run
+ * would otherwise make that run's maps at the size of another target's lists.
+ */
+const lastLength = perRun(() => new Map<string, number>());
 
 class Repeated extends ListBroken {
   constructor(
