@@ -2,6 +2,7 @@ import { requireKey } from './auth.ts';
 import { seedBusiness } from '../seed.ts';
 import { error, json, type RefContext, type RefRequest, type Route } from '../types.ts';
 import { isRecord } from '../../helpers/contract/record.ts';
+import { htmlEscape } from '../../helpers/core/html-escape.ts';
 
 export const NULLABLE_STRINGS = [
   'phoneNumber', 'address', 'websiteUrl', 'termsAndConditionsUrl', 'privacyPolicyUrl',
@@ -146,10 +147,6 @@ const lastRead = new WeakMap<object, Record<string, unknown>>();
 /** Fault business-long-text-truncated: the width of the column a string is stored in. */
 const TEXT_COLUMN_WIDTH = 100;
 
-/** Fault business-escaped-on-read: the escape a view applies to the record it renders (ERB's html_escape). */
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-const htmlEscaped = (v: string) => v.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
-
 /** Variation work-hours-seconds: a time of day as HH:MM:SS ("09:00" is "09:00:00"). */
 const withSeconds = (v: unknown) => (typeof v === 'string' && /^\d\d:\d\d$/.test(v) ? `${v}:00` : v);
 export const hoursWithSeconds = (hours: unknown[]) => hours.map((h) => (isRecord(h) ? Object.fromEntries(Object.entries(h).map(([k, v]) => [k, /time$/i.test(k) ? withSeconds(v) : v])) : h));
@@ -176,7 +173,7 @@ function retrieve(req: RefRequest, ctx: RefContext) {
   if (denied) return denied;
   // Fault business-escaped-on-read: the record is escaped for rendering, and the escaped record saved.
   if (ctx.fault('business-escaped-on-read')) {
-    const escaped = Object.fromEntries(Object.entries(ctx.state.business).map(([f, v]) => [f, typeof v === 'string' ? htmlEscaped(v) : v]));
+    const escaped = Object.fromEntries(Object.entries(ctx.state.business).map(([f, v]) => [f, typeof v === 'string' ? htmlEscape(v) : v]));
     if (Object.entries(escaped).some(([f, v]) => v !== ctx.state.business[f])) ctx.state.business = escaped;
   }
   let business = ctx.state.business;

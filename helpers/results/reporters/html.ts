@@ -3,9 +3,9 @@ import { byResource, incompleteText, isKnownDeviation, notTestedText, VERDICT_TE
 import { curlCommand } from './curl.ts';
 import { SCRIPT, STYLE } from './html-style.ts';
 import type { Product } from '../../config/product.ts';
+import { htmlEscape } from '../../core/html-escape.ts';
 
-const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-const esc = (text: unknown) => String(text).replace(/[&<>"']/g, (c) => ENTITIES[c]);
+const esc = (text: unknown) => htmlEscape(String(text));
 
 const LABEL: Record<ReportedCheck['outcome'] | 'known', string> = {
   passed: 'passed', failed: 'FAILED', warning: 'warning', 'not-applicable': 'not applicable', blocked: 'blocked', skipped: 'skipped', known: 'known deviation',
